@@ -1,0 +1,40 @@
+# Gleam top-level build.  Everything lands in $(BUILD); each part keeps its
+# rules in a fragment (*.mk) beside its sources.
+BUILD     ?= build
+CUDA      ?= /usr/local/cuda
+CC        ?= gcc
+PYTHON    ?= python3
+NVCC      ?= $(CUDA)/bin/nvcc
+OPT       ?= -O2 -g
+KDIR      ?= /lib/modules/$(shell ls /lib/modules 2>/dev/null | sort -V | tail -n 1)/build
+
+WARN      := -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers
+CFLAGS_COMMON := $(OPT) $(WARN) -std=gnu11 -fno-strict-aliasing -D_GNU_SOURCE \
+	-I$(BUILD)/gen -Iuapi -Icommon -I$(CUDA)/include -MMD -MP
+
+ALL_TARGETS   :=
+CHECK_TARGETS :=
+CLEAN_DIRS    := $(BUILD)
+
+.PHONY: all check demo clean gpu-check bench kmod vm-check fuzz
+all: all-targets
+
+include common/common.mk
+include libcuda-shim/shim.mk
+include broker/broker.mk
+include tools/tools.mk
+-include tools/linkem/linkem.mk
+include tests/tests.mk
+-include tests/programs/programs.mk
+-include kmod/kmod.mk
+
+all-targets: $(ALL_TARGETS)
+
+# The README's test command: every test that can run on this machine.
+check: all $(CHECK_TARGETS)
+	@echo "make check: all suites passed"
+
+clean:
+	rm -rf $(CLEAN_DIRS)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The sim backend's test kernels: C twins of the kernels in tests/kernels/.
+ *
+ * Each twin does, for the launch dimensions it is given, exactly what the
+ * GPU code does: it writes the elements the launched threads would write
+ * and no others, and computes float results in the same order with the
+ * same fused multiply-adds that nvcc emits, so results match the GPU's
+ * bit for bit.  Threads that would all write the same value are run once.
+ *
+ * Parameters arrive packed as CUDA packs them (each at an offset aligned
+ * to its size).  Every device range a kernel touches is resolved through
+ * l->mem() before any byte is read or written: a range that is not inside
+ * one live allocation makes the kernel return CUDA_ERROR_ILLEGAL_ADDRESS
+ * with memory untouched, a misaligned element pointer makes it return
+ * CUDA_ERROR_MISALIGNED_ADDRESS, as the GPU would fault.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda.h>
+
+#include "sim_kernels.h"
+
+/* Longest spin_ns the sim sleeps: a worker is never parked for hours. */
+#define SIM_SPIN_MAX_NS	(10ULL * 1000 * 1000 * 1000)
+
+#define MATMUL_TILE	16
+
+/*
+ * Offset of parameter idx of k in the packed block, or -1 when the block
+ * is too short to hold it.
+ */
+static long param_offset(const struct sim_kernel *k, const struct sim_launch *l,
+			 unsigned int idx)
+{
+	size_t off = 0;
+	unsigned int i;
+
+	for (i = 0; ; i++) {
+		size_t sz = k->param_size[i];
+
+		off = (off + sz - 1) & ~(sz - 1);
+		if (i == idx)
+			break;
+		off += sz;
+	}
+	if (!l->params || off + k->param_size[idx] > l->params_size)
+		return -1;
+	return (long)off;
+}
+
+/* The whole parameter block is long enough for k's parameters. */
+static int params_ok(const struct sim_kernel *k, const struct sim_launch *l)
+{
+	return k->nparams == 0 || param_offset(k, l, k->nparams - 1) >= 0;
+}
+
+static void get_param(const struct sim_kernel *k, const struct sim_launch *l,
+		      unsigned int idx, void *dst)
+{
+	memcpy(dst, l->params + param_offset(k, l, idx), k->param_size[idx]);
+}
+
+/* Threads in the launch; 0 when a dimension is 0. */
+static uint64_t nthreads(const struct sim_launch *l)
+{
+	return (uint64_t)l->grid.x * l->grid.y * l->grid.z *
+	       l->block.x * l->block.y * l->block.z;
+}
+
+/* Threads along x of a 1-D launch: what blockIdx.x * blockDim.x + tid covers. */
+static uint64_t nthreads_x(const struct sim_launch *l)
+{
+	return nthreads(l) ? (uint64_t)l->grid.x * l->block.x : 0;
+}
+
+/*
+ * Host view of count elements of elem bytes at device address dptr, in
+ * *out.  Returns 0, or the CUresult the GPU's access would fault with.
+ */
+static int dev_range(const struct sim_launch *l, uint64_t dptr, uint64_t count,
+		     unsigned int elem, void **out)
+{
+	*out = NULL;
+	if (count == 0)
+		return CUDA_SUCCESS;
+	if (dptr % elem)
+		return CUDA_ERROR_MISALIGNED_ADDRESS;
+	if (count > UINT64_MAX / elem || dptr + count * elem < dptr)
+		return CUDA_ERROR_ILLEGAL_ADDRESS;
+	*out = l->mem(l->be, dptr, count * elem);
+	return *out ? CUDA_SUCCESS : CUDA_ERROR_ILLEGAL_ADDRESS;
+}
+
+enum {
+	SK_vec_add,
+	SK_matmul_tiled,
+	SK_saxpy,
+	SK_fill_u32,
+	SK_spin_ns,
+	SK_null_kernel,
+	SK_illegal_write,
+	SK_mixed_args,
+	SK_COUNT,
+};
+
+static const struct sim_kernel sim_kernels[SK_COUNT];
+
+#define KERNEL(name) (&sim_kernels[SK_##name])
+
+static int run_vec_add(const struct sim_launch *l)
+{
+	const struct sim_kernel *k = KERNEL(vec_add);
+	uint64_t a, b, c, cnt, i;
+	float *ha, *hb, *hc;
+	int32_t n;
+	int ret;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &a);
+	get_param(k, l, 1, &b);
+	get_param(k, l, 2, &c);
+	get_param(k, l, 3, &n);
+
+	cnt = n > 0 ? (uint64_t)n : 0;
+	if (cnt > nthreads_x(l))
+		cnt = nthreads_x(l);
+	if ((ret = dev_range(l, a, cnt, 4, (void **)&ha)) ||
+	    (ret = dev_range(l, b, cnt, 4, (void **)&hb)) ||
+	    (ret = dev_range(l, c, cnt, 4, (void **)&hc)))
+		return ret;
+	for (i = 0; i < cnt; i++)
+		hc[i] = ha[i] + hb[i];
+	return CUDA_SUCCESS;
+}
+
+/*
+ * The GPU kernel loads, for every covered row, the whole row of A, and for
+ * every covered column, the whole column of B; it writes the covered
+ * elements of C.  Each element is fmaf-accumulated over k in ascending
+ * order, as the tiled loop does (tiles padded with zeros add nothing).
+ */
+static int run_matmul_tiled(const struct sim_launch *l)
+{
+	const struct sim_kernel *k = KERNEL(matmul_tiled);
+	uint64_t a, b, c, rows, cols, un;
+	uint64_t r, col, kk;
+	float *ha, *hb, *hc, *acc;
+	int32_t n;
+	int ret;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &a);
+	get_param(k, l, 1, &b);
+	get_param(k, l, 2, &c);
+	get_param(k, l, 3, &n);
+
+	if (l->block.x != MATMUL_TILE || l->block.y != MATMUL_TILE ||
+	    l->block.z != 1 || !nthreads(l) || n <= 0)
+		return CUDA_SUCCESS;
+	un = (uint64_t)n;
+	rows = (uint64_t)l->grid.y * MATMUL_TILE;
+	cols = (uint64_t)l->grid.x * MATMUL_TILE;
+	if (rows > un)
+		rows = un;
+	if (cols > un)
+		cols = un;
+
+	/* n < 2^31, so these products fit in 64 bits. */
+	if ((ret = dev_range(l, a, rows * un, 4, (void **)&ha)) ||
+	    (ret = dev_range(l, b, (un - 1) * un + cols, 4, (void **)&hb)) ||
+	    (ret = dev_range(l, c, (rows - 1) * un + cols, 4, (void **)&hc)))
+		return ret;
+
+	acc = malloc(cols * sizeof(*acc));
+	if (!acc)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	for (r = 0; r < rows; r++) {
+		for (col = 0; col < cols; col++)
+			acc[col] = 0.0f;
+		/* Row-wise for the cache; per element the order is the GPU's. */
+		for (kk = 0; kk < un; kk++) {
+			float av = ha[r * un + kk];
+			const float *brow = hb + kk * un;
+
+			for (col = 0; col < cols; col++)
+				acc[col] = fmaf(av, brow[col], acc[col]);
+		}
+		memcpy(hc + r * un, acc, cols * sizeof(*acc));
+	}
+	free(acc);
+	return CUDA_SUCCESS;
+}
+
+static int run_saxpy(const struct sim_launch *l)
+{
+	const struct sim_kernel *k = KERNEL(saxpy);
+	uint64_t x, y, cnt, i;
+	float a, *hx, *hy;
+	int32_t n;
+	int ret;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &a);
+	get_param(k, l, 1, &x);
+	get_param(k, l, 2, &y);
+	get_param(k, l, 3, &n);
+
+	cnt = n > 0 ? (uint64_t)n : 0;
+	if (cnt > nthreads_x(l))
+		cnt = nthreads_x(l);
+	if ((ret = dev_range(l, x, cnt, 4, (void **)&hx)) ||
+	    (ret = dev_range(l, y, cnt, 4, (void **)&hy)))
+		return ret;
+	for (i = 0; i < cnt; i++)
+		hy[i] = fmaf(a, hx[i], hy[i]);
+	return CUDA_SUCCESS;
+}
+
+static int run_fill_u32(const struct sim_launch *l)
+{
+	const struct sim_kernel *k = KERNEL(fill_u32);
+	uint64_t p, n, i;
+	uint32_t v, *hp;
+	int ret;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &p);
+	get_param(k, l, 1, &v);
+	get_param(k, l, 2, &n);
+
+	/* Grid-stride: any launch with threads covers all of [0, n). */
+	if (!nthreads(l))
+		return CUDA_SUCCESS;
+	if ((ret = dev_range(l, p, n, 4, (void **)&hp)))
+		return ret;
+	for (i = 0; i < n; i++)
+		hp[i] = v;
+	return CUDA_SUCCESS;
+}
+
+/* All threads spin at once on the GPU: one sleep stands for them all. */
+static int run_spin_ns(const struct sim_launch *l)
+{
+	const struct sim_kernel *k = KERNEL(spin_ns);
+	struct timespec ts;
+	uint64_t ns;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &ns);
+	if (!nthreads(l) || !ns)
+		return CUDA_SUCCESS;
+	if (ns > SIM_SPIN_MAX_NS)
+		ns = SIM_SPIN_MAX_NS;
+	ts.tv_sec = ns / 1000000000ULL;
+	ts.tv_nsec = ns % 1000000000ULL;
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	return CUDA_SUCCESS;
+}
+
+static int run_null_kernel(const struct sim_launch *l)
+{
+	(void)l;
+	return CUDA_SUCCESS;
+}
+
+static int run_illegal_write(const struct sim_launch *l)
+{
+	const struct sim_kernel *k = KERNEL(illegal_write);
+	int32_t *hp;
+	uint64_t p;
+	int ret;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &p);
+	if (!nthreads(l))
+		return CUDA_SUCCESS;
+	if ((ret = dev_range(l, p, 1, 4, (void **)&hp)))
+		return ret;
+	*hp = 1;
+	return CUDA_SUCCESS;
+}
+
+static int run_mixed_args(const struct sim_launch *l)
+{
+	const struct sim_kernel *k = KERNEL(mixed_args);
+	int8_t c;
+	double d;
+	int16_t s;
+	uint64_t out;
+	int64_t ll;
+	int32_t i;
+	float *ho;
+	int ret;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &c);
+	get_param(k, l, 1, &d);
+	get_param(k, l, 2, &s);
+	get_param(k, l, 3, &out);
+	get_param(k, l, 4, &ll);
+	get_param(k, l, 5, &i);
+	if (!nthreads(l))
+		return CUDA_SUCCESS;
+	if ((ret = dev_range(l, out, 5, 4, (void **)&ho)))
+		return ret;
+	ho[0] = (float)c;
+	ho[1] = (float)d;
+	ho[2] = (float)s;
+	ho[3] = (float)ll;
+	ho[4] = (float)i;
+	return CUDA_SUCCESS;
+}
+
+/* Parameter sizes are those of the .cu signatures, in order. */
+static const struct sim_kernel sim_kernels[SK_COUNT] = {
+	[SK_vec_add] = { "vec_add", 4, { 8, 8, 8, 4 }, run_vec_add },
+	[SK_matmul_tiled] = { "matmul_tiled", 4, { 8, 8, 8, 4 }, run_matmul_tiled },
+	[SK_saxpy] = { "saxpy", 4, { 4, 8, 8, 4 }, run_saxpy },
+	[SK_fill_u32] = { "fill_u32", 3, { 8, 4, 8 }, run_fill_u32 },
+	[SK_spin_ns] = { "spin_ns", 1, { 8 }, run_spin_ns },
+	[SK_null_kernel] = { "null_kernel", 0, { 0 }, run_null_kernel },
+	[SK_illegal_write] = { "illegal_write", 1, { 8 }, run_illegal_write },
+	[SK_mixed_args] = { "mixed_args", 6, { 1, 8, 2, 8, 8, 4 }, run_mixed_args },
+};
+
+const struct sim_kernel *sim_kernel_find(const char *name)
+{
+	unsigned int i;
+
+	if (!name)
+		return NULL;
+	for (i = 0; i < SK_COUNT; i++)
+		if (!strcmp(sim_kernels[i].name, name))
+			return &sim_kernels[i];
+	return NULL;
+}

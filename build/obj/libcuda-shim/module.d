@@ -1,0 +1,11 @@
+build/obj/libcuda-shim/module.o: libcuda-shim/module.c \
+ libcuda-shim/shim.h /usr/local/cuda/include/cuda.h \
+ build/gen/gleam_api_gen.h uapi/gleam_record.h common/ring.h \
+ uapi/gleam_ring.h common/util.h
+libcuda-shim/shim.h:
+/usr/local/cuda/include/cuda.h:
+build/gen/gleam_api_gen.h:
+uapi/gleam_record.h:
+common/ring.h:
+uapi/gleam_ring.h:
+common/util.h:

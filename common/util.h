@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef GLEAM_UTIL_H
+#define GLEAM_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#define ALIGN8(n)	(((n) + 7) & ~(size_t)7)
+#define MIN(a, b)	((a) < (b) ? (a) : (b))
+#define MAX(a, b)	((a) > (b) ? (a) : (b))
+
+extern int gl_log_level;	/* 0 errors, 1 info, 2 debug */
+extern const char *gl_log_prefix;
+
+void gl_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#define gl_err(...)	gl_log(0, __VA_ARGS__)
+#define gl_info(...)	gl_log(1, __VA_ARGS__)
+#define gl_dbg(...)	do { if (gl_log_level >= 2) gl_log(2, __VA_ARGS__); } while (0)
+
+uint64_t gl_now_ns(void);
+
+/* Full reads and writes on blocking fds; 0 or -errno (-EPIPE at EOF). */
+int gl_read_full(int fd, void *buf, size_t len);
+int gl_write_full(int fd, const void *buf, size_t len);
+
+/* One message with an optional fd (SCM_RIGHTS); returns bytes or -errno. */
+ssize_t gl_send_fd(int sock, const void *buf, size_t len, int fd);
+ssize_t gl_recv_fd(int sock, void *buf, size_t len, int *fd);
+
+/* The client gleamd's local socket: $GLEAM_SOCKET or a per-user default. */
+int gl_local_socket_path(char *buf, size_t len);
+/* mkdir -p of the directory part of path, mode 0700 for new ones. */
+int gl_mkdir_parent(const char *path);
+
+/* "host:port", "[v6]:port" or "host" (port dflt) into a sockaddr; 0 or -errno. */
+struct sockaddr_storage;
+int gl_parse_hostport(const char *s, int dflt_port, struct sockaddr_storage *ss,
+		      socklen_t *len);
+
+/* Parse sizes like 4M, 1g, 65536; 0 or -EINVAL. */
+int gl_parse_size(const char *s, uint64_t *out);
+
+#endif /* GLEAM_UTIL_H */

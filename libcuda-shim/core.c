@@ -1,0 +1,461 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Initialisation, devices, handles, error names and cuGetProcAddress.
+ * Everything here is answered from the shim's own state: the server told
+ * it all it needs about the devices in its reply to cuInit.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "shim.h"
+#include "util.h"
+
+struct shim_state shim = {
+	.once = PTHREAD_ONCE_INIT,
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.async = true,
+};
+
+/* ---- handles ---- */
+
+static uint64_t next_id = 16;	/* 0, 1, 2 are the special streams */
+static struct shim_obj *free_objs[GL_H_LIMIT];
+
+static size_t obj_size(unsigned int kind)
+{
+	switch (kind) {
+	case GL_H_CTX:
+		return sizeof(struct shim_ctx);
+	case GL_H_FUNC:
+	case GL_H_KERNEL:
+		return sizeof(struct shim_func);
+	default:
+		return sizeof(struct shim_obj);
+	}
+}
+
+/*
+ * Objects are recycled, never returned to malloc, so that a stale handle
+ * reads a dead or reused object, never unmapped memory: the driver itself
+ * promises no more for a destroyed handle.
+ */
+struct shim_obj *shim_obj_new(unsigned int kind)
+{
+	struct shim_obj *o;
+	struct shim_ctx *cur = shim_current();
+
+	pthread_mutex_lock(&shim.lock);
+	o = free_objs[kind];
+	if (o)
+		free_objs[kind] = o->next_free;
+	pthread_mutex_unlock(&shim.lock);
+	if (!o) {
+		o = malloc(obj_size(kind));
+		if (!o)
+			return NULL;
+	}
+	memset(o, 0, obj_size(kind));
+	o->kind = kind;
+	o->id = __atomic_fetch_add(&next_id, 1, __ATOMIC_RELAXED);
+	o->dev = cur ? cur->dev : 0;
+	/* Not valid until shim_obj_created(): a failed creation leaves none. */
+	o->magic = SHIM_OBJ_DEAD;
+	return o;
+}
+
+void shim_obj_created(struct shim_obj *o)
+{
+	__atomic_store_n(&o->magic, SHIM_OBJ_MAGIC | o->kind, __ATOMIC_RELEASE);
+}
+
+void shim_obj_put(struct shim_obj *o)
+{
+	if (o->kind == GL_H_FUNC || o->kind == GL_H_KERNEL) {
+		struct shim_func *f = (struct shim_func *)o;
+
+		if (!f->kernel)
+			free(f->params);
+		f->params = NULL;
+	}
+	o->magic = SHIM_OBJ_DEAD;
+	pthread_mutex_lock(&shim.lock);
+	o->next_free = free_objs[o->kind];
+	free_objs[o->kind] = o;
+	pthread_mutex_unlock(&shim.lock);
+}
+
+CUresult shim_obj_get(unsigned int kind, const void *h, struct shim_obj **out)
+{
+	const struct shim_obj *o = h;
+
+	if (!o || ((uintptr_t)o & 7) || (uintptr_t)o < 4096 ||
+	    __atomic_load_n(&o->magic, __ATOMIC_ACQUIRE) != (SHIM_OBJ_MAGIC | kind))
+		return kind == GL_H_CTX ? CUDA_ERROR_INVALID_CONTEXT : CUDA_ERROR_INVALID_HANDLE;
+	*out = (struct shim_obj *)o;
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_handle_id(unsigned int kind, const void *h, __u64 *id)
+{
+	struct shim_obj *o;
+	CUresult r = shim_obj_get(kind, h, &o);
+
+	if (!r)
+		*id = o->id;
+	return r;
+}
+
+CUresult shim_stream_id(CUstream s, int per_thread, __u64 *id)
+{
+	if (!s) {
+		*id = per_thread ? (uint64_t)(uintptr_t)CU_STREAM_PER_THREAD : 0;
+		return CUDA_SUCCESS;
+	}
+	if (s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) {
+		*id = (uint64_t)(uintptr_t)s;
+		return CUDA_SUCCESS;
+	}
+	return shim_handle_id(GL_H_STREAM, s, id);
+}
+
+/* ---- initialisation ---- */
+
+static void shim_init_once(void)
+{
+	const char *a = getenv("GLEAM_ASYNC");
+	struct gleam_init_reply rep = { 0 };
+	struct gl_a_cuInit args = { 0 };
+	struct shim_call c = { .fn = GL_FN_cuInit };
+	struct gleam_devinfo *di;
+	size_t cap = GLEAM_GPUS_MAX_LOCAL * sizeof(*di);
+	CUresult r;
+
+	if (a && !strcmp(a, "0"))
+		shim.async = false;
+	if (getenv("GLEAM_DEBUG"))
+		gl_log_level = 2;
+	gl_log_prefix = "libcuda(gleam)";
+	r = shim_connect();
+	if (r) {
+		shim.init_result = r;
+		return;
+	}
+	di = calloc(1, cap);
+	if (!di) {
+		shim.init_result = CUDA_ERROR_OUT_OF_MEMORY;
+		return;
+	}
+	c.args = &args;
+	c.args_len = sizeof(args);
+	c.out = &rep;
+	c.out_len = sizeof(rep);
+	c.outbuf = di;
+	c.outbuf_len = cap;
+	c.force_sync = true;
+	r = shim_call(&c);
+	if (!r && (rep.ndev > GLEAM_GPUS_MAX_LOCAL))
+		r = CUDA_ERROR_INVALID_VALUE;
+	if (r) {
+		free(di);
+		shim.init_result = r;
+		return;
+	}
+	shim.driver_version = rep.driver_version;
+	shim.ndev = (int)rep.ndev;
+	shim.dev = calloc(rep.ndev ? rep.ndev : 1, sizeof(*shim.dev));
+	if (!shim.dev) {
+		free(di);
+		shim.init_result = CUDA_ERROR_OUT_OF_MEMORY;
+		return;
+	}
+	for (unsigned int i = 0; i < rep.ndev; i++) {
+		shim.dev[i].info = di[i];
+		shim.dev[i].info.name[sizeof(di[i].name) - 1] = 0;
+	}
+	free(di);
+	shim.initialised = true;
+}
+
+CUresult shim_cuInit(unsigned int Flags)
+{
+	if (Flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_once(&shim.once, shim_init_once);
+	return shim.init_result;
+}
+
+CUresult shim_cuDriverGetVersion(int *v)
+{
+	if (!v)
+		return CUDA_ERROR_INVALID_VALUE;
+	/* Answerable before cuInit, as the driver does; the server's once known. */
+	*v = shim.initialised ? shim.driver_version : CUDA_VERSION;
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_dev_check(CUdevice dev)
+{
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (dev < 0 || dev >= shim.ndev)
+		return CUDA_ERROR_INVALID_DEVICE;
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_begin(struct shim_call *c, unsigned int fn)
+{
+	struct shim_ctx *ctx;
+
+	memset(c, 0, sizeof(*c));
+	c->fn = fn;
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	ctx = shim_current();
+	switch (fn) {
+	case GL_FN_cuDevicePrimaryCtxRetain:
+	case GL_FN_cuDevicePrimaryCtxRelease:
+	case GL_FN_cuDevicePrimaryCtxReset:
+	case GL_FN_cuDevicePrimaryCtxSetFlags:
+	case GL_FN_cuCtxCreate:
+	case GL_FN_cuCtxCreate_v4:
+	case GL_FN_cuCtxDestroy:
+		break;
+	default:
+		if (!ctx)
+			return CUDA_ERROR_INVALID_CONTEXT;
+		if (ctx->o.magic != (SHIM_OBJ_MAGIC | GL_H_CTX))
+			return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+	}
+	c->ctx = ctx ? ctx->o.id : 0;
+	return shim_conn_error();
+}
+
+CUresult shim_cuDeviceGet(CUdevice *device, int ordinal)
+{
+	CUresult r = shim_dev_check(ordinal);
+
+	if (!device)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (r)
+		return r;
+	*device = ordinal;
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuDeviceGetCount(int *count)
+{
+	if (!count)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	*count = shim.ndev;
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuDeviceGetName(char *name, int len, CUdevice dev)
+{
+	CUresult r = shim_dev_check(dev);
+
+	if (r)
+		return r;
+	if (!name || len <= 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	snprintf(name, (size_t)len, "%s", shim.dev[dev].info.name);
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice dev)
+{
+	CUresult r = shim_dev_check(dev);
+	int32_t v;
+
+	if (r)
+		return r;
+	if (!pi || (unsigned int)attrib >= GLEAM_DEV_ATTR_MAX)
+		return CUDA_ERROR_INVALID_VALUE;
+	v = shim.dev[dev].info.attr[attrib];
+	if (v == GLEAM_ATTR_INVALID)
+		return CUDA_ERROR_INVALID_VALUE;
+	*pi = v;
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuDeviceTotalMem(size_t *bytes, CUdevice dev)
+{
+	CUresult r = shim_dev_check(dev);
+
+	if (r)
+		return r;
+	if (!bytes)
+		return CUDA_ERROR_INVALID_VALUE;
+	*bytes = shim.dev[dev].info.total_mem;
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuDeviceGetUuid(CUuuid *uuid, CUdevice dev)
+{
+	CUresult r = shim_dev_check(dev);
+
+	if (r)
+		return r;
+	if (!uuid)
+		return CUDA_ERROR_INVALID_VALUE;
+	memcpy(uuid->bytes, shim.dev[dev].info.uuid, 16);
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev)
+{
+	return shim_cuDeviceGetUuid(uuid, dev);
+}
+
+static int attr(CUdevice dev, CUdevice_attribute a)
+{
+	int32_t v = shim.dev[dev].info.attr[a];
+
+	return v == GLEAM_ATTR_INVALID ? 0 : v;
+}
+
+CUresult shim_cuDeviceGetProperties(CUdevprop *p, CUdevice dev)
+{
+	CUresult r = shim_dev_check(dev);
+
+	if (r)
+		return r;
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	p->maxThreadsPerBlock = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+	p->maxThreadsDim[0] = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
+	p->maxThreadsDim[1] = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y);
+	p->maxThreadsDim[2] = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z);
+	p->maxGridSize[0] = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X);
+	p->maxGridSize[1] = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y);
+	p->maxGridSize[2] = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z);
+	p->sharedMemPerBlock = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+	p->totalConstantMemory = attr(dev, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY);
+	p->SIMDWidth = attr(dev, CU_DEVICE_ATTRIBUTE_WARP_SIZE);
+	p->memPitch = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_PITCH);
+	p->regsPerBlock = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK);
+	p->clockRate = attr(dev, CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
+	p->textureAlign = attr(dev, CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT);
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuDeviceComputeCapability(int *major, int *minor, CUdevice dev)
+{
+	CUresult r = shim_dev_check(dev);
+
+	if (r)
+		return r;
+	if (!major || !minor)
+		return CUDA_ERROR_INVALID_VALUE;
+	*major = attr(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
+	*minor = attr(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuDeviceGetPCIBusId(char *bus, int len, CUdevice dev)
+{
+	CUresult r = shim_dev_check(dev);
+
+	if (r)
+		return r;
+	if (!bus || len <= 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	snprintf(bus, (size_t)len, "%08X:%02X:%02X.0",
+		 attr(dev, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID),
+		 attr(dev, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID),
+		 attr(dev, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID));
+	return CUDA_SUCCESS;
+}
+
+/* ---- unsupported functions ---- */
+
+extern unsigned char shim_unsupported_said[];
+extern const unsigned int shim_unsupported_count;
+
+CUresult shim_unsupported(unsigned int idx, const char *name)
+{
+	if (idx < shim_unsupported_count &&
+	    !__atomic_exchange_n(&shim_unsupported_said[idx], 1, __ATOMIC_RELAXED))
+		gl_err("%s is not supported by Gleam yet: returning CUDA_ERROR_NOT_SUPPORTED", name);
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+/* ---- cuGetProcAddress ---- */
+
+static const struct shim_procaddr *pa_lookup(const char *sym, int version, bool pt)
+{
+	const struct shim_procaddr *best = NULL;
+	unsigned int lo = 0, hi = shim_procaddr_count;
+
+	/* The table is sorted by name: find the first row of sym. */
+	while (lo < hi) {
+		unsigned int mid = (lo + hi) / 2;
+
+		if (strcmp(shim_procaddr_table[mid].name, sym) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (unsigned int i = lo; i < shim_procaddr_count &&
+	     !strcmp(shim_procaddr_table[i].name, sym); i++) {
+		const struct shim_procaddr *p = &shim_procaddr_table[i];
+
+		if (p->version > version)
+			continue;
+		/* A per-thread variant only when asked; then preferred. */
+		if ((p->flags & SHIM_PA_PT) && !pt)
+			continue;
+		if (!best || ((p->flags & SHIM_PA_PT) && !(best->flags & SHIM_PA_PT)) ||
+		    (((p->flags ^ best->flags) & SHIM_PA_PT) == 0 && p->version > best->version))
+			best = p;
+	}
+	return best;
+}
+
+CUresult shim_cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion,
+				  cuuint64_t flags, CUdriverProcAddressQueryResult *status)
+{
+	const struct shim_procaddr *p;
+	bool pt = flags & CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM;
+
+	if (!symbol || !pfn)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (flags & ~(cuuint64_t)(CU_GET_PROC_ADDRESS_LEGACY_STREAM |
+				  CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM))
+		return CUDA_ERROR_INVALID_VALUE;
+	p = pa_lookup(symbol, cudaVersion, pt);
+	if (!p) {
+		*pfn = NULL;
+		if (status)
+			*status = pa_lookup(symbol, 1 << 30, pt) ?
+				  CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT :
+				  CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+		return status ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+	}
+	*pfn = p->fn;
+	if (status)
+		*status = CU_GET_PROC_ADDRESS_SUCCESS;
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion,
+			       cuuint64_t flags)
+{
+	return shim_cuGetProcAddress_v2(symbol, pfn, cudaVersion, flags, NULL);
+}
+
+CUresult shim_cuGetExportTable(const void **table, const CUuuid *id)
+{
+	static bool said;
+
+	if (!table || !id)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+		gl_err("cuGetExportTable: the runtime's private tables are not provided yet");
+	*table = NULL;
+	return CUDA_ERROR_NOT_SUPPORTED;
+}

@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Memory: device allocations (the server chooses the addresses: kernels
+ * carry them as raw bytes, so they must be equal on both sides), host
+ * allocations (ordinary memory here: the GPU is not on this machine), and
+ * copies, which stream through the ring in pieces of at most one record.
+ */
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "shim.h"
+#include "util.h"
+
+struct alloc {
+	uint64_t base;
+	uint64_t size;
+	uint64_t ctx;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct alloc *a;	/* sorted by base */
+	size_t n, cap;
+} dev_allocs = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+struct host_alloc {
+	void *p;
+	size_t size;
+	unsigned int flags;
+	struct host_alloc *next;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct host_alloc *list;
+} host_allocs = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Index of the last allocation whose base is <= p, or -1; lock held. */
+static long find_le(uint64_t p)
+{
+	long lo = 0, hi = (long)dev_allocs.n - 1, best = -1;
+
+	while (lo <= hi) {
+		long mid = (lo + hi) / 2;
+
+		if (dev_allocs.a[mid].base <= p) {
+			best = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	return best;
+}
+
+static int alloc_add(uint64_t base, uint64_t size, uint64_t ctx)
+{
+	long i;
+
+	pthread_mutex_lock(&dev_allocs.lock);
+	if (dev_allocs.n == dev_allocs.cap) {
+		size_t cap = dev_allocs.cap ? 2 * dev_allocs.cap : 64;
+		struct alloc *a = realloc(dev_allocs.a, cap * sizeof(*a));
+
+		if (!a) {
+			pthread_mutex_unlock(&dev_allocs.lock);
+			return -1;
+		}
+		dev_allocs.a = a;
+		dev_allocs.cap = cap;
+	}
+	i = find_le(base) + 1;
+	memmove(&dev_allocs.a[i + 1], &dev_allocs.a[i],
+		(dev_allocs.n - (size_t)i) * sizeof(struct alloc));
+	dev_allocs.a[i] = (struct alloc){ base, size, ctx };
+	dev_allocs.n++;
+	pthread_mutex_unlock(&dev_allocs.lock);
+	return 0;
+}
+
+void shim_mem_forget_ctx(uint64_t ctx)
+{
+	size_t j = 0;
+
+	pthread_mutex_lock(&dev_allocs.lock);
+	for (size_t i = 0; i < dev_allocs.n; i++)
+		if (dev_allocs.a[i].ctx != ctx)
+			dev_allocs.a[j++] = dev_allocs.a[i];
+	dev_allocs.n = j;
+	pthread_mutex_unlock(&dev_allocs.lock);
+}
+
+CUresult shim_cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
+{
+	struct gl_a_cuMemAlloc a = { .bytesize = bytesize };
+	struct gl_r_cuMemAlloc o = { 0 };
+	struct shim_call c;
+	CUresult r;
+
+	r = shim_begin(&c, GL_FN_cuMemAlloc);
+	if (r)
+		return r;
+	if (!dptr || !bytesize)
+		return CUDA_ERROR_INVALID_VALUE;
+	c.args = &a;
+	c.args_len = sizeof(a);
+	c.out = &o;
+	c.out_len = sizeof(o);
+	r = shim_call(&c);
+	if (r)
+		return r;
+	if (alloc_add(o.dptr, bytesize, c.ctx))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*dptr = (CUdeviceptr)o.dptr;
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuMemFree(CUdeviceptr dptr)
+{
+	struct gl_a_cuMemFree a = { .dptr = dptr };
+	struct shim_call c;
+	CUresult r;
+	long i;
+
+	r = shim_begin(&c, GL_FN_cuMemFree);
+	if (r)
+		return r;
+	if (!dptr)
+		return CUDA_SUCCESS;
+	/* The driver refuses a pointer it did not hand out, at once: so do we. */
+	pthread_mutex_lock(&dev_allocs.lock);
+	i = find_le(dptr);
+	if (i < 0 || dev_allocs.a[i].base != dptr) {
+		pthread_mutex_unlock(&dev_allocs.lock);
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	memmove(&dev_allocs.a[i], &dev_allocs.a[i + 1],
+		(dev_allocs.n - (size_t)i - 1) * sizeof(struct alloc));
+	dev_allocs.n--;
+	pthread_mutex_unlock(&dev_allocs.lock);
+	c.args = &a;
+	c.args_len = sizeof(a);
+	return shim_call(&c);
+}
+
+CUresult shim_cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr)
+{
+	CUresult r = CUDA_ERROR_NOT_FOUND;
+	long i;
+
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	pthread_mutex_lock(&dev_allocs.lock);
+	i = find_le(dptr);
+	if (i >= 0 && dptr - dev_allocs.a[i].base < dev_allocs.a[i].size) {
+		if (pbase)
+			*pbase = (CUdeviceptr)dev_allocs.a[i].base;
+		if (psize)
+			*psize = (size_t)dev_allocs.a[i].size;
+		r = CUDA_SUCCESS;
+	}
+	pthread_mutex_unlock(&dev_allocs.lock);
+	return r;
+}
+
+/* ---- host memory ---- */
+
+CUresult shim_cuMemHostAlloc(void **pp, size_t bytesize, unsigned int flags)
+{
+	struct host_alloc *h;
+	struct shim_ctx *c;
+	CUresult r = shim_require_ctx(&c);
+
+	if (r)
+		return r;
+	if (!pp || !bytesize)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (flags & ~(unsigned int)(CU_MEMHOSTALLOC_PORTABLE | CU_MEMHOSTALLOC_DEVICEMAP |
+				    CU_MEMHOSTALLOC_WRITECOMBINED))
+		return CUDA_ERROR_INVALID_VALUE;
+	h = malloc(sizeof(*h));
+	if (!h)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	h->p = mmap(NULL, bytesize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (h->p == MAP_FAILED) {
+		free(h);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	h->size = bytesize;
+	h->flags = flags;
+	pthread_mutex_lock(&host_allocs.lock);
+	h->next = host_allocs.list;
+	host_allocs.list = h;
+	pthread_mutex_unlock(&host_allocs.lock);
+	*pp = h->p;
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuMemAllocHost(void **pp, size_t bytesize)
+{
+	return shim_cuMemHostAlloc(pp, bytesize, 0);
+}
+
+CUresult shim_cuMemFreeHost(void *p)
+{
+	struct host_alloc **pp, *h = NULL;
+
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	pthread_mutex_lock(&host_allocs.lock);
+	for (pp = &host_allocs.list; *pp; pp = &(*pp)->next) {
+		if ((*pp)->p == p) {
+			h = *pp;
+			*pp = h->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&host_allocs.lock);
+	if (!h)
+		return CUDA_ERROR_INVALID_VALUE;
+	munmap(h->p, h->size);
+	free(h);
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p)
+{
+	CUresult r = CUDA_ERROR_INVALID_VALUE;
+
+	if (!pflags)
+		return r;
+	pthread_mutex_lock(&host_allocs.lock);
+	for (struct host_alloc *h = host_allocs.list; h; h = h->next) {
+		if ((char *)p >= (char *)h->p && (char *)p < (char *)h->p + h->size) {
+			*pflags = h->flags;
+			r = CUDA_SUCCESS;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&host_allocs.lock);
+	return r;
+}
+
+CUresult shim_cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int flags)
+{
+	static bool said;
+
+	if (!pdptr || flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	/* A GPU across the network cannot read this machine's memory. */
+	if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+		gl_err("cuMemHostGetDevicePointer: mapped host memory is not supported "
+		       "with a remote GPU");
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+/* ---- copies ---- */
+
+static CUresult htod(unsigned int fn, CUdeviceptr dst, const void *src, size_t n,
+		     CUstream stream, int per_thread)
+{
+	struct gl_a_cuMemcpyHtoDAsync a = { 0 };
+	struct shim_call c;
+	struct iovec iov;
+	size_t piece, off = 0;
+	CUresult r;
+
+	r = shim_begin(&c, fn);
+	if (r)
+		return r;
+	if (!src && n)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (fn == GL_FN_cuMemcpyHtoDAsync) {
+		r = shim_stream_id(stream, per_thread, &a.hStream);
+		if (r)
+			return r;
+	}
+	piece = shim_piece_max();
+	/*
+	 * Each piece is a copy of its own, in stream order: the worker never
+	 * holds more than one piece.  The data leaves the caller's buffer
+	 * before we return, so the caller may reuse it at once, as CUDA allows.
+	 */
+	do {
+		size_t k = MIN(piece, n - off);
+
+		a.dstDevice = dst + off;
+		a.ByteCount = k;
+		iov.iov_base = (char *)src + off;
+		iov.iov_len = k;
+		c.args = &a;
+		c.args_len = fn == GL_FN_cuMemcpyHtoDAsync ? sizeof(a) :
+			     sizeof(struct gl_a_cuMemcpyHtoD);
+		c.iov = &iov;
+		c.niov = 1;
+		r = shim_call(&c);
+		off += k;
+	} while (!r && off < n);
+	return r;
+}
+
+CUresult shim_cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n, int per_thread)
+{
+	return htod(GL_FN_cuMemcpyHtoD, dst, src, n, NULL, per_thread);
+}
+
+CUresult shim_cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, CUstream s,
+				int per_thread)
+{
+	return htod(GL_FN_cuMemcpyHtoDAsync, dst, src, n, s, per_thread);
+}
+
+/*
+ * Device to host: one record; the worker answers with data pieces that the
+ * receiving thread copies straight into dst, then the result.  The async
+ * form waits as well: the data must land in the caller's memory, which
+ * only this process can write.
+ */
+static CUresult dtoh(unsigned int fn, void *dst, CUdeviceptr src, size_t n, CUstream stream,
+		     int per_thread)
+{
+	struct gl_a_cuMemcpyDtoHAsync a = { .srcDevice = src, .ByteCount = n };
+	struct shim_call c;
+	CUresult r;
+
+	r = shim_begin(&c, fn);
+	if (r)
+		return r;
+	if (!dst && n)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (fn == GL_FN_cuMemcpyDtoHAsync) {
+		r = shim_stream_id(stream, per_thread, &a.hStream);
+		if (r)
+			return r;
+	}
+	c.args = &a;
+	c.args_len = fn == GL_FN_cuMemcpyDtoHAsync ? sizeof(a) : sizeof(struct gl_a_cuMemcpyDtoH);
+	c.outbuf = dst;
+	c.outbuf_len = n;
+	c.force_sync = true;
+	return shim_call(&c);
+}
+
+CUresult shim_cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n, int per_thread)
+{
+	return dtoh(GL_FN_cuMemcpyDtoH, dst, src, n, NULL, per_thread);
+}
+
+CUresult shim_cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s, int per_thread)
+{
+	return dtoh(GL_FN_cuMemcpyDtoHAsync, dst, src, n, s, per_thread);
+}

@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Modules, libraries, kernels, functions and launches.  Loads are
+ * asynchronous: the shim mints the handle and the worker maps it.  Looking
+ * a function up waits once, for the parameter layout and attributes that
+ * every later launch and attribute query is answered from.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "shim.h"
+#include "util.h"
+
+#define FATBIN_MAGIC		0xBA55ED50u
+#define FATBIN_WRAPPER_MAGIC	0x466243B1u
+
+struct fatbin_wrapper {
+	uint32_t magic;
+	uint32_t version;
+	const void *data;
+	const void *filename;
+};
+
+/* A fat-binary wrapper points at the fat binary itself. */
+static const void *unwrap(const void *image)
+{
+	const struct fatbin_wrapper *w = image;
+
+	if (image && w->magic == FATBIN_WRAPPER_MAGIC)
+		return w->data;
+	return image;
+}
+
+size_t shim_image_size(const void *image)
+{
+	const unsigned char *p = image;
+	uint32_t magic;
+
+	if (!p)
+		return 0;
+	memcpy(&magic, p, 4);
+	if (magic == FATBIN_MAGIC) {
+		uint16_t hsize;
+		uint64_t fsize;
+
+		memcpy(&hsize, p + 6, 2);
+		memcpy(&fsize, p + 8, 8);
+		return fsize > GLEAM_IMAGE_MAX ? 0 : hsize + (size_t)fsize;
+	}
+	if (!memcmp(p, "\177ELF", 4) && p[4] == 2) {
+		uint64_t shoff, phoff, end;
+		uint16_t shentsize, shnum, phentsize, phnum;
+
+		memcpy(&phoff, p + 0x20, 8);
+		memcpy(&shoff, p + 0x28, 8);
+		memcpy(&phentsize, p + 0x36, 2);
+		memcpy(&phnum, p + 0x38, 2);
+		memcpy(&shentsize, p + 0x3a, 2);
+		memcpy(&shnum, p + 0x3c, 2);
+		end = MAX(shoff + (uint64_t)shentsize * shnum, phoff + (uint64_t)phentsize * phnum);
+		/* Sections may lie after the section table: take the furthest. */
+		for (unsigned int i = 0; i < shnum && shoff; i++) {
+			const unsigned char *sh = p + shoff + (uint64_t)i * shentsize;
+			uint32_t type;
+			uint64_t off, size;
+
+			memcpy(&type, sh + 4, 4);
+			memcpy(&off, sh + 0x18, 8);
+			memcpy(&size, sh + 0x20, 8);
+			if (type != 8 /* SHT_NOBITS */ && off + size > end)
+				end = off + size;
+		}
+		return end > GLEAM_IMAGE_MAX ? 0 : (size_t)end;
+	}
+	/* PTX: text, NUL-terminated. */
+	{
+		size_t n = strnlen((const char *)p, GLEAM_IMAGE_MAX);
+
+		return n == GLEAM_IMAGE_MAX ? 0 : n + 1;
+	}
+}
+
+static CUresult load_image(unsigned int fn, struct shim_obj **out, unsigned int kind,
+			   const void *image)
+{
+	struct gl_a_cuLibraryLoadData la = { 0 };
+	struct gl_a_cuModuleLoadData ma = { 0 };
+	struct shim_call c;
+	struct shim_obj *o;
+	struct iovec iov;
+	size_t n;
+	CUresult r;
+
+	r = shim_begin(&c, fn);
+	if (r)
+		return r;
+	image = unwrap(image);
+	n = shim_image_size(image);
+	if (!n)
+		return CUDA_ERROR_INVALID_IMAGE;
+	o = shim_obj_new(kind);
+	if (!o)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	if (fn == GL_FN_cuLibraryLoadData) {
+		la.library = o->id;
+		c.args = &la;
+		c.args_len = sizeof(la);
+	} else {
+		ma.module = o->id;
+		c.args = &ma;
+		c.args_len = sizeof(ma);
+	}
+	iov.iov_base = (void *)image;
+	iov.iov_len = n;
+	c.iov = &iov;
+	c.niov = 1;
+	r = shim_call(&c);
+	if (r && c.waited) {
+		shim_obj_put(o);
+		return r;
+	}
+	shim_obj_created(o);
+	*out = o;
+	return r;
+}
+
+CUresult shim_cuModuleLoadData(CUmodule *module, const void *image)
+{
+	if (!module || !image)
+		return CUDA_ERROR_INVALID_VALUE;
+	return load_image(GL_FN_cuModuleLoadData, (struct shim_obj **)module, GL_H_MODULE, image);
+}
+
+CUresult shim_cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int n,
+				 CUjit_option *options, void **values)
+{
+	/* JIT options are hints to the compiler on the server; none is forwarded. */
+	if (n && (!options || !values))
+		return CUDA_ERROR_INVALID_VALUE;
+	return shim_cuModuleLoadData(module, image);
+}
+
+CUresult shim_cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
+{
+	return shim_cuModuleLoadData(module, fatCubin);
+}
+
+CUresult shim_cuModuleLoad(CUmodule *module, const char *fname)
+{
+	struct stat st;
+	char *buf;
+	CUresult r;
+	int fd, err;
+
+	if (!module || !fname)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	fd = open(fname, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return CUDA_ERROR_FILE_NOT_FOUND;
+	if (fstat(fd, &st) < 0 || st.st_size <= 0 || st.st_size >= GLEAM_IMAGE_MAX) {
+		close(fd);
+		return CUDA_ERROR_INVALID_IMAGE;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		close(fd);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	err = gl_read_full(fd, buf, (size_t)st.st_size);
+	close(fd);
+	buf[st.st_size] = 0;
+	r = err ? CUDA_ERROR_FILE_NOT_FOUND : shim_cuModuleLoadData(module, buf);
+	free(buf);
+	return r;
+}
+
+CUresult shim_cuModuleUnload(CUmodule hmod)
+{
+	struct gl_a_cuModuleUnload a;
+	struct shim_call c;
+	struct shim_obj *o;
+	CUresult r;
+
+	r = shim_begin(&c, GL_FN_cuModuleUnload);
+	if (r)
+		return r;
+	r = shim_obj_get(GL_H_MODULE, hmod, &o);
+	if (r)
+		return r;
+	a.hmod = o->id;
+	c.args = &a;
+	c.args_len = sizeof(a);
+	r = shim_call(&c);
+	shim_obj_put(o);
+	return r;
+}
+
+CUresult shim_cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jo,
+				void **jv, unsigned int njo, CUlibraryOption *lo, void **lv,
+				unsigned int nlo)
+{
+	if (!library || !code)
+		return CUDA_ERROR_INVALID_VALUE;
+	if ((njo && (!jo || !jv)) || (nlo && (!lo || !lv)))
+		return CUDA_ERROR_INVALID_VALUE;
+	return load_image(GL_FN_cuLibraryLoadData, (struct shim_obj **)library, GL_H_LIBRARY,
+			  code);
+}
+
+CUresult shim_cuLibraryUnload(CUlibrary lib)
+{
+	struct gl_a_cuLibraryUnload a;
+	struct shim_call c;
+	struct shim_obj *o;
+	CUresult r;
+
+	r = shim_begin(&c, GL_FN_cuLibraryUnload);
+	if (r)
+		return r;
+	r = shim_obj_get(GL_H_LIBRARY, lib, &o);
+	if (r)
+		return r;
+	a.library = o->id;
+	c.args = &a;
+	c.args_len = sizeof(a);
+	r = shim_call(&c);
+	shim_obj_put(o);
+	return r;
+}
+
+/* cuModuleGetFunction and cuLibraryGetKernel: wait for the layout. */
+static CUresult get_func(unsigned int fn, unsigned int kind, unsigned int parent_kind,
+			 void *parent, const char *name, struct shim_func **out)
+{
+	struct gl_a_cuModuleGetFunction a = { 0 };
+	struct gleam_funcinfo info = { 0 };
+	struct gleam_param *params;
+	struct shim_func *f;
+	struct shim_call c;
+	struct iovec iov;
+	CUresult r;
+
+	r = shim_begin(&c, fn);
+	if (r)
+		return r;
+	if (!name)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = shim_handle_id(parent_kind, parent, &a.hmod);
+	if (r)
+		return r;
+	a.name_len = strnlen(name, GLEAM_NAME_MAX) + 1;
+	if (a.name_len > GLEAM_NAME_MAX)
+		return CUDA_ERROR_INVALID_VALUE;
+	params = calloc(GLEAM_NPARAMS_MAX, sizeof(*params));
+	f = (struct shim_func *)shim_obj_new(kind);
+	if (!params || !f) {
+		free(params);
+		if (f)
+			shim_obj_put(&f->o);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	a.hfunc = f->o.id;
+	iov.iov_base = (void *)name;
+	iov.iov_len = a.name_len;
+	c.args = &a;
+	c.args_len = sizeof(a);
+	c.iov = &iov;
+	c.niov = 1;
+	c.out = &info;
+	c.out_len = sizeof(info);
+	c.outbuf = params;
+	c.outbuf_len = GLEAM_NPARAMS_MAX * sizeof(*params);
+	c.force_sync = true;
+	r = shim_call(&c);
+	if (!r && (info.nparams > GLEAM_NPARAMS_MAX || info.params_size > GLEAM_PARAMS_MAX))
+		r = CUDA_ERROR_INVALID_VALUE;
+	for (unsigned int i = 0; !r && i < info.nparams; i++)
+		if (params[i].size > info.params_size ||
+		    params[i].offset > info.params_size - params[i].size)
+			r = CUDA_ERROR_INVALID_VALUE;
+	if (r) {
+		free(params);
+		shim_obj_put(&f->o);
+		return r;
+	}
+	f->nparams = info.nparams;
+	f->params_size = info.params_size;
+	memcpy(f->attr, info.attr, sizeof(f->attr));
+	f->params = realloc(params, (info.nparams ? info.nparams : 1) * sizeof(*params));
+	if (!f->params)
+		f->params = params;
+	shim_obj_created(&f->o);
+	*out = f;
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
+{
+	if (!hfunc)
+		return CUDA_ERROR_INVALID_VALUE;
+	return get_func(GL_FN_cuModuleGetFunction, GL_H_FUNC, GL_H_MODULE, hmod, name,
+			(struct shim_func **)hfunc);
+}
+
+CUresult shim_cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name)
+{
+	if (!pKernel)
+		return CUDA_ERROR_INVALID_VALUE;
+	return get_func(GL_FN_cuLibraryGetKernel, GL_H_KERNEL, GL_H_LIBRARY, library, name,
+			(struct shim_func **)pKernel);
+}
+
+CUresult shim_cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
+{
+	struct gl_a_cuKernelGetFunction a;
+	struct shim_func *k, *f;
+	struct shim_obj *o;
+	struct shim_call c;
+	CUresult r;
+
+	r = shim_begin(&c, GL_FN_cuKernelGetFunction);
+	if (r)
+		return r;
+	if (!pFunc)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = shim_obj_get(GL_H_KERNEL, kernel, &o);
+	if (r)
+		return r;
+	k = (struct shim_func *)o;
+	f = (struct shim_func *)shim_obj_new(GL_H_FUNC);
+	if (!f)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	f->kernel = k;
+	f->nparams = k->nparams;
+	f->params_size = k->params_size;
+	f->params = k->params;
+	memcpy(f->attr, k->attr, sizeof(f->attr));
+	a.pFunc = f->o.id;
+	a.kernel = k->o.id;
+	c.args = &a;
+	c.args_len = sizeof(a);
+	r = shim_call(&c);
+	if (r && c.waited) {
+		shim_obj_put(&f->o);
+		return r;
+	}
+	shim_obj_created(&f->o);
+	*pFunc = (CUfunction)f;
+	return r;
+}
+
+static CUresult func_arg(CUfunction h, struct shim_func **f)
+{
+	struct shim_obj *o;
+	CUresult r = shim_obj_get(GL_H_FUNC, h, &o);
+
+	if (!r)
+		*f = (struct shim_func *)o;
+	return r;
+}
+
+CUresult shim_cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc)
+{
+	struct shim_func *f;
+	CUresult r;
+
+	if (!pi || (unsigned int)attrib >= CU_FUNC_ATTRIBUTE_MAX)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = func_arg(hfunc, &f);
+	if (r)
+		return r;
+	*pi = f->attr[attrib];
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel,
+				   CUdevice dev)
+{
+	struct shim_obj *o;
+	CUresult r;
+
+	if (!pi || (unsigned int)attrib >= CU_FUNC_ATTRIBUTE_MAX)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = shim_dev_check(dev);
+	if (r)
+		return r;
+	r = shim_obj_get(GL_H_KERNEL, kernel, &o);
+	if (r)
+		return r;
+	*pi = ((struct shim_func *)o)->attr[attrib];
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuFuncGetParamInfo(CUfunction func, size_t index, size_t *off, size_t *size)
+{
+	struct shim_func *f;
+	CUresult r = func_arg(func, &f);
+
+	if (r)
+		return r;
+	if (index >= f->nparams)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (off)
+		*off = f->params[index].offset;
+	if (size)
+		*size = f->params[index].size;
+	return CUDA_SUCCESS;
+}
+
+/* ---- launches ---- */
+
+/* Pack kernelParams or extra into buf (GLEAM_PARAMS_MAX bytes); 0 or error. */
+static CUresult pack_params(struct shim_func *f, void **kp, void **extra, unsigned char *buf,
+			    uint64_t *len)
+{
+	if (kp && extra)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (extra) {
+		void *p = NULL;
+		size_t *psz = NULL;
+
+		for (int i = 0; extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
+			if (i > 64)
+				return CUDA_ERROR_INVALID_VALUE;
+			if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+				p = extra[i + 1];
+			else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+				psz = extra[i + 1];
+			else
+				return CUDA_ERROR_INVALID_VALUE;
+		}
+		if (!p || !psz || *psz > GLEAM_PARAMS_MAX)
+			return CUDA_ERROR_INVALID_VALUE;
+		memcpy(buf, p, *psz);
+		*len = *psz;
+		return CUDA_SUCCESS;
+	}
+	if (f->nparams && !kp)
+		return CUDA_ERROR_INVALID_VALUE;
+	memset(buf, 0, f->params_size);
+	for (uint32_t i = 0; i < f->nparams; i++)
+		memcpy(buf + f->params[i].offset, kp[i], f->params[i].size);
+	*len = f->params_size;
+	return CUDA_SUCCESS;
+}
+
+/* What the driver checks before it queues a launch, checked here. */
+static CUresult check_dims(struct shim_func *f, const unsigned int g[3], const unsigned int b[3],
+			   unsigned int shmem)
+{
+	const int32_t *a = shim.dev[f->o.dev].info.attr;
+	uint64_t threads = (uint64_t)b[0] * b[1] * b[2];
+
+	if (!g[0] || !g[1] || !g[2] || !b[0] || !b[1] || !b[2])
+		return CUDA_ERROR_INVALID_VALUE;
+	if (b[0] > (unsigned int)a[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X] ||
+	    b[1] > (unsigned int)a[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y] ||
+	    b[2] > (unsigned int)a[CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z] ||
+	    g[0] > (unsigned int)a[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X] ||
+	    g[1] > (unsigned int)a[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y] ||
+	    g[2] > (unsigned int)a[CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z])
+		return CUDA_ERROR_INVALID_VALUE;
+	if (threads > (uint64_t)f->attr[CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK])
+		return CUDA_ERROR_INVALID_VALUE;
+	if ((uint64_t)shmem + (uint64_t)f->attr[CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES] >
+	    (uint64_t)a[CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN] &&
+	    a[CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN] > 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	return CUDA_SUCCESS;
+}
+
+static __thread unsigned char param_buf[GLEAM_PARAMS_MAX + 8];
+
+CUresult shim_cuLaunchKernel(CUfunction h, unsigned int gx, unsigned int gy, unsigned int gz,
+			     unsigned int bx, unsigned int by, unsigned int bz,
+			     unsigned int shmem, CUstream stream, void **kp, void **extra,
+			     int per_thread)
+{
+	const unsigned int g[3] = { gx, gy, gz }, b[3] = { bx, by, bz };
+	struct gl_a_cuLaunchKernel a;
+	struct shim_func *f;
+	struct shim_call c;
+	struct iovec iov;
+	uint64_t len;
+	CUresult r;
+
+	r = shim_begin(&c, GL_FN_cuLaunchKernel);
+	if (r)
+		return r;
+	r = func_arg(h, &f);
+	if (r)
+		return r;
+	r = check_dims(f, g, b, shmem);
+	if (r)
+		return r;
+	r = shim_stream_id(stream, per_thread, &a.hStream);
+	if (r)
+		return r;
+	r = pack_params(f, kp, extra, param_buf + 8, &len);
+	if (r)
+		return r;
+	memcpy(param_buf, &len, 8);
+	a.f = f->o.id;
+	a.gridDimX = gx;
+	a.gridDimY = gy;
+	a.gridDimZ = gz;
+	a.blockDimX = bx;
+	a.blockDimY = by;
+	a.blockDimZ = bz;
+	a.sharedMemBytes = shmem;
+	iov.iov_base = param_buf;
+	iov.iov_len = 8 + len;
+	c.args = &a;
+	c.args_len = sizeof(a);
+	c.iov = &iov;
+	c.niov = 1;
+	return shim_call(&c);
+}
+
+CUresult shim_cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction h, void **kp, void **extra,
+			       int per_thread)
+{
+	struct gl_a_cuLaunchKernelEx a;
+	struct gleam_launch_ex lx = { 0 };
+	struct gleam_launch_attr attrs[GLEAM_LAUNCH_ATTRS_MAX];
+	struct shim_func *f;
+	struct shim_call c;
+	struct iovec iov[3];
+	uint64_t len;
+	CUresult r;
+
+	r = shim_begin(&c, GL_FN_cuLaunchKernelEx);
+	if (r)
+		return r;
+	if (!cfg || cfg->numAttrs > GLEAM_LAUNCH_ATTRS_MAX || (cfg->numAttrs && !cfg->attrs))
+		return CUDA_ERROR_INVALID_VALUE;
+	r = func_arg(h, &f);
+	if (r)
+		return r;
+	lx.grid[0] = cfg->gridDimX;
+	lx.grid[1] = cfg->gridDimY;
+	lx.grid[2] = cfg->gridDimZ;
+	lx.block[0] = cfg->blockDimX;
+	lx.block[1] = cfg->blockDimY;
+	lx.block[2] = cfg->blockDimZ;
+	lx.shared_bytes = cfg->sharedMemBytes;
+	lx.nattrs = cfg->numAttrs;
+	r = check_dims(f, lx.grid, lx.block, lx.shared_bytes);
+	if (r)
+		return r;
+	r = shim_stream_id(cfg->hStream, per_thread, &lx.stream);
+	if (r)
+		return r;
+	for (unsigned int i = 0; i < cfg->numAttrs; i++) {
+		const CUlaunchAttribute *at = &cfg->attrs[i];
+
+		/* Values that hold handles would need translating. */
+		if (at->id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT ||
+		    at->id == CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT) {
+			static bool said;
+
+			if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+				gl_err("cuLaunchKernelEx: event launch attributes are not supported");
+			return CUDA_ERROR_NOT_SUPPORTED;
+		}
+		attrs[i].id = at->id;
+		attrs[i].reserved = 0;
+		memcpy(attrs[i].value, &at->value, sizeof(attrs[i].value));
+	}
+	r = pack_params(f, kp, extra, param_buf + 8, &len);
+	if (r)
+		return r;
+	memcpy(param_buf, &len, 8);
+	a.f = f->o.id;
+	iov[0].iov_base = &lx;
+	iov[0].iov_len = sizeof(lx);
+	iov[1].iov_base = attrs;
+	iov[1].iov_len = cfg->numAttrs * sizeof(attrs[0]);
+	iov[2].iov_base = param_buf;
+	iov[2].iov_len = 8 + len;
+	c.args = &a;
+	c.args_len = sizeof(a);
+	c.iov = iov;
+	c.niov = 3;
+	return shim_call(&c);
+}

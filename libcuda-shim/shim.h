@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libcuda.so.1, private header.  The shim keeps the state a driver keeps
+ * (devices, contexts and the per-thread stack, handles) and turns the rest
+ * into records on the session ring.
+ */
+#ifndef GLEAM_SHIM_H
+#define GLEAM_SHIM_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include <cuda.h>
+
+#include "gleam_api_gen.h"
+#include "gleam_record.h"
+#include "ring.h"
+
+/* Handles: every object the shim hands out starts with this. */
+#define SHIM_OBJ_MAGIC	0x474c4f00u	/* low byte: kind */
+#define SHIM_OBJ_DEAD	0xdeadbeefu
+
+struct shim_obj {
+	uint32_t magic;
+	uint32_t kind;		/* enum gl_hkind */
+	uint64_t id;		/* on the wire */
+	struct shim_obj *next_free;
+	int dev;		/* device of the context it was made in */
+};
+
+/* Cached per-context answers that cost one round trip the first time. */
+#define SHIM_LIMITS	16
+
+struct shim_ctx {
+	struct shim_obj o;
+	int dev;
+	bool primary;
+	unsigned int flags;
+	bool have_flags;
+	bool have_api;
+	unsigned int api_version;
+	bool have_prio;
+	int prio_least, prio_greatest;
+	uint32_t have_limit;	/* bit per CUlimit */
+	size_t limit[SHIM_LIMITS];
+};
+
+/* Functions and kernels: what a launch needs to marshal its parameters. */
+struct shim_func {
+	struct shim_obj o;
+	struct shim_func *kernel;	/* a function made from a kernel shares its info */
+	uint32_t nparams;
+	uint32_t params_size;
+	int32_t attr[GLEAM_FUNC_ATTR_MAX];
+	struct gleam_param *params;
+	CUresult status;	/* the creation's result, for later uses */
+};
+
+struct shim_obj *shim_obj_new(unsigned int kind);
+void shim_obj_created(struct shim_obj *o);
+void shim_obj_put(struct shim_obj *o);
+/* The live object behind a handle, or a CUDA error for a bad one. */
+CUresult shim_obj_get(unsigned int kind, const void *h, struct shim_obj **o);
+CUresult shim_handle_id(unsigned int kind, const void *h, __u64 *id);
+/* Streams: NULL, CU_STREAM_LEGACY and CU_STREAM_PER_THREAD keep their values. */
+CUresult shim_stream_id(CUstream s, int per_thread, __u64 *id);
+
+/* Devices, as the server described them at cuInit. */
+struct shim_dev {
+	struct gleam_devinfo info;
+	/* Primary context: one handle for the process's life. */
+	struct shim_ctx *pctx;
+	int prim_refs;
+	unsigned int prim_flags;
+	bool prim_created;	/* the worker holds a retain */
+};
+
+struct shim_state {
+	pthread_once_t once;
+	CUresult init_result;	/* of the first cuInit */
+	bool initialised;
+	int driver_version;
+	int ndev;
+	struct shim_dev *dev;
+	pthread_mutex_t lock;	/* devices' primary contexts, object lists */
+	bool async;		/* GLEAM_ASYNC, default on */
+};
+
+extern struct shim_state shim;
+
+/* The calling thread's current context, NULL for none. */
+struct shim_ctx *shim_current(void);
+CUresult shim_require_ctx(struct shim_ctx **ctx);
+CUresult shim_dev_check(CUdevice dev);
+
+/* One call on the wire. */
+struct shim_call {
+	unsigned int fn;
+	uint64_t ctx;		/* id for the record header */
+	const void *args;
+	size_t args_len;
+	const struct iovec *iov;
+	int niov;
+	void *out;		/* the reply's fixed part */
+	size_t out_len;
+	void *outbuf;		/* the reply's variable part, or data pieces */
+	size_t outbuf_len;
+	bool force_sync;	/* wait even if the class is async */
+	bool waited;		/* set by shim_call: a reply was awaited */
+};
+
+CUresult shim_begin(struct shim_call *c, unsigned int fn);
+CUresult shim_call(struct shim_call *c);
+static inline CUresult shim_end(struct shim_call *c, CUresult r)
+{
+	(void)c;
+	return r;
+}
+
+/* Transport. */
+CUresult shim_connect(void);
+/* Submit one record; long data is cut into pieces flagged MORE. */
+CUresult shim_submit(struct shim_call *c, uint32_t tag, unsigned int flags);
+uint32_t shim_new_waiter(struct shim_call *c);
+CUresult shim_wait_reply(uint32_t tag);
+CUresult shim_conn_error(void);
+/* Data bytes one record may carry on this session's ring. */
+size_t shim_piece_max(void);
+
+/* Unsupported functions: say so once, return CUDA_ERROR_NOT_SUPPORTED. */
+CUresult shim_unsupported(unsigned int idx, const char *name);
+
+struct shim_procaddr {
+	const char *name;
+	int version;
+	unsigned int flags;
+	void *fn;
+};
+#define SHIM_PA_PT	1	/* per-thread default stream variant */
+extern const struct shim_procaddr shim_procaddr_table[];
+extern const unsigned int shim_procaddr_count;
+
+#define GLEAM_GPUS_MAX_LOCAL	64
+
+struct shim_errname {
+	int code;
+	const char *name;
+};
+extern const struct shim_errname shim_errnames[];
+extern const unsigned int shim_nerrnames;
+
+/* Image sizes, from their headers; 0 when the image is not recognised. */
+size_t shim_image_size(const void *image);
+
+#endif /* GLEAM_SHIM_H */

@@ -1,0 +1,18 @@
+# libcuda.so.1: the driver API, exported through a version script that
+# lists it and nothing else.
+SHIM_SRCS := libcuda-shim/core.c libcuda-shim/context.c libcuda-shim/memory.c \
+	libcuda-shim/module.c libcuda-shim/transport.c libcuda-shim/errors.c
+SHIM_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(SHIM_SRCS)) \
+	$(BUILD)/obj/gen/shim_gen.o $(BUILD)/obj/gen/errors_gen.o $(COMMON_OBJS)
+SHIM_LIB  := $(BUILD)/lib/libcuda.so.1
+
+$(BUILD)/obj/libcuda-shim/%.o: CFLAGS_EXTRA := -Ilibcuda-shim -fvisibility=hidden
+$(BUILD)/obj/gen/shim_gen.o $(BUILD)/obj/gen/errors_gen.o: CFLAGS_EXTRA := -Ilibcuda-shim -fvisibility=hidden
+
+$(SHIM_LIB): $(SHIM_OBJS) $(GEN_DIR)/libcuda.map
+	@mkdir -p $(dir $@)
+	$(CC) -shared -Wl,-soname,libcuda.so.1 -Wl,--version-script=$(GEN_DIR)/libcuda.map \
+		-Wl,-z,defs -Wl,-z,now -o $@ $(SHIM_OBJS) -lpthread
+	ln -sf libcuda.so.1 $(BUILD)/lib/libcuda.so
+
+ALL_TARGETS += $(SHIM_LIB)

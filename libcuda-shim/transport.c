@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The shim's end of the session ring: records go out on the SQ, replies
+ * come back on the CQ, doorbells cross the local socket only when the other
+ * side sleeps.
+ *
+ * Any number of application threads submit (under sq_lock) and wait.  One
+ * waiting thread at a time, the leader, drains the CQ and sleeps on the
+ * socket; it hands each reply to the thread whose tag it carries and wakes
+ * everyone, so that no reply is ever consumed by the wrong thread.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "gleam_local.h"
+#include "shim.h"
+#include "util.h"
+
+struct waiter {
+	uint32_t tag;
+	bool done;
+	CUresult result;
+	void *out;
+	size_t out_len;
+	void *buf;
+	size_t buf_len;
+	struct waiter *next;
+};
+
+static struct {
+	int sock;
+	struct gl_ring ring;
+	pthread_mutex_t sq_lock;
+	pthread_mutex_t rx_lock;
+	pthread_cond_t rx_cv;
+	bool leader;
+	int space_waiters;
+	struct waiter *waiters;
+	uint32_t next_tag;
+	uint64_t seq;
+	CUresult dead;		/* sticky once the session is lost */
+} conn = {
+	.sock = -1,
+	.sq_lock = PTHREAD_MUTEX_INITIALIZER,
+	.rx_lock = PTHREAD_MUTEX_INITIALIZER,
+	.rx_cv = PTHREAD_COND_INITIALIZER,
+};
+
+CUresult shim_conn_error(void)
+{
+	return conn.dead;
+}
+
+static void lose_session(const char *why)
+{
+	/* Called with rx_lock held. */
+	if (!conn.dead) {
+		gl_err("session with gleamd lost: %s", why);
+		conn.dead = CUDA_ERROR_DEVICE_UNAVAILABLE;
+	}
+	for (struct waiter *w = conn.waiters; w; w = w->next) {
+		if (!w->done) {
+			w->done = true;
+			w->result = conn.dead;
+		}
+	}
+	pthread_cond_broadcast(&conn.rx_cv);
+}
+
+static void ring_bell(void)
+{
+	char b = GLEAM_BELL_SQ;
+
+	/* A full socket buffer already holds a bell: nothing is lost. */
+	if (send(conn.sock, &b, 1, MSG_DONTWAIT | MSG_NOSIGNAL) < 0 &&
+	    errno != EAGAIN && errno != EWOULDBLOCK) {
+		pthread_mutex_lock(&conn.rx_lock);
+		lose_session("doorbell failed");
+		pthread_mutex_unlock(&conn.rx_lock);
+	}
+}
+
+size_t shim_piece_max(void)
+{
+	/* A record must fit a quarter of the ring so that two are in flight. */
+	return MIN((size_t)GLEAM_PIECE_MAX, conn.ring.sq.size / 4 - 4096);
+}
+
+CUresult shim_connect(void)
+{
+	struct gleam_local_hello h = { .magic = GLEAM_LOCAL_MAGIC,
+				       .version = GLEAM_LOCAL_VERSION,
+				       .kind = GLEAM_LOCAL_SESSION };
+	struct gleam_local_ack ack;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	const char *env;
+	char path[sizeof(sa.sun_path)];
+	ssize_t n;
+	int fd, rfd, err;
+
+	if (gl_local_socket_path(path, sizeof(path)))
+		return CUDA_ERROR_NO_DEVICE;
+	memcpy(sa.sun_path, path, sizeof(path));
+	env = getenv("GLEAM_RING_SHIFT");
+	if (env) {
+		h.sq_shift = (uint32_t)atoi(env);
+		h.cq_shift = h.sq_shift;
+	}
+	if (!shim.async)
+		h.flags |= GLEAM_LOCAL_F_SYNC;
+	snprintf(h.program, sizeof(h.program), "%s", program_invocation_short_name);
+
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return CUDA_ERROR_OPERATING_SYSTEM;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		gl_err("cannot reach gleamd at %s: %s (is it running? gleam-run starts it)",
+		       path, strerror(errno));
+		close(fd);
+		return CUDA_ERROR_NO_DEVICE;
+	}
+	if (gl_send_fd(fd, &h, sizeof(h), -1) != (ssize_t)sizeof(h))
+		goto proto;
+	n = gl_recv_fd(fd, &ack, sizeof(ack), &rfd);
+	if (n != (ssize_t)sizeof(ack) || ack.magic != GLEAM_LOCAL_MAGIC) {
+		if (rfd >= 0)
+			close(rfd);
+		goto proto;
+	}
+	if (ack.status) {
+		gl_err("gleamd refused the session: %s", strerror(-ack.status));
+		if (rfd >= 0)
+			close(rfd);
+		close(fd);
+		return CUDA_ERROR_NO_DEVICE;
+	}
+	if (rfd < 0)
+		goto proto;
+	err = gl_ring_map(rfd, &conn.ring);
+	close(rfd);
+	if (err) {
+		gl_err("bad session ring from gleamd: %s", strerror(-err));
+		close(fd);
+		return CUDA_ERROR_NO_DEVICE;
+	}
+	conn.sock = fd;
+	conn.next_tag = 1;
+	return CUDA_SUCCESS;
+proto:
+	gl_err("gleamd at %s does not speak this protocol", path);
+	close(fd);
+	return CUDA_ERROR_NO_DEVICE;
+}
+
+/* Drain the CQ, handing replies to their waiters; rx_lock held.  */
+static int drain_cq(void)
+{
+	struct gl_ring_dir *cq = &conn.ring.cq;
+	uint32_t len;
+	const unsigned char *p;
+	int n = 0;
+
+	while ((p = gl_ring_peek(cq, sizeof(struct gleam_reply), GLEAM_REC_MAX, &len))) {
+		struct gleam_reply h;
+		struct waiter *w;
+		const unsigned char *body = p + sizeof(h);
+		size_t blen = len - sizeof(h);
+
+		memcpy(&h, p, sizeof(h));
+		for (w = conn.waiters; w; w = w->next)
+			if (w->tag == h.tag && !w->done)
+				break;
+		if (!w) {
+			gl_err("reply for %s with unknown tag %u dropped", gl_fn_name(h.fn), h.tag);
+		} else if (h.flags & GLEAM_REP_F_DATA) {
+			struct gleam_rep_data d;
+
+			if (blen < sizeof(d))
+				goto bad;
+			memcpy(&d, body, sizeof(d));
+			if (d.length > blen - sizeof(d) || d.offset > w->buf_len ||
+			    d.length > w->buf_len - d.offset)
+				goto bad;
+			memcpy((char *)w->buf + d.offset, body + sizeof(d), d.length);
+		} else {
+			size_t k = MIN(blen, w->out_len);
+
+			if (w->out)
+				memcpy(w->out, body, k);
+			if (blen > w->out_len && w->buf) {
+				size_t extra = MIN(blen - w->out_len, w->buf_len);
+
+				memcpy(w->buf, body + w->out_len, extra);
+			}
+			w->result = (CUresult)h.result;
+			w->done = true;
+		}
+		gl_ring_consume(cq, len);
+		n++;
+		continue;
+bad:
+		gl_ring_consume(cq, len);
+		lose_session("malformed reply");
+		return -1;
+	}
+	if (cq->broken) {
+		lose_session("completion ring corrupted");
+		return -1;
+	}
+	if (n && gl_ring_consume_publish(cq))
+		ring_bell();
+	return n;
+}
+
+/*
+ * Wait until cond(arg) holds or the session is lost; takes rx_lock.
+ * space: the caller waits for SQ space rather than for a reply.
+ */
+static CUresult wait_until(bool (*cond)(void *), void *arg, bool space)
+{
+	CUresult r;
+
+	pthread_mutex_lock(&conn.rx_lock);
+	if (space)
+		conn.space_waiters++;
+	while (!conn.dead && !cond(arg)) {
+		struct pollfd pfd = { .fd = conn.sock, .events = POLLIN };
+		char buf[64];
+		ssize_t n;
+
+		if (conn.leader) {
+			pthread_cond_wait(&conn.rx_cv, &conn.rx_lock);
+			continue;
+		}
+		conn.leader = true;
+		if (drain_cq() != 0) {
+			conn.leader = false;
+			pthread_cond_broadcast(&conn.rx_cv);
+			continue;
+		}
+		gl_ring_cons_set_sleeping(&conn.ring.cq, true);
+		if (conn.space_waiters)
+			gl_ring_prod_set_sleeping(&conn.ring.sq, true);
+		if (!gl_ring_empty(&conn.ring.cq) || cond(arg)) {
+			gl_ring_cons_set_sleeping(&conn.ring.cq, false);
+			gl_ring_prod_set_sleeping(&conn.ring.sq, false);
+			conn.leader = false;
+			continue;
+		}
+		pthread_mutex_unlock(&conn.rx_lock);
+		n = poll(&pfd, 1, 1000);
+		if (n > 0)
+			n = recv(conn.sock, buf, sizeof(buf), MSG_DONTWAIT);
+		pthread_mutex_lock(&conn.rx_lock);
+		gl_ring_cons_set_sleeping(&conn.ring.cq, false);
+		gl_ring_prod_set_sleeping(&conn.ring.sq, false);
+		conn.leader = false;
+		if (n == 0 || (pfd.revents & (POLLHUP | POLLERR)))
+			lose_session("gleamd closed the connection");
+		pthread_cond_broadcast(&conn.rx_cv);
+	}
+	if (space)
+		conn.space_waiters--;
+	r = conn.dead;
+	pthread_mutex_unlock(&conn.rx_lock);
+	return r;
+}
+
+struct space_arg {
+	uint32_t len;
+};
+
+static bool have_space(void *arg)
+{
+	struct space_arg *a = arg;
+
+	return gl_ring_can_reserve(&conn.ring.sq, a->len);
+}
+
+/* Put one record on the SQ; sq_lock held. */
+static CUresult put_record(struct shim_call *c, uint32_t tag, unsigned int flags,
+			   const struct iovec *iov, int niov)
+{
+	struct gleam_rec *h;
+	size_t len = sizeof(*h) + ALIGN8(c->args_len);
+	unsigned char *p;
+
+	for (int i = 0; i < niov; i++)
+		len += ALIGN8(iov[i].iov_len);
+	if (len > GLEAM_REC_MAX)
+		return CUDA_ERROR_INVALID_VALUE;
+	while (!(h = gl_ring_reserve(&conn.ring.sq, (uint32_t)len))) {
+		struct space_arg a = { (uint32_t)len };
+		CUresult r;
+
+		if (conn.ring.sq.broken)
+			return CUDA_ERROR_DEVICE_UNAVAILABLE;
+		r = wait_until(have_space, &a, true);
+		if (r)
+			return r;
+	}
+	h->len = (uint32_t)len;
+	h->fn = (uint16_t)c->fn;
+	h->flags = (uint16_t)flags;
+	h->tag = tag;
+	h->reserved = 0;
+	h->ctx = c->ctx;
+	h->seq = ++conn.seq;
+	p = (unsigned char *)(h + 1);
+	memcpy(p, c->args, c->args_len);
+	memset(p + c->args_len, 0, ALIGN8(c->args_len) - c->args_len);
+	p += ALIGN8(c->args_len);
+	for (int i = 0; i < niov; i++) {
+		memcpy(p, iov[i].iov_base, iov[i].iov_len);
+		memset(p + iov[i].iov_len, 0, ALIGN8(iov[i].iov_len) - iov[i].iov_len);
+		p += ALIGN8(iov[i].iov_len);
+	}
+	return CUDA_SUCCESS;
+}
+
+static void publish(void)
+{
+	gl_ring_commit(&conn.ring.sq);
+	if (gl_ring_cons_sleeping(&conn.ring.sq))
+		ring_bell();
+}
+
+CUresult shim_submit(struct shim_call *c, uint32_t tag, unsigned int flags)
+{
+	size_t total = 0, room = shim_piece_max();
+	CUresult r = CUDA_SUCCESS;
+
+	for (int i = 0; i < c->niov; i++)
+		total += c->iov[i].iov_len;
+	pthread_mutex_lock(&conn.sq_lock);
+	if (conn.dead) {
+		r = conn.dead;
+	} else if (total + c->args_len + 64 * (size_t)c->niov <= room) {
+		r = put_record(c, tag, flags, c->iov, c->niov);
+		if (!r)
+			publish();
+	} else {
+		/*
+		 * Long data (a module image) goes in pieces: each carries the
+		 * argument block and a slice of the data, all but the last
+		 * flagged MORE; the worker joins them before it replays.
+		 */
+		int i = 0;
+		size_t off = 0;
+
+		while (!r && i < c->niov) {
+			struct iovec piece[8];
+			int np = 0;
+			size_t left = room;
+
+			while (i < c->niov && left && np < 8) {
+				size_t k = MIN(left, c->iov[i].iov_len - off);
+
+				piece[np].iov_base = (char *)c->iov[i].iov_base + off;
+				piece[np].iov_len = k;
+				np++;
+				left -= k;
+				off += k;
+				if (off == c->iov[i].iov_len) {
+					i++;
+					off = 0;
+				}
+			}
+			r = put_record(c, tag, i < c->niov ? (flags & ~GLEAM_REC_F_REPLY) |
+				       GLEAM_REC_F_MORE : flags, piece, np);
+			if (!r)
+				publish();
+		}
+	}
+	pthread_mutex_unlock(&conn.sq_lock);
+	return r;
+}
+
+/* Waiters live on the caller's stack for the length of one call. */
+static __thread struct waiter tls_waiter;
+
+uint32_t shim_new_waiter(struct shim_call *c)
+{
+	struct waiter *w = &tls_waiter;
+
+	pthread_mutex_lock(&conn.rx_lock);
+	w->tag = conn.next_tag++;
+	if (!w->tag)
+		w->tag = conn.next_tag++;
+	w->done = false;
+	w->result = CUDA_SUCCESS;
+	w->out = c->out;
+	w->out_len = c->out_len;
+	w->buf = c->outbuf;
+	w->buf_len = c->outbuf_len;
+	w->next = conn.waiters;
+	conn.waiters = w;
+	pthread_mutex_unlock(&conn.rx_lock);
+	return w->tag;
+}
+
+static bool reply_done(void *arg)
+{
+	return ((struct waiter *)arg)->done;
+}
+
+CUresult shim_wait_reply(uint32_t tag)
+{
+	struct waiter *w = &tls_waiter, **pp;
+	CUresult r;
+
+	wait_until(reply_done, w, false);
+	pthread_mutex_lock(&conn.rx_lock);
+	for (pp = &conn.waiters; *pp; pp = &(*pp)->next) {
+		if (*pp == w) {
+			*pp = w->next;
+			break;
+		}
+	}
+	r = w->done ? w->result : conn.dead;
+	pthread_mutex_unlock(&conn.rx_lock);
+	return r;
+}
+
+CUresult shim_call(struct shim_call *c)
+{
+	bool sync = c->force_sync || !shim.async || gl_fn_table[c->fn].cls == GL_SYNC;
+	uint32_t tag = 0;
+	CUresult r;
+
+	c->waited = sync;
+	if (conn.dead)
+		return conn.dead;
+	if (sync)
+		tag = shim_new_waiter(c);
+	r = shim_submit(c, tag, sync ? GLEAM_REC_F_REPLY : 0);
+	if (!sync)
+		return r;
+	if (r) {
+		/* Never sent: take the waiter back. */
+		pthread_mutex_lock(&conn.rx_lock);
+		tls_waiter.done = true;
+		tls_waiter.result = r;
+		pthread_mutex_unlock(&conn.rx_lock);
+	}
+	return shim_wait_reply(tag);
+}

@@ -1,0 +1,505 @@
+#!/usr/bin/env python3
+"""Generate Gleam's API code from uapi/api.tbl.
+
+    gen-api.py TABLE DRIVER_SYMBOLS OUTDIR [CUDA_H]
+
+Writes into OUTDIR:
+  gleam_api_gen.h   function numbers, argument and reply blocks, helpers
+  api_gen.c         name and class tables shared by every part
+  shim_gen.c        libcuda.so.1's exported entry points and cuGetProcAddress's map
+  libcuda.map       the linker version script: the driver API and nothing else
+  worker_gen.c      the replay worker's dispatch
+  backend_gen.h     the list of functions a replay backend provides
+  errors_gen.c      CUresult names (from CUDA_H)
+
+Only the Python standard library is used.  The table is checked strictly:
+a malformed line stops the build with its line number.
+"""
+import os
+import re
+import sys
+
+HANDLES = {
+    "CUcontext": "CTX", "CUstream": "STREAM", "CUevent": "EVENT",
+    "CUmodule": "MODULE", "CUfunction": "FUNC", "CUlibrary": "LIBRARY",
+    "CUkernel": "KERNEL",
+}
+CLASSES = ("local", "async", "sync")
+UNSIGNED = {"unsigned int", "unsigned char", "unsigned short", "size_t",
+            "CUdeviceptr", "cuuint64_t", "unsigned long long", "cuuint32_t"}
+SIGNED = {"int", "short", "char", "long long", "CUdevice"}
+FLOATS = {"float", "double"}
+
+
+class Arg:
+    def __init__(self, text, where):
+        self.text = text.strip()
+        words = self.text.split()
+        self.ann = None
+        self.len = None
+        if words and (words[0] in ("out", "new", "del", "str")
+                      or words[0].startswith("in:") or words[0].startswith("out:")):
+            a = words.pop(0)
+            if ":" in a:
+                self.ann, self.len = a.split(":", 1)
+                self.ann += "buf"
+            else:
+                self.ann = a
+        decl = " ".join(words)
+        m = re.match(r"^(.*?)([A-Za-z_][A-Za-z0-9_]*)$", decl)
+        if not m:
+            raise SystemExit(f"{where}: cannot parse argument '{text}'")
+        self.ctype = m.group(1).strip()
+        self.name = m.group(2)
+        self.decl = decl
+        base = self.ctype.replace("const", "").strip()
+        self.ptr = base.endswith("*")
+        self.base = base.rstrip("*").strip()
+        self.handle = HANDLES.get(self.base)
+
+    def scalar_kind(self):
+        if self.ptr:
+            return None
+        t = self.base
+        if t in FLOATS:
+            return "double"
+        if t in UNSIGNED:
+            return "__u64"
+        if t in SIGNED or (t.startswith("CU") and t not in HANDLES):
+            return "__s64"
+        return None
+
+
+class Func:
+    pass
+
+
+def parse(path):
+    funcs = []
+    seen_nr, seen_name, seen_sym = set(), set(), set()
+    for ln, line in enumerate(open(path), 1):
+        line = line.split("#", 1)[0].rstrip()
+        if not line.strip():
+            continue
+        where = f"{path}:{ln}"
+        m = re.match(r"^\s*(\d+)\s+(\w+)\s+(\w+)\s+([-SWR]+)\s+(.*?)\s*\((.*)\)\s*$", line)
+        if not m:
+            raise SystemExit(f"{where}: malformed line")
+        f = Func()
+        f.nr, f.name, f.cls, f.impl = int(m.group(1)), m.group(2), m.group(3), m.group(4)
+        if f.cls not in CLASSES:
+            raise SystemExit(f"{where}: unknown class {f.cls}")
+        if f.nr < 1 or f.nr > 65535 or f.nr in seen_nr:
+            raise SystemExit(f"{where}: number {f.nr} reused or out of range")
+        if f.name in seen_name:
+            raise SystemExit(f"{where}: {f.name} listed twice")
+        seen_nr.add(f.nr)
+        seen_name.add(f.name)
+        f.S = "S" in f.impl
+        f.W = "W" in f.impl
+        # R: the shim sends another function's record; none of its own
+        f.R = "R" in f.impl
+        if f.R:
+            f.S = True
+        f.remote = f.cls != "local" and not f.R
+        if f.cls == "local" and not f.S:
+            raise SystemExit(f"{where}: a local function needs a hand-written shim side (S)")
+        f.syms = []
+        for s in m.group(5).split():
+            sm = re.match(r"^(\w+)@(\d+)(?::(ptds|ptsz))?$", s)
+            if not sm:
+                raise SystemExit(f"{where}: bad symbol {s}")
+            if sm.group(1) in seen_sym:
+                raise SystemExit(f"{where}: symbol {sm.group(1)} listed twice")
+            seen_sym.add(sm.group(1))
+            f.syms.append((sm.group(1), int(sm.group(2)), sm.group(3)))
+        if not f.syms:
+            raise SystemExit(f"{where}: no symbol")
+        f.variants = any(s[2] for s in f.syms)
+        proto = m.group(6).strip()
+        f.args = [Arg(a, where) for a in proto.split(",")] if proto else []
+        f.where = where
+        if f.remote:
+            check_generable(f)
+        funcs.append(f)
+    return funcs
+
+
+def check_generable(f):
+    """A side that is generated must be fully described by annotations."""
+    for a in f.args:
+        ok = (a.ann in ("out", "new", "del", "str", "inbuf", "outbuf")
+              or (a.handle and not a.ptr) or (not a.ptr and a.scalar_kind()))
+        if a.ann == "out" and not a.scalar_kind() and not a.ptr:
+            ok = False
+        if not ok and not (f.S and f.W):
+            if not f.S or not f.W:
+                raise SystemExit(f"{f.where}: argument '{a.text}' needs an annotation "
+                                 "or a hand-written side (S and W)")
+
+
+def base_name(sym):
+    s = re.sub(r"_(ptds|ptsz)$", "", sym)
+    return re.sub(r"_v\d+$", "", s)
+
+
+def params(f):
+    return ", ".join(a.decl for a in f.args) or "void"
+
+
+def argnames(f):
+    return ", ".join(a.name for a in f.args)
+
+
+def args_struct(f):
+    out = [f"struct gl_a_{f.name} {{"]
+    n = 0
+    for a in f.args:
+        if a.ann in ("out", "outbuf"):
+            continue
+        if a.ann in ("new", "del") or a.handle:
+            out.append(f"\t__u64 {a.name};\t/* id */")
+        elif a.ann == "str":
+            out.append(f"\t__u64 {a.name}_len;\t/* bytes incl. NUL, data follows */")
+        elif a.ann == "inbuf":
+            continue
+        else:
+            k = a.scalar_kind()
+            if not k:
+                continue
+            out.append(f"\t{k} {a.name};")
+        n += 1
+    if n == 0:
+        out.append("\t__u64 unused;")
+    out.append("};")
+    return "\n".join(out)
+
+
+def reply_struct(f):
+    outs = [a for a in f.args if a.ann == "out"]
+    lines = [f"struct gl_r_{f.name} {{"]
+    for a in outs:
+        k = "double" if a.base in FLOATS else ("__u64" if a.base in UNSIGNED else "__s64")
+        lines.append(f"\t{k} {a.name};")
+    if not outs:
+        lines.append("\t__u64 unused;")
+    lines.append("};")
+    return "\n".join(lines)
+
+
+def gen_header(funcs, out):
+    w = out.write
+    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w("#ifndef GLEAM_API_GEN_H\n#define GLEAM_API_GEN_H\n\n#include <linux/types.h>\n\n")
+    w("enum gl_fn {\n")
+    for f in funcs:
+        w(f"\tGL_FN_{f.name} = {f.nr},\n")
+    w("};\n\n")
+    w(f"#define GL_FN_LIMIT {max(f.nr for f in funcs) + 1}\n\n")
+    w("enum gl_class { GL_LOCAL = 0, GL_ASYNC = 1, GL_SYNC = 2 };\n\n")
+    w("enum gl_hkind {\n\tGL_H_NONE = 0,\n")
+    for k in sorted(set(HANDLES.values())):
+        w(f"\tGL_H_{k},\n")
+    w("\tGL_H_LIMIT\n};\n\n")
+    w("struct gl_fn_desc {\n\tconst char *name;\n\tunsigned char cls;\n};\n\n")
+    w("/* Indexed by function number; name is NULL for unused numbers. */\n")
+    w("extern const struct gl_fn_desc gl_fn_table[GL_FN_LIMIT];\n\n")
+    w("static inline const char *gl_fn_name(unsigned int fn)\n{\n")
+    w("\treturn fn < GL_FN_LIMIT && gl_fn_table[fn].name ? gl_fn_table[fn].name : \"?\";\n}\n\n")
+    for f in funcs:
+        if not f.remote:
+            continue
+        w(args_struct(f) + "\n")
+        w(reply_struct(f) + "\n\n")
+    w("#endif\n")
+
+
+def gen_tables(funcs, out):
+    w = out.write
+    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w('#include "gleam_api_gen.h"\n\n')
+    w("const struct gl_fn_desc gl_fn_table[GL_FN_LIMIT] = {\n")
+    for f in funcs:
+        w(f'\t[{f.nr}] = {{ "{f.name}", GL_{f.cls.upper()} }},\n')
+    w("};\n")
+
+
+def shim_generated_body(f, w):
+    """Marshal the arguments, send, and unmarshal the reply."""
+    w(f"\tstruct gl_a_{f.name} a;\n")
+    outs = [a for a in f.args if a.ann == "out"]
+    w(f"\tstruct gl_r_{f.name} o;\n")
+    ins = [a for a in f.args if a.ann in ("str", "inbuf")]
+    outbufs = [a for a in f.args if a.ann == "outbuf"]
+    news = [a for a in f.args if a.ann == "new"]
+    dels = [a for a in f.args if a.ann == "del"]
+    w(f"\tstruct iovec iov[{max(len(ins), 1)}];\n")
+    w("\tstruct shim_call c;\n\tCUresult r;\n")
+    for a in news:
+        w(f"\tstruct shim_obj *n_{a.name};\n")
+    for a in dels:
+        w(f"\tstruct shim_obj *d_{a.name};\n")
+    w("\n\tmemset(&a, 0, sizeof(a));\n\tmemset(&o, 0, sizeof(o));\n")
+    w(f"\tr = shim_begin(&c, GL_FN_{f.name});\n\tif (r)\n\t\treturn r;\n")
+    for a in f.args:
+        if a.ann in ("out", "new") and True:
+            w(f"\tif (!{a.name})\n\t\treturn shim_end(&c, CUDA_ERROR_INVALID_VALUE);\n")
+    for a in f.args:
+        if a.ann == "del":
+            w(f"\tr = shim_obj_get(GL_H_{a.handle}, {a.name}, &d_{a.name});\n")
+            w("\tif (r)\n\t\treturn shim_end(&c, r);\n")
+            w(f"\ta.{a.name} = d_{a.name}->id;\n")
+        elif a.ann == "new" or a.ann == "out" or a.ann == "outbuf":
+            continue
+        elif a.handle:
+            if a.handle == "STREAM":
+                w(f"\tr = shim_stream_id({a.name}, {'per_thread' if f.variants else '0'}, &a.{a.name});\n")
+            else:
+                w(f"\tr = shim_handle_id(GL_H_{a.handle}, {a.name}, &a.{a.name});\n")
+            w("\tif (r)\n\t\treturn shim_end(&c, r);\n")
+        elif a.ann == "str":
+            w(f"\tif (!{a.name})\n\t\treturn shim_end(&c, CUDA_ERROR_INVALID_VALUE);\n")
+            w(f"\ta.{a.name}_len = strnlen({a.name}, GLEAM_NAME_MAX) + 1;\n")
+            w(f"\tif (a.{a.name}_len > GLEAM_NAME_MAX)\n\t\treturn shim_end(&c, CUDA_ERROR_INVALID_VALUE);\n")
+        elif a.ann == "inbuf":
+            continue
+        else:
+            k = a.scalar_kind()
+            w(f"\ta.{a.name} = ({k}){a.name};\n")
+    n = 0
+    for a in ins:
+        if a.ann == "str":
+            w(f"\tiov[{n}].iov_base = (void *){a.name};\n\tiov[{n}].iov_len = a.{a.name}_len;\n")
+        else:
+            w(f"\tif (!{a.name} && {a.len})\n\t\treturn shim_end(&c, CUDA_ERROR_INVALID_VALUE);\n")
+            w(f"\tiov[{n}].iov_base = (void *){a.name};\n\tiov[{n}].iov_len = {a.len};\n")
+        n += 1
+    for a in news:
+        w(f"\tn_{a.name} = shim_obj_new(GL_H_{a.handle});\n")
+        w(f"\tif (!n_{a.name})\n\t\treturn shim_end(&c, CUDA_ERROR_OUT_OF_MEMORY);\n")
+        w(f"\ta.{a.name} = n_{a.name}->id;\n")
+    ob = outbufs[0] if outbufs else None
+    if len(outbufs) > 1:
+        raise SystemExit(f"{f.where}: one out buffer at most")
+    w(f"\tc.args = &a;\n\tc.args_len = sizeof(a);\n\tc.iov = iov;\n\tc.niov = {n};\n")
+    w(f"\tc.out = &o;\n\tc.out_len = sizeof(o);\n")
+    if ob:
+        w(f"\tc.outbuf = {ob.name};\n\tc.outbuf_len = {ob.len};\n")
+    w("\tr = shim_call(&c);\n")
+    for a in news:
+        w(f"\tif (r && c.waited) {{\n\t\tshim_obj_put(n_{a.name});\n\t}} else {{\n")
+        w(f"\t\tshim_obj_created(n_{a.name});\n\t\t*{a.name} = ({a.base})n_{a.name};\n\t}}\n")
+    for a in dels:
+        w(f"\tif (!r || !c.waited)\n\t\tshim_obj_put(d_{a.name});\n")
+    if outs:
+        w("\tif (!r) {\n")
+        for a in outs:
+            w(f"\t\t*{a.name} = ({a.base})o.{a.name};\n")
+        w("\t}\n")
+    w("\treturn shim_end(&c, r);\n")
+
+
+def gen_shim(funcs, allsyms, out):
+    w = out.write
+    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w('#include "shim.h"\n\n')
+    w("#define GL_EXPORT __attribute__((visibility(\"default\")))\n\n")
+    mine = set()
+    for f in funcs:
+        pt = ", int per_thread" if f.variants else ""
+        if f.S:
+            w(f"CUresult shim_{f.name}({params(f)}{pt});\n")
+        else:
+            w(f"static CUresult gl_impl_{f.name}({params(f)}{pt})\n{{\n")
+            shim_generated_body(f, w)
+            w("}\n")
+        impl = f"shim_{f.name}" if f.S else f"gl_impl_{f.name}"
+        for sym, ver, kind in f.syms:
+            mine.add(sym)
+            w(f"GL_EXPORT CUresult gl_x_{sym}({params(f)}) __asm__(\"{sym}\");\n")
+            w(f"CUresult gl_x_{sym}({params(f)})\n{{\n")
+            call = argnames(f)
+            if f.variants:
+                call = (call + ", " if call else "") + ("1" if kind else "0")
+            w(f"\treturn {impl}({call});\n}}\n\n")
+    w("/* Exported so that programs link and load; each says once that it is missing. */\n")
+    unsupported = [s for s in allsyms if s not in mine]
+    for i, s in enumerate(unsupported):
+        w(f"GL_EXPORT CUresult gl_x_{s}(void) __asm__(\"{s}\");\n")
+        w(f"CUresult gl_x_{s}(void)\n{{\n\treturn shim_unsupported({i}, \"{s}\");\n}}\n")
+    w(f"\nconst unsigned int shim_unsupported_count = {len(unsupported)};\n")
+    w(f"unsigned char shim_unsupported_said[{max(len(unsupported), 1)}];\n\n")
+    # cuGetProcAddress map, sorted by base name then version.
+    rows = []
+    for f in funcs:
+        for sym, ver, kind in f.syms:
+            flag = "SHIM_PA_PT" if kind else "0"
+            rows.append((base_name(sym), ver, flag, sym))
+    rows.sort()
+    w("const struct shim_procaddr shim_procaddr_table[] = {\n")
+    for b, ver, flag, sym in rows:
+        w(f'\t{{ "{b}", {ver}, {flag}, (void *)gl_x_{sym} }},\n')
+    w("};\n")
+    w(f"const unsigned int shim_procaddr_count = {len(rows)};\n")
+    return mine
+
+
+def gen_map(allsyms, funcs, out):
+    syms = set(allsyms)
+    for f in funcs:
+        for sym, _, _ in f.syms:
+            syms.add(sym)
+    out.write("/* Generated from uapi/api.tbl: libcuda.so.1 exports the driver API only. */\n{\n\tglobal:\n")
+    for s in sorted(syms):
+        out.write(f"\t\t{s};\n")
+    out.write("\tlocal:\n\t\t*;\n};\n")
+
+
+def worker_body(f, w):
+    w(f"static CUresult wk_gen_{f.name}(struct wk_call *k)\n{{\n")
+    w(f"\tconst struct gl_a_{f.name} *a;\n")
+    outs = [a for a in f.args if a.ann == "out"]
+    if outs:
+        w(f"\tstruct gl_r_{f.name} *o;\n")
+    for a in f.args:
+        if a.ann in ("out",):
+            w(f"\t{a.base} v_{a.name} = 0;\n")
+        elif a.ann == "new":
+            w(f"\t{a.base} v_{a.name} = NULL;\n")
+        elif a.handle:
+            w(f"\t{a.base} v_{a.name};\n")
+        elif a.ann == "str":
+            w(f"\tconst char *v_{a.name};\n")
+        elif a.ann == "inbuf":
+            w(f"\tconst void *v_{a.name};\n")
+        elif a.ann == "outbuf":
+            w(f"\tvoid *v_{a.name};\n")
+    w("\tCUresult r;\n\n")
+    w(f"\ta = wk_args(k, sizeof(*a));\n\tif (!a)\n\t\treturn CUDA_ERROR_INVALID_VALUE;\n")
+    if outs:
+        w(f"\to = wk_reply_struct(k, sizeof(*o));\n\tif (!o)\n\t\treturn CUDA_ERROR_OUT_OF_MEMORY;\n")
+    for a in f.args:
+        if a.ann in ("out", "new"):
+            continue
+        if a.ann == "del" or a.handle:
+            if a.handle == "STREAM":
+                w(f"\tr = wk_stream(k->w, a->{a.name}, &v_{a.name});\n")
+            else:
+                w(f"\tr = wk_handle(k->w, GL_H_{a.handle}, a->{a.name}, (void **)&v_{a.name});\n")
+            w("\tif (r)\n\t\treturn r;\n")
+        elif a.ann == "str":
+            w(f"\tv_{a.name} = wk_str(k, a->{a.name}_len);\n\tif (!v_{a.name})\n\t\treturn CUDA_ERROR_INVALID_VALUE;\n")
+        elif a.ann == "inbuf":
+            w(f"\tv_{a.name} = wk_data(k, a->{a.len});\n\tif (!v_{a.name} && a->{a.len})\n\t\treturn CUDA_ERROR_INVALID_VALUE;\n")
+        elif a.ann == "outbuf":
+            w(f"\tv_{a.name} = wk_reply_data(k, a->{a.len});\n\tif (!v_{a.name} && a->{a.len})\n\t\treturn CUDA_ERROR_INVALID_VALUE;\n")
+    call = []
+    for a in f.args:
+        if a.ann in ("out", "new"):
+            call.append(f"&v_{a.name}")
+        elif a.ann in ("del", "str", "inbuf", "outbuf") or a.handle:
+            call.append(f"v_{a.name}")
+        else:
+            call.append(f"({a.ctype})a->{a.name}")
+    w(f"\tr = k->w->be->op.f_{f.name}({', '.join(call)});\n")
+    for a in f.args:
+        if a.ann == "new":
+            w(f"\twk_handle_new(k->w, GL_H_{a.handle}, a->{a.name}, v_{a.name}, r);\n")
+        if a.ann == "del":
+            w(f"\tif (!r)\n\t\twk_handle_del(k->w, GL_H_{a.handle}, a->{a.name});\n")
+    if outs:
+        w("\tif (!r) {\n")
+        for a in outs:
+            w(f"\t\to->{a.name} = v_{a.name};\n")
+        w("\t}\n")
+    w("\treturn r;\n}\n\n")
+
+
+def gen_worker(funcs, out):
+    w = out.write
+    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w('#include "worker.h"\n\n')
+    for f in funcs:
+        if not f.remote:
+            continue
+        if f.W:
+            w(f"CUresult wk_{f.name}(struct wk_call *k);\n")
+        else:
+            worker_body(f, w)
+    w("const wk_handler_fn wk_handlers[GL_FN_LIMIT] = {\n")
+    for f in funcs:
+        if not f.remote:
+            continue
+        w(f"\t[GL_FN_{f.name}] = {'wk_' if f.W else 'wk_gen_'}{f.name},\n")
+    w("};\n")
+
+
+def gen_backend(funcs, out):
+    w = out.write
+    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w("#ifndef GLEAM_BACKEND_GEN_H\n#define GLEAM_BACKEND_GEN_H\n\n")
+    w("/* Every function a replay backend provides, with the table's prototype. */\n")
+    w("struct gl_backend_ops {\n")
+    for f in funcs:
+        if f.remote:
+            w(f"\tCUresult (*f_{f.name})({params(f)});\n")
+    w("};\n\n")
+    w("/* GL_BACKEND_FUNCS(X): X(name, driver symbol) for each of them. */\n")
+    w("#define GL_BACKEND_FUNCS(X) \\\n")
+    for f in funcs:
+        if f.remote:
+            w(f"\tX({f.name}, \"{f.syms[0][0]}\") \\\n")
+    w("\t/* end */\n\n")
+    for f in funcs:
+        if f.remote:
+            w(f"CUresult sim_{f.name}({params(f)});\n")
+    w("\n#endif\n")
+
+
+def gen_errors(cuda_h, out):
+    """CUresult names, read from the toolkit's cuda.h."""
+    text = open(cuda_h).read()
+    m = re.search(r"typedef enum cudaError_enum \{(.*?)\} CUresult;", text, re.S)
+    if not m:
+        raise SystemExit(f"{cuda_h}: no CUresult enum")
+    body = re.sub(r"/\*.*?\*/", "", m.group(1), flags=re.S)
+    out.write("/* Generated from cuda.h by tools/gen-api.py: do not edit. */\n")
+    out.write('#include "shim.h"\n\nconst struct shim_errname shim_errnames[] = {\n')
+    n = 0
+    for name, val in re.findall(r"(CUDA_\w+)\s*=\s*(\d+)", body):
+        out.write(f'\t{{ {val}, "{name}" }},\n')
+        n += 1
+    out.write(f"}};\nconst unsigned int shim_nerrnames = {n};\n")
+
+
+def main():
+    if len(sys.argv) not in (4, 5):
+        raise SystemExit(__doc__)
+    table, symfile, outdir = sys.argv[1:4]
+    funcs = parse(table)
+    allsyms = [s.strip() for s in open(symfile) if s.strip()]
+    known = set(allsyms)
+    for f in funcs:
+        for sym, _, _ in f.syms:
+            if sym not in known:
+                raise SystemExit(f"{f.where}: {sym} is not a driver symbol ({symfile})")
+    os.makedirs(outdir, exist_ok=True)
+
+    def emit(name, fn, *a):
+        tmp = os.path.join(outdir, name + ".tmp")
+        with open(tmp, "w") as o:
+            fn(*a, o)
+        os.replace(tmp, os.path.join(outdir, name))
+
+    emit("gleam_api_gen.h", gen_header, funcs)
+    emit("api_gen.c", gen_tables, funcs)
+    emit("shim_gen.c", gen_shim, funcs, allsyms)
+    emit("libcuda.map", gen_map, allsyms, funcs)
+    emit("worker_gen.c", gen_worker, funcs)
+    emit("backend_gen.h", gen_backend, funcs)
+    if len(sys.argv) == 5:
+        emit("errors_gen.c", gen_errors, sys.argv[4])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Parsing and printing of rates, times, sizes and socket addresses.
+ */
+#include <errno.h>
+#include <math.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+
+#include "linkem.h"
+
+static int parse_number(const char *s, double *v, const char **rest)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (end == s || errno || !isfinite(*v) || *v < 0)
+		return -EINVAL;
+	*rest = end;
+	return 0;
+}
+
+static double decimal_prefix(const char **s)
+{
+	switch (**s) {
+	case 'k': case 'K':
+		(*s)++;
+		return 1e3;
+	case 'm': case 'M':
+		(*s)++;
+		return 1e6;
+	case 'g': case 'G':
+		(*s)++;
+		return 1e9;
+	case 't': case 'T':
+		(*s)++;
+		return 1e12;
+	}
+	return 1;
+}
+
+/*
+ * "1gbit", "300mbit", "100Mbps", "2.5g", "0": bits per second.  Unlike tc,
+ * "bps" means bits per second here; "0", "none" and "unlimited" switch the
+ * limit off.
+ */
+int parse_rate(const char *s, uint64_t *bps)
+{
+	const char *p;
+	double v, mul;
+
+	if (!strcasecmp(s, "none") || !strcasecmp(s, "unlimited")) {
+		*bps = 0;
+		return 0;
+	}
+	if (parse_number(s, &v, &p))
+		return -EINVAL;
+	mul = decimal_prefix(&p);
+	if (*p && strcasecmp(p, "bit") && strcasecmp(p, "bps") &&
+	    strcasecmp(p, "bit/s") && strcasecmp(p, "b/s"))
+		return -EINVAL;
+	v *= mul;
+	if (v > 1e15)
+		return -EINVAL;
+	if (v > 0 && v < 1000)
+		return -EINVAL;
+	*bps = (uint64_t)llround(v);
+	return 0;
+}
+
+/* "250us", "0.25ms", "2ms", "5s", "1500ns"; a unit is required except for 0. */
+int parse_time(const char *s, uint64_t *ns)
+{
+	const char *p;
+	double v, mul;
+
+	if (parse_number(s, &v, &p))
+		return -EINVAL;
+	if (!strcmp(p, "ns"))
+		mul = 1;
+	else if (!strcmp(p, "us"))
+		mul = 1e3;
+	else if (!strcmp(p, "ms"))
+		mul = 1e6;
+	else if (!strcmp(p, "s"))
+		mul = 1e9;
+	else if (!*p && v == 0)
+		mul = 1;
+	else
+		return -EINVAL;
+	v *= mul;
+	if (v > 1e18)
+		return -EINVAL;
+	*ns = (uint64_t)llround(v);
+	return 0;
+}
+
+/* "65536", "64k", "64KiB", "1m": bytes, binary multiples. */
+int parse_size(const char *s, uint64_t *bytes)
+{
+	const char *p;
+	double v, mul = 1;
+
+	if (parse_number(s, &v, &p))
+		return -EINVAL;
+	switch (*p) {
+	case 'k': case 'K':
+		mul = 1024;
+		p++;
+		break;
+	case 'm': case 'M':
+		mul = 1024 * 1024;
+		p++;
+		break;
+	case 'g': case 'G':
+		mul = 1024.0 * 1024 * 1024;
+		p++;
+		break;
+	}
+	if (*p && strcasecmp(p, "b") && (mul == 1 || strcasecmp(p, "ib")))
+		return -EINVAL;
+	v *= mul;
+	if (v > 1e12)
+		return -EINVAL;
+	*bytes = (uint64_t)llround(v);
+	return 0;
+}
+
+/* "host:port" or "[v6addr]:port"; numeric hosts are not required. */
+int parse_addr(const char *s, bool passive, struct sockaddr_storage *ss,
+	       socklen_t *len)
+{
+	struct addrinfo hints = {0}, *res;
+	char host[256];
+	const char *colon, *h = host;
+	size_t hl;
+	int ret;
+
+	colon = strrchr(s, ':');
+	if (!colon || !colon[1])
+		return -EINVAL;
+	hl = colon - s;
+	if (hl >= sizeof(host))
+		return -EINVAL;
+	memcpy(host, s, hl);
+	host[hl] = 0;
+	if (hl >= 2 && host[0] == '[' && host[hl - 1] == ']') {
+		host[hl - 1] = 0;
+		h = host + 1;
+	}
+	if (!*h)
+		h = NULL;
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = passive ? AI_PASSIVE : 0;
+	ret = getaddrinfo(h, colon + 1, &hints, &res);
+	if (ret)
+		return -EINVAL;
+	memcpy(ss, res->ai_addr, res->ai_addrlen);
+	*len = res->ai_addrlen;
+	freeaddrinfo(res);
+	return 0;
+}
+
+void format_rate(char *buf, size_t len, uint64_t bps)
+{
+	if (!bps)
+		snprintf(buf, len, "unlimited");
+	else if (bps >= 1000000000ULL)
+		snprintf(buf, len, "%g Gbit/s", bps / 1e9);
+	else if (bps >= 1000000ULL)
+		snprintf(buf, len, "%g Mbit/s", bps / 1e6);
+	else
+		snprintf(buf, len, "%g kbit/s", bps / 1e3);
+}
+
+void format_time(char *buf, size_t len, uint64_t ns)
+{
+	if (ns >= NSEC_PER_SEC)
+		snprintf(buf, len, "%g s", ns / 1e9);
+	else if (ns >= NSEC_PER_MSEC)
+		snprintf(buf, len, "%g ms", ns / 1e6);
+	else if (ns >= 1000)
+		snprintf(buf, len, "%g us", ns / 1e3);
+	else
+		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+}
+
+void format_addr(char *buf, size_t len, const struct sockaddr *sa,
+		 socklen_t salen)
+{
+	char host[INET6_ADDRSTRLEN], port[16];
+
+	if (getnameinfo(sa, salen, host, sizeof(host), port, sizeof(port),
+			NI_NUMERICHOST | NI_NUMERICSERV)) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	if (sa->sa_family == AF_INET6)
+		snprintf(buf, len, "[%s]:%s", host, port);
+	else
+		snprintf(buf, len, "%s:%s", host, port);
+}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * Gleam records: one driver-API call, encoded once by libcuda.so.1 and
+ * carried unchanged through the ring, both brokers and the wire to the
+ * replay worker.  Replies travel the other way in the same framing.
+ *
+ * All fields are little-endian and naturally aligned; every message is a
+ * multiple of 8 bytes.  The body of a record is the argument block of its
+ * function (generated from uapi/api.tbl into gleam_api_gen.h) followed by
+ * variable-length data whose lengths the argument block states.
+ */
+#ifndef _UAPI_GLEAM_RECORD_H
+#define _UAPI_GLEAM_RECORD_H
+
+#include <linux/types.h>
+
+/* Function numbers below this are the protocol's own. */
+#define GLEAM_FN_PAD		0	/* filler to the end of a ring */
+#define GLEAM_FN_FIRST_API	1
+
+struct gleam_rec {
+	__u32 len;		/* whole record incl. this header, 8-aligned */
+	__u16 fn;		/* function number from uapi/api.tbl */
+	__u16 flags;		/* GLEAM_REC_F_* */
+	__u32 tag;		/* copied into the reply; 0 when none is wanted */
+	__u32 reserved;		/* must be zero */
+	__u64 ctx;		/* id of the caller's current context, 0: none */
+	__u64 seq;		/* per-session record number, from 1 */
+};
+
+/* The caller waits for a reply carrying tag. */
+#define GLEAM_REC_F_REPLY	(1U << 0)
+/* One piece of a larger operation; more records of it follow. */
+#define GLEAM_REC_F_MORE	(1U << 1)
+#define GLEAM_REC_F_KNOWN	(GLEAM_REC_F_REPLY | GLEAM_REC_F_MORE)
+
+struct gleam_reply {
+	__u32 len;		/* whole reply incl. this header, 8-aligned */
+	__u16 fn;		/* function number of the record answered */
+	__u16 flags;		/* GLEAM_REP_F_* */
+	__u32 tag;		/* the record's tag */
+	__s32 result;		/* CUresult; meaningful on the last piece */
+	__u64 seq;		/* the record's seq */
+	__u64 reserved;		/* must be zero */
+};
+
+/* A data piece: the body is struct gleam_rep_data then bytes; more follow. */
+#define GLEAM_REP_F_DATA	(1U << 0)
+/* An error that no waiting call has seen yet is reported here as well. */
+#define GLEAM_REP_F_KNOWN	(GLEAM_REP_F_DATA)
+
+struct gleam_rep_data {
+	__u64 offset;		/* where in the caller's buffer */
+	__u64 length;		/* bytes that follow */
+};
+
+/*
+ * Limits every decoder enforces before it reads a body.  A record never
+ * exceeds GLEAM_REC_MAX; larger transfers are split into pieces.
+ */
+#define GLEAM_REC_ALIGN		8
+#define GLEAM_REC_MAX		(4U << 20)	/* 4 MiB, header included */
+#define GLEAM_PIECE_MAX		(1U << 20)	/* data bytes in one piece */
+#define GLEAM_NAME_MAX		1024		/* kernel and symbol names */
+#define GLEAM_IMAGE_MAX		(1U << 30)	/* one module image */
+#define GLEAM_PARAMS_MAX	32764		/* kernel parameter bytes (CUDA 12.1+) */
+#define GLEAM_NPARAMS_MAX	4096
+
+/* Device description, one per device, in the reply to cuInit. */
+#define GLEAM_DEV_ATTR_MAX	160	/* > CU_DEVICE_ATTRIBUTE_MAX (148) */
+
+#define GLEAM_ATTR_INVALID	((__s32)0x80000000)
+
+struct gleam_devinfo {
+	char name[256];
+	__u8 uuid[16];
+	__u64 total_mem;
+	__s32 attr[GLEAM_DEV_ATTR_MAX];	/* indexed by CUdevice_attribute;
+					 * GLEAM_ATTR_INVALID: the driver refused it */
+	__u32 nattr;			/* attributes the server filled */
+	__u32 reserved;
+};
+
+/* Reply body of cuInit: this header, then ndev struct gleam_devinfo. */
+struct gleam_init_reply {
+	__s32 driver_version;
+	__u32 ndev;
+	__u64 reserved;
+};
+
+/* Function description, in the reply to cuModuleGetFunction and kin. */
+#define GLEAM_FUNC_ATTR_MAX	16	/* > CU_FUNC_ATTRIBUTE_MAX (16) */
+
+struct gleam_funcinfo {
+	__u32 nparams;
+	__u32 params_size;		/* bytes of the packed parameter block */
+	__s32 attr[GLEAM_FUNC_ATTR_MAX];
+	/* then nparams struct gleam_param */
+};
+
+struct gleam_param {
+	__u32 offset;
+	__u32 size;
+};
+
+/*
+ * Launches.  cuLaunchKernel's record data is the packed parameter block,
+ * preceded by its exact size (a __u64).  cuLaunchKernelEx's record data is
+ * struct gleam_launch_ex, nattrs struct gleam_launch_attr, then the same
+ * size-prefixed block.
+ */
+struct gleam_launch_ex {
+	__u32 grid[3];
+	__u32 block[3];
+	__u32 shared_bytes;
+	__u32 nattrs;		/* <= GLEAM_LAUNCH_ATTRS_MAX */
+	__u64 stream;		/* id */
+};
+
+struct gleam_launch_attr {
+	__u32 id;		/* CUlaunchAttributeID */
+	__u32 reserved;
+	__u8 value[64];		/* CUlaunchAttributeValue, as the driver lays it out */
+};
+
+#define GLEAM_LAUNCH_ATTRS_MAX	16
+
+#endif /* _UAPI_GLEAM_RECORD_H */

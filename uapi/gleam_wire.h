@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * Gleam wire protocol between a client gleamd and a server gleamd, over
+ * TCP.  One connection carries one session; a connection may also carry
+ * only control traffic (GLEAM_HELLO_CONTROL).
+ *
+ * Every frame is a struct gleam_frame followed by len bytes of payload.
+ * The first frame each way is a hello; nothing else is accepted before it.
+ * A peer that sends a frame it may not send, or a length over the limit,
+ * is disconnected with a GLEAM_FRAME_ERROR frame when possible.
+ */
+#ifndef _UAPI_GLEAM_WIRE_H
+#define _UAPI_GLEAM_WIRE_H
+
+#include <linux/types.h>
+
+#define GLEAM_WIRE_MAGIC	0x4d41454c	/* "LEAM" */
+#define GLEAM_WIRE_VERSION	1
+#define GLEAM_WIRE_PORT		7381
+#define GLEAM_FRAME_MAX		(8U << 20)	/* payload bytes */
+
+struct gleam_frame {
+	__u32 magic;		/* GLEAM_WIRE_MAGIC */
+	__u16 type;		/* GLEAM_FRAME_* */
+	__u16 flags;		/* none defined: must be zero */
+	__u32 len;		/* payload bytes, <= GLEAM_FRAME_MAX */
+	__u32 reserved;		/* must be zero */
+};
+
+enum {
+	GLEAM_FRAME_HELLO	= 1,	/* struct gleam_hello */
+	GLEAM_FRAME_HELLO_ACK	= 2,	/* struct gleam_hello_ack */
+	GLEAM_FRAME_RECORDS	= 3,	/* whole struct gleam_rec, back to back */
+	GLEAM_FRAME_REPLIES	= 4,	/* whole struct gleam_reply, back to back */
+	GLEAM_FRAME_PING	= 5,	/* u64 cookie */
+	GLEAM_FRAME_PONG	= 6,	/* the same u64 cookie */
+	GLEAM_FRAME_INFO_REQ	= 7,	/* no payload */
+	GLEAM_FRAME_INFO	= 8,	/* struct gleam_server_info + gpus */
+	GLEAM_FRAME_ERROR	= 9,	/* struct gleam_wire_error */
+	GLEAM_FRAME_BYE		= 10,	/* no payload: orderly end of session */
+};
+
+/* Feature bits, negotiated: each side keeps what both announce. */
+#define GLEAM_WIRE_F_ASYNC	(1ULL << 0)	/* records without replies */
+#define GLEAM_WIRE_F_KNOWN	(GLEAM_WIRE_F_ASYNC)
+
+enum {
+	GLEAM_HELLO_SESSION	= 1,	/* the connection carries one session */
+	GLEAM_HELLO_CONTROL	= 2,	/* information and control only */
+};
+
+struct gleam_hello {
+	__u32 version;		/* highest version the sender speaks */
+	__u32 min_version;	/* lowest */
+	__u64 features;		/* GLEAM_WIRE_F_* */
+	__u32 kind;		/* GLEAM_HELLO_* */
+	__u32 pid;		/* of the application, for display */
+	__u32 uid;		/* likewise */
+	__u32 reserved0;	/* must be zero */
+	char client[64];	/* host name of the client, NUL-terminated */
+	char program[64];	/* application name, NUL-terminated */
+	__u64 reserved[4];	/* must be zero */
+};
+
+struct gleam_hello_ack {
+	__u32 version;		/* the version both will speak */
+	__u32 status;		/* 0, or an errno value: the server refuses */
+	__u64 features;		/* the intersection */
+	__u64 session_id;	/* the server's number for this session */
+	__u64 reserved[4];	/* must be zero */
+};
+
+struct gleam_gpu_info {
+	char name[64];
+	__u8 uuid[16];
+	__u64 total_mem;
+	__u64 free_mem;
+	__u32 sessions;		/* sessions whose worker uses this GPU */
+	__u32 reserved;
+};
+
+struct gleam_server_info {
+	char backend[16];	/* "cuda" or "sim" */
+	char host[64];
+	__s32 driver_version;
+	__u32 ngpus;		/* struct gleam_gpu_info follow, <= 64 */
+	__u32 sessions;
+	__u32 reserved;
+	__u64 records;		/* replayed since start */
+	__u64 bytes_in;
+	__u64 bytes_out;
+};
+
+#define GLEAM_GPUS_MAX		64
+
+struct gleam_wire_error {
+	__s32 err;		/* negative errno */
+	__u32 reserved;
+	char msg[120];
+};
+
+#endif /* _UAPI_GLEAM_WIRE_H */
