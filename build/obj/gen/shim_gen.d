@@ -1,9 +1,0 @@
-build/obj/gen/shim_gen.o: build/gen/shim_gen.c libcuda-shim/shim.h \
- /usr/local/cuda/include/cuda.h build/gen/gleam_api_gen.h \
- uapi/gleam_record.h common/ring.h uapi/gleam_ring.h
-libcuda-shim/shim.h:
-/usr/local/cuda/include/cuda.h:
-build/gen/gleam_api_gen.h:
-uapi/gleam_record.h:
-common/ring.h:
-uapi/gleam_ring.h:
