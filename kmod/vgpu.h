@@ -3,19 +3,21 @@
  * gleam_vgpu.ko private declarations.
  *
  * Locking, outermost first:
- *   gleam_lock (mutex)      devices, the daemon slot, session open/close,
- *                           announcing sessions
+ *   gleam_lock (mutex)      devices, the daemon slot, session open and
+ *                           close, announcing sessions
  *   gleam_ev_lock (spin)    gleam_daemon, every event queue and each
  *                           session's ann_gen, ev_pending, open_delivered,
  *                           error
- *   xa_lock(&gleam_sessions)  id lookups on the kick and mmap paths
- * A session's setup_lock is taken with none of these held and may be taken
- * under mmap_lock; nothing that can fault on user memory runs under it.
+ * xa_lock(&gleam_sessions) is taken alone, for id lookups on the daemon's
+ * kick and mmap paths; a session found there is open, since release erases
+ * it first.  mmap_lock may be held when a session's setup_lock or
+ * gleam_lock is taken, so nothing touches user memory under either.
  */
 #ifndef GLEAM_VGPU_PRIV_H
 #define GLEAM_VGPU_PRIV_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/device.h>
 #include <linux/kref.h>
 #include <linux/list.h>
@@ -62,8 +64,8 @@ struct gleam_ring_mem {
 };
 
 /* Pending event bits of a queued session. */
-#define GLEAM_EVP_OPEN	(1U << 0)
-#define GLEAM_EVP_KICK	(1U << 1)
+#define GLEAM_EVP_OPEN	BIT(0)
+#define GLEAM_EVP_KICK	BIT(1)
 
 /*
  * One open of /dev/vgpuN.  References: the application's file, each VMA
@@ -78,8 +80,9 @@ struct gleam_session {
 	pid_t pid;
 	u32 uid;
 
+	/* Serialises allocating the region (SETUP against the first mmap). */
 	struct mutex setup_lock;
-	struct gleam_ring_mem *ring;	/* set once: smp_load_acquire */
+	struct gleam_ring_mem *ring;	/* set once: gleam_session_ring() */
 
 	wait_queue_head_t wq;		/* WAIT and poll() */
 	atomic_t app_pending;		/* a daemon kick not yet consumed */
@@ -93,6 +96,9 @@ struct gleam_session {
 	struct gleam_end_rec *end_rec;	/* preallocated: release cannot fail */
 };
 
+/* The page index inside a region, whichever file maps it. */
+#define GLEAM_MAP_PGMASK	((1UL << (GLEAM_VGPU_MAP_SHIFT - PAGE_SHIFT)) - 1)
+
 #define GLEAM_EV_BATCH	16
 
 struct gleam_daemon {
@@ -100,10 +106,18 @@ struct gleam_daemon {
 	u64 features;
 	struct list_head events;	/* under gleam_ev_lock */
 	wait_queue_head_t wq;
-	struct mutex read_lock;		/* serialises read(), owns the bufs */
+	/* Serialises read() and so owns evbuf and putbuf. */
+	struct mutex read_lock;
 	struct gleam_vgpu_event evbuf[GLEAM_EV_BATCH];
 	struct gleam_session *putbuf[GLEAM_EV_BATCH];
 };
+
+/* The region, or NULL before setup. */
+static inline struct gleam_ring_mem *gleam_session_ring(struct gleam_session *s)
+{
+	/* Pairs with gleam_session_setup(): the layout is written first. */
+	return smp_load_acquire(&s->ring);
+}
 
 extern struct mutex gleam_lock;
 extern spinlock_t gleam_ev_lock;

@@ -13,10 +13,10 @@
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/sysfs.h>
-#include <linux/version.h>
 
 #include "vgpu.h"
 
+/* See vgpu.h for what each lock protects and their order. */
 DEFINE_MUTEX(gleam_lock);
 DEFINE_SPINLOCK(gleam_ev_lock);
 DEFINE_XARRAY_ALLOC1(gleam_sessions);
@@ -36,21 +36,51 @@ static struct gleam_vgpu *to_vgpu(struct device *dev)
 	return dev_get_drvdata(dev);
 }
 
-#define GLEAM_COUNTER_ATTR(name)					\
-static ssize_t name##_show(struct device *dev,				\
-			   struct device_attribute *attr, char *buf)	\
-{									\
-	return sysfs_emit(buf, "%lld\n",				\
-			  atomic64_read(&to_vgpu(dev)->name));		\
-}									\
-static DEVICE_ATTR_RO(name)
+/* The atomic64_t counters share one show routine; each names its field. */
+struct gleam_counter_attr {
+	struct device_attribute attr;
+	size_t offset;
+};
 
-GLEAM_COUNTER_ATTR(sessions_opened);
-GLEAM_COUNTER_ATTR(kicks_to_daemon);
-GLEAM_COUNTER_ATTR(kicks_to_app);
-GLEAM_COUNTER_ATTR(waits);
-GLEAM_COUNTER_ATTR(wait_timeouts);
-GLEAM_COUNTER_ATTR(ring_bytes);
+static ssize_t gleam_counter_show(struct device *dev,
+				  struct device_attribute *attr, char *buf)
+{
+	struct gleam_counter_attr *ca =
+		container_of(attr, struct gleam_counter_attr, attr);
+	atomic64_t *counter = (void *)to_vgpu(dev) + ca->offset;
+
+	return sysfs_emit(buf, "%lld\n", atomic64_read(counter));
+}
+
+static struct gleam_counter_attr gleam_attr_sessions_opened = {
+	.attr = __ATTR(sessions_opened, 0444, gleam_counter_show, NULL),
+	.offset = offsetof(struct gleam_vgpu, sessions_opened),
+};
+
+static struct gleam_counter_attr gleam_attr_kicks_to_daemon = {
+	.attr = __ATTR(kicks_to_daemon, 0444, gleam_counter_show, NULL),
+	.offset = offsetof(struct gleam_vgpu, kicks_to_daemon),
+};
+
+static struct gleam_counter_attr gleam_attr_kicks_to_app = {
+	.attr = __ATTR(kicks_to_app, 0444, gleam_counter_show, NULL),
+	.offset = offsetof(struct gleam_vgpu, kicks_to_app),
+};
+
+static struct gleam_counter_attr gleam_attr_waits = {
+	.attr = __ATTR(waits, 0444, gleam_counter_show, NULL),
+	.offset = offsetof(struct gleam_vgpu, waits),
+};
+
+static struct gleam_counter_attr gleam_attr_wait_timeouts = {
+	.attr = __ATTR(wait_timeouts, 0444, gleam_counter_show, NULL),
+	.offset = offsetof(struct gleam_vgpu, wait_timeouts),
+};
+
+static struct gleam_counter_attr gleam_attr_ring_bytes = {
+	.attr = __ATTR(ring_bytes, 0444, gleam_counter_show, NULL),
+	.offset = offsetof(struct gleam_vgpu, ring_bytes),
+};
 
 static ssize_t sessions_active_show(struct device *dev,
 				    struct device_attribute *attr, char *buf)
@@ -60,22 +90,20 @@ static ssize_t sessions_active_show(struct device *dev,
 static DEVICE_ATTR_RO(sessions_active);
 
 static struct attribute *gleam_vgpu_attrs[] = {
-	&dev_attr_sessions_opened.attr,
+	&gleam_attr_sessions_opened.attr.attr,
 	&dev_attr_sessions_active.attr,
-	&dev_attr_kicks_to_daemon.attr,
-	&dev_attr_kicks_to_app.attr,
-	&dev_attr_waits.attr,
-	&dev_attr_wait_timeouts.attr,
-	&dev_attr_ring_bytes.attr,
+	&gleam_attr_kicks_to_daemon.attr.attr,
+	&gleam_attr_kicks_to_app.attr.attr,
+	&gleam_attr_waits.attr.attr,
+	&gleam_attr_wait_timeouts.attr.attr,
+	&gleam_attr_ring_bytes.attr.attr,
 	NULL,
 };
 ATTRIBUTE_GROUPS(gleam_vgpu);
 
 static struct class gleam_class = {
 	.name = "gleam_vgpu",
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 4, 0)
 	.owner = THIS_MODULE,
-#endif
 	.dev_groups = gleam_vgpu_groups,
 };
 

@@ -12,10 +12,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "image.h"
 #include "shim.h"
 #include "util.h"
 
-#define FATBIN_MAGIC		0xBA55ED50u
 #define FATBIN_WRAPPER_MAGIC	0x466243B1u
 
 struct fatbin_wrapper {
@@ -35,55 +35,6 @@ static const void *unwrap(const void *image)
 	return image;
 }
 
-size_t shim_image_size(const void *image)
-{
-	const unsigned char *p = image;
-	uint32_t magic;
-
-	if (!p)
-		return 0;
-	memcpy(&magic, p, 4);
-	if (magic == FATBIN_MAGIC) {
-		uint16_t hsize;
-		uint64_t fsize;
-
-		memcpy(&hsize, p + 6, 2);
-		memcpy(&fsize, p + 8, 8);
-		return fsize > GLEAM_IMAGE_MAX ? 0 : hsize + (size_t)fsize;
-	}
-	if (!memcmp(p, "\177ELF", 4) && p[4] == 2) {
-		uint64_t shoff, phoff, end;
-		uint16_t shentsize, shnum, phentsize, phnum;
-
-		memcpy(&phoff, p + 0x20, 8);
-		memcpy(&shoff, p + 0x28, 8);
-		memcpy(&phentsize, p + 0x36, 2);
-		memcpy(&phnum, p + 0x38, 2);
-		memcpy(&shentsize, p + 0x3a, 2);
-		memcpy(&shnum, p + 0x3c, 2);
-		end = MAX(shoff + (uint64_t)shentsize * shnum, phoff + (uint64_t)phentsize * phnum);
-		/* Sections may lie after the section table: take the furthest. */
-		for (unsigned int i = 0; i < shnum && shoff; i++) {
-			const unsigned char *sh = p + shoff + (uint64_t)i * shentsize;
-			uint32_t type;
-			uint64_t off, size;
-
-			memcpy(&type, sh + 4, 4);
-			memcpy(&off, sh + 0x18, 8);
-			memcpy(&size, sh + 0x20, 8);
-			if (type != 8 /* SHT_NOBITS */ && off + size > end)
-				end = off + size;
-		}
-		return end > GLEAM_IMAGE_MAX ? 0 : (size_t)end;
-	}
-	/* PTX: text, NUL-terminated. */
-	{
-		size_t n = strnlen((const char *)p, GLEAM_IMAGE_MAX);
-
-		return n == GLEAM_IMAGE_MAX ? 0 : n + 1;
-	}
-}
-
 static CUresult load_image(unsigned int fn, struct shim_obj **out, unsigned int kind,
 			   const void *image)
 {
@@ -99,7 +50,7 @@ static CUresult load_image(unsigned int fn, struct shim_obj **out, unsigned int 
 	if (r)
 		return r;
 	image = unwrap(image);
-	n = shim_image_size(image);
+	n = gl_image_size(image, SIZE_MAX);
 	if (!n)
 		return CUDA_ERROR_INVALID_IMAGE;
 	o = shim_obj_new(kind);

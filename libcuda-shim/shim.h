@@ -152,7 +152,5 @@ struct shim_errname {
 extern const struct shim_errname shim_errnames[];
 extern const unsigned int shim_nerrnames;
 
-/* Image sizes, from their headers; 0 when the image is not recognised. */
-size_t shim_image_size(const void *image);
 
 #endif /* GLEAM_SHIM_H */

@@ -364,7 +364,8 @@ CUresult shim_submit(struct shim_call *c, uint32_t tag, unsigned int flags)
 				piece[np].iov_base = (char *)c->iov[i].iov_base + off;
 				piece[np].iov_len = k;
 				np++;
-				left -= k;
+				/* Padding follows a part that ends an argument. */
+				left -= ALIGN8(k) <= left ? ALIGN8(k) : left;
 				off += k;
 				if (off == c->iov[i].iov_len) {
 					i++;

@@ -203,7 +203,8 @@ def gen_header(funcs, out):
     w("\tGL_H_LIMIT\n};\n\n")
     w("struct gl_fn_desc {\n\tconst char *name;\n\tunsigned char cls;\n};\n\n")
     w("/* Indexed by function number; name is NULL for unused numbers. */\n")
-    w("extern const struct gl_fn_desc gl_fn_table[GL_FN_LIMIT];\n\n")
+    w("extern const struct gl_fn_desc gl_fn_table[GL_FN_LIMIT];\n")
+    w("extern const unsigned short gl_fn_args_size[GL_FN_LIMIT];\n\n")
     w("static inline const char *gl_fn_name(unsigned int fn)\n{\n")
     w("\treturn fn < GL_FN_LIMIT && gl_fn_table[fn].name ? gl_fn_table[fn].name : \"?\";\n}\n\n")
     for f in funcs:
@@ -221,6 +222,12 @@ def gen_tables(funcs, out):
     w("const struct gl_fn_desc gl_fn_table[GL_FN_LIMIT] = {\n")
     for f in funcs:
         w(f'\t[{f.nr}] = {{ "{f.name}", GL_{f.cls.upper()} }},\n')
+    w("};\n\n")
+    w("/* Bytes of each function's argument block (0: none travels). */\n")
+    w("const unsigned short gl_fn_args_size[GL_FN_LIMIT] = {\n")
+    for f in funcs:
+        if f.remote:
+            w(f"\t[{f.nr}] = sizeof(struct gl_a_{f.name}),\n")
     w("};\n")
 
 

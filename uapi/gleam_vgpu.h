@@ -106,7 +106,7 @@ struct gleam_vgpu_wait {
 /* ---- /dev/gleam-vgpu-control ---- */
 
 /* Deliver GLEAM_VGPU_EV_KICK events (a polling daemon may not want them). */
-#define GLEAM_VGPU_F_KICK_EVENTS	(1ULL << 0)
+#define GLEAM_VGPU_F_KICK_EVENTS	0x1ULL
 #define GLEAM_VGPU_F_KNOWN		(GLEAM_VGPU_F_KICK_EVENTS)
 
 /*
@@ -197,6 +197,7 @@ enum gleam_vgpu_genl_cmd {
 	GLEAM_VGPU_CMD_SESSION_ENDED,	/* event: VGPU SESSION PID UID END_* */
 	__GLEAM_VGPU_CMD_MAX,
 };
+
 #define GLEAM_VGPU_CMD_MAX	(__GLEAM_VGPU_CMD_MAX - 1)
 
 enum gleam_vgpu_genl_attr {
@@ -217,6 +218,7 @@ enum gleam_vgpu_genl_attr {
 	GLEAM_VGPU_A_RING_BYTES,	/* u64: ring memory of open sessions */
 	__GLEAM_VGPU_A_MAX,
 };
+
 #define GLEAM_VGPU_A_MAX	(__GLEAM_VGPU_A_MAX - 1)
 
 #endif /* _UAPI_GLEAM_VGPU_H */

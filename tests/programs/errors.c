@@ -3,15 +3,15 @@
  * errors: error paths that must look the same through any implementation
  * of the driver API: calls before cuInit, bad devices and attributes, a
  * zero-byte allocation, a missing module file and kernel name, cuMemFree
- * of pointers that are not allocations, a destroyed stream used again,
+ * of pointers that are not allocations, work left on a destroyed stream,
  * invalid launch configurations (not sticky), and last, in a context of
  * its own, a kernel that writes to an unmapped address: the launch
  * succeeds, cuCtxSynchronize returns CUDA_ERROR_ILLEGAL_ADDRESS, and the
  * error is sticky.  Prints each error's name.
  *
  * Where the documentation names the result it is checked; where it does
- * not (cuMemFree of a non-allocation, a destroyed stream, a bad attribute
- * or launch configuration) any error is accepted and its name printed, for
+ * not (cuMemFree of a non-allocation, a bad attribute or launch
+ * configuration) any error is accepted and its name printed, for
  * comparison with NVIDIA's driver.
  */
 #include <stdio.h>
@@ -76,6 +76,7 @@ int main(void)
 	CUfunction f, f_null;
 	CUcontext ctx;
 	CUmodule mod;
+	uint32_t words[1024];
 	CUstream s;
 	CUdevice dev;
 	int count, v;
@@ -108,9 +109,24 @@ int main(void)
 	CK(cuMemFree(p));
 	show_error("cuMemFree twice", cuMemFree(p));
 
+	/*
+	 * A destroyed stream is not used again: NVIDIA's driver (580)
+	 * dereferences the freed handle and crashes.  What is defined is
+	 * that destroying a stream with work queued waits for nothing and
+	 * the work still completes.
+	 */
+	CK(cuMemAlloc(&p, 4096));
 	CK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	CK(cuMemsetD32Async(p, 0x5a5a5a5a, 1024, s));
 	CK(cuStreamDestroy(s));
-	show_error("cuStreamQuery of a destroyed stream", cuStreamQuery(s));
+	CK(cuCtxSynchronize());
+	CK(cuMemcpyDtoH(words, p, sizeof(words)));
+	for (v = 0; v < 1024; v++)
+		if (words[v] != 0x5a5a5a5a)
+			die("work of a destroyed stream: word %d is %#x", v,
+			    words[v]);
+	CK(cuMemFree(p));
+	printf("work queued on a destroyed stream completes\n");
 
 	launch_config(f_null);
 	CK(cuModuleUnload(mod));

@@ -9,6 +9,12 @@
 
 #include "util.h"
 
+/* Whole lines reach a pipe or file even if the program crashes later. */
+__attribute__((constructor)) static void line_buffered_stdout(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
 void die(const char *fmt, ...)
 {
 	va_list ap;

@@ -13,6 +13,7 @@
 
 #define AUTO_BURST_MIN		(64 * 1024ULL)
 #define QUANTUM_MAX		(64 * 1024ULL)
+#define CATCH_UP_NS		(100 * NSEC_PER_MSEC)
 #define RING_LIMIT_MIN		(1024 * 1024ULL)
 #define RING_LIMIT_MAX		(256 * 1024 * 1024ULL)
 /* Assumed rate, bytes/s, when the link has no limit: sizes the delay line. */
@@ -44,17 +45,25 @@ static uint64_t next_pow2(uint64_t v)
 	return p;
 }
 
-void bucket_refill(struct token_bucket *tb, uint64_t now)
+/*
+ * An idle link keeps at most a bucket's depth of credit.  A backlogged one,
+ * whose senders had bytes waiting all along, keeps what accrued while the
+ * relay itself was not running (up to CATCH_UP_NS of it): a real link would
+ * have carried those bytes, and the rate must not depend on how busy the
+ * relay's CPU is.
+ */
+void bucket_refill(struct token_bucket *tb, uint64_t now, bool backlog)
 {
-	double add;
+	double limit = tb->depth;
 
 	if (now <= tb->last_ns)
 		return;
 	if (tb->rate_bps) {
-		add = (double)(now - tb->last_ns) * tb->rate_bps / 8e9;
-		tb->tokens += add;
-		if (tb->tokens > tb->depth)
-			tb->tokens = tb->depth;
+		tb->tokens += (double)(now - tb->last_ns) * tb->rate_bps / 8e9;
+		if (backlog)
+			limit += (double)tb->rate_bps * CATCH_UP_NS / 8e9;
+		if (tb->tokens > limit)
+			tb->tokens = limit;
 	}
 	tb->last_ns = now;
 }
@@ -167,7 +176,7 @@ static uint64_t ring_limit(const struct link_params *p, uint64_t depth)
 void link_dir_set(struct link_dir *ld, const struct link_params *p,
 		  uint64_t now)
 {
-	bucket_refill(&ld->tb, now);
+	bucket_refill(&ld->tb, now, false);
 	ld->tb.last_ns = now;
 	bucket_set(&ld->tb, p->rate_bps, p->burst);
 	if (p->jitter_ns != ld->jit.amp_ns) {

@@ -101,6 +101,7 @@ struct link_dir {
 	uint64_t last_release;
 	struct event_fifo fifo;
 	uint64_t ring_limit;	/* most bytes one half may hold */
+	bool backlog;		/* senders were waiting at the last service */
 	uint64_t bytes_in;	/* read from the sender */
 	uint64_t bytes_out;	/* written to the receiver */
 };
@@ -109,7 +110,7 @@ void link_dir_init(struct link_dir *ld, const struct link_params *p,
 		   uint64_t seed, uint64_t now);
 void link_dir_set(struct link_dir *ld, const struct link_params *p,
 		  uint64_t now);
-void bucket_refill(struct token_bucket *tb, uint64_t now);
+void bucket_refill(struct token_bucket *tb, uint64_t now, bool backlog);
 bool bucket_ready(const struct token_bucket *tb);
 uint64_t bucket_grant(const struct token_bucket *tb, uint64_t want);
 void bucket_take(struct token_bucket *tb, uint64_t n);

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The cuda backend: NVIDIA's libcuda.so.1, loaded by path with dlopen so
+ * that gleamd builds and runs where there is no GPU.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util.h"
+#include "worker.h"
+
+static struct {
+	CUresult (*ctx_set_current)(CUcontext);
+	CUresult (*ctx_get_device)(CUdevice *);
+	CUresult (*driver_version)(int *);
+	CUresult (*dev_count)(int *);
+	CUresult (*dev_get)(CUdevice *, int);
+	CUresult (*dev_name)(char *, int, CUdevice);
+	CUresult (*dev_uuid)(CUuuid *, CUdevice);
+	CUresult (*dev_mem)(size_t *, CUdevice);
+	CUresult (*dev_attr)(int *, CUdevice_attribute, CUdevice);
+	CUresult (*func_param)(CUfunction, size_t, size_t *, size_t *);
+	CUresult (*func_attr)(int *, CUfunction_attribute, CUfunction);
+	CUresult (*kern_param)(CUkernel, size_t, size_t *, size_t *);
+	CUresult (*kern_attr)(int *, CUfunction_attribute, CUkernel, CUdevice);
+} x;
+
+struct gl_backend gl_backend_cuda_rw;
+
+/* Where NVIDIA's driver is installed, first match wins. */
+static const char *const lib_paths[] = {
+	"/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+	"/usr/local/nvidia/lib64/libcuda.so.1",
+	"/usr/lib64/libcuda.so.1",
+	"/usr/local/cuda/compat/libcuda.so.1",
+	"libcuda.so.1",
+};
+
+static void *open_driver(const char *path)
+{
+	void *h;
+
+	if (path && *path)
+		return dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	for (size_t i = 0; i < ARRAY_SIZE(lib_paths); i++) {
+		h = dlopen(lib_paths[i], RTLD_NOW | RTLD_LOCAL);
+		if (h)
+			return h;
+	}
+	return NULL;
+}
+
+#define SYM(field, name) \
+	do { \
+		*(void **)&(field) = dlsym(h, name); \
+		if (!(field)) { \
+			gl_err("NVIDIA's driver lacks %s", name); \
+			return CUDA_ERROR_NOT_FOUND; \
+		} \
+	} while (0)
+
+static CUresult cuda_init(const char *lib)
+{
+	struct gl_backend *b = &gl_backend_cuda_rw;
+	void *h = open_driver(lib);
+
+	if (!h) {
+		gl_err("cannot load NVIDIA's libcuda.so.1%s%s: %s", lib ? " from " : "",
+		       lib ? lib : "", dlerror());
+		return CUDA_ERROR_NO_DEVICE;
+	}
+#define X(name, sym) SYM(b->op.f_##name, sym);
+	GL_BACKEND_FUNCS(X)
+#undef X
+	SYM(x.ctx_set_current, "cuCtxSetCurrent");
+	SYM(x.ctx_get_device, "cuCtxGetDevice");
+	SYM(x.driver_version, "cuDriverGetVersion");
+	SYM(x.dev_count, "cuDeviceGetCount");
+	SYM(x.dev_get, "cuDeviceGet");
+	SYM(x.dev_name, "cuDeviceGetName");
+	SYM(x.dev_uuid, "cuDeviceGetUuid_v2");
+	SYM(x.dev_mem, "cuDeviceTotalMem_v2");
+	SYM(x.dev_attr, "cuDeviceGetAttribute");
+	SYM(x.func_param, "cuFuncGetParamInfo");
+	SYM(x.func_attr, "cuFuncGetAttribute");
+	SYM(x.kern_param, "cuKernelGetParamInfo");
+	SYM(x.kern_attr, "cuKernelGetAttribute");
+	return CUDA_SUCCESS;
+}
+
+static CUresult cuda_devices(int *ver, struct gleam_devinfo *d, unsigned int max, unsigned int *n)
+{
+	int count = 0;
+	CUresult r = x.driver_version(ver);
+
+	if (!r)
+		r = x.dev_count(&count);
+	if (r)
+		return r;
+	if ((unsigned int)count > max)
+		count = (int)max;
+	for (int i = 0; i < count; i++) {
+		CUdevice dev;
+		CUuuid u;
+		size_t mem = 0;
+
+		r = x.dev_get(&dev, i);
+		if (r)
+			return r;
+		memset(&d[i], 0, sizeof(d[i]));
+		x.dev_name(d[i].name, sizeof(d[i].name), dev);
+		if (!x.dev_uuid(&u, dev))
+			memcpy(d[i].uuid, u.bytes, 16);
+		x.dev_mem(&mem, dev);
+		d[i].total_mem = mem;
+		for (int a = 0; a < GLEAM_DEV_ATTR_MAX; a++) {
+			int v = 0;
+
+			d[i].attr[a] = x.dev_attr(&v, (CUdevice_attribute)a, dev) ? GLEAM_ATTR_INVALID : v;
+		}
+		d[i].nattr = GLEAM_DEV_ATTR_MAX;
+	}
+	*n = (unsigned int)count;
+	return CUDA_SUCCESS;
+}
+
+static CUresult cuda_set_current(CUcontext c)
+{
+	return x.ctx_set_current(c);
+}
+
+/* Parameters are found by asking for each index until the driver refuses. */
+static CUresult info(void *f, bool kernel, struct gleam_funcinfo *fi, struct gleam_param *p,
+		     unsigned int max)
+{
+	CUdevice dev = 0;
+	unsigned int i;
+
+	if (kernel)
+		x.ctx_get_device(&dev);
+	for (i = 0; i < max; i++) {
+		size_t off, size;
+		CUresult r = kernel ? x.kern_param(f, i, &off, &size) : x.func_param(f, i, &off, &size);
+
+		if (r)
+			break;
+		p[i].offset = (uint32_t)off;
+		p[i].size = (uint32_t)size;
+		if (off + size > fi->params_size)
+			fi->params_size = (uint32_t)(off + size);
+	}
+	fi->nparams = i;
+	for (int a = 0; a < CU_FUNC_ATTRIBUTE_MAX && a < GLEAM_FUNC_ATTR_MAX; a++) {
+		int v = 0;
+
+		if (kernel)
+			x.kern_attr(&v, (CUfunction_attribute)a, f, dev);
+		else
+			x.func_attr(&v, (CUfunction_attribute)a, f);
+		fi->attr[a] = v;
+	}
+	return CUDA_SUCCESS;
+}
+
+static CUresult cuda_func_info(CUfunction f, struct gleam_funcinfo *fi, struct gleam_param *p,
+			       unsigned int max)
+{
+	return info(f, false, fi, p, max);
+}
+
+static CUresult cuda_kernel_info(CUkernel k, struct gleam_funcinfo *fi, struct gleam_param *p,
+				 unsigned int max)
+{
+	return info(k, true, fi, p, max);
+}
+
+static uint64_t cuda_mem_in_use(void)
+{
+	size_t free_b = 0, total = 0;
+
+	if (gl_backend_cuda_rw.op.f_cuMemGetInfo(&free_b, &total))
+		return 0;
+	return total - free_b;
+}
+
+struct gl_backend gl_backend_cuda_rw = {
+	.name = "cuda",
+	.init = cuda_init,
+	.devices = cuda_devices,
+	.set_current = cuda_set_current,
+	.func_info = cuda_func_info,
+	.kernel_info = cuda_kernel_info,
+	.mem_in_use = cuda_mem_in_use,
+};

@@ -1,0 +1,838 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The sim backend: a test instrument, not a GPU.  Device memory is host
+ * memory of the worker, memory operations run for real, and a few test
+ * kernels with fixed names (sim_kernels.c) run in C.  Everything completes
+ * before the call returns, so streams and events only keep order and time.
+ * It lets every part around replay be tested where there is no GPU;
+ * nothing measured on it says anything about GPUs.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "image.h"
+#include "sim_kernels.h"
+#include "util.h"
+#include "worker.h"
+
+#define SIM_MEM_TOTAL	(16ull << 30)
+#define SIM_MAGIC	0x53494d00u
+
+enum { K_CTX = 1, K_STREAM, K_EVENT, K_MODULE, K_FUNC };
+
+struct sim_obj {
+	uint32_t magic;
+	uint32_t kind;
+};
+
+struct sim_ctx {
+	struct sim_obj o;
+	int dev;
+	unsigned int flags;
+	bool primary;
+	int refs;
+	CUresult sticky;
+	size_t limit[8];
+};
+
+struct sim_event {
+	struct sim_obj o;
+	unsigned int flags;
+	bool recorded;
+	uint64_t t_ns;
+};
+
+struct sim_module {
+	struct sim_obj o;
+	unsigned char *image;
+	size_t size;
+};
+
+struct sim_func {
+	struct sim_obj o;
+	const struct sim_kernel *k;
+	struct gleam_param p[16];
+	uint32_t params_size;
+};
+
+struct sim_alloc {
+	uint64_t base, size;
+};
+
+static struct {
+	struct sim_ctx *cur;
+	struct sim_ctx primary;
+	struct sim_alloc *a;
+	size_t n, cap;
+	uint64_t used;
+} sim;
+
+static bool is(const void *h, uint32_t kind)
+{
+	const struct sim_obj *o = h;
+
+	return o && o->magic == SIM_MAGIC && o->kind == kind;
+}
+
+static void *obj_new(size_t size, uint32_t kind)
+{
+	struct sim_obj *o = calloc(1, size);
+
+	if (o) {
+		o->magic = SIM_MAGIC;
+		o->kind = kind;
+	}
+	return o;
+}
+
+static void obj_free(void *h)
+{
+	((struct sim_obj *)h)->magic = 0;
+	free(h);
+}
+
+/* Every call needs a live context and fails with its sticky error. */
+static CUresult ctx_ok(void)
+{
+	if (!sim.cur)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (sim.cur->primary && sim.cur->refs <= 0)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	return sim.cur->sticky;
+}
+
+#define CTX_OK() do { CUresult _r = ctx_ok(); if (_r) return _r; } while (0)
+
+static CUresult stream_ok(CUstream s)
+{
+	if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD || is(s, K_STREAM))
+		return CUDA_SUCCESS;
+	return CUDA_ERROR_INVALID_HANDLE;
+}
+
+/* ---- memory ---- */
+
+static long find_le(uint64_t p)
+{
+	long lo = 0, hi = (long)sim.n - 1, best = -1;
+
+	while (lo <= hi) {
+		long mid = (lo + hi) / 2;
+
+		if (sim.a[mid].base <= p) {
+			best = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	return best;
+}
+
+/* Host view of [p, p + len) when it lies inside one allocation. */
+static void *mem(void *be, uint64_t p, uint64_t len)
+{
+	long i = find_le(p);
+
+	(void)be;
+	if (i < 0 || p - sim.a[i].base > sim.a[i].size || len > sim.a[i].size - (p - sim.a[i].base))
+		return NULL;
+	return (void *)(uintptr_t)p;
+}
+
+CUresult sim_cuMemAlloc(CUdeviceptr *dptr, size_t size)
+{
+	void *p;
+	long i;
+
+	CTX_OK();
+	if (!size)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (size > SIM_MEM_TOTAL - sim.used)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	if (sim.n == sim.cap) {
+		size_t cap = sim.cap ? 2 * sim.cap : 64;
+		struct sim_alloc *a = realloc(sim.a, cap * sizeof(*a));
+
+		if (!a)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		sim.a = a;
+		sim.cap = cap;
+	}
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+		 -1, 0);
+	if (p == MAP_FAILED)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	i = find_le((uint64_t)(uintptr_t)p) + 1;
+	memmove(&sim.a[i + 1], &sim.a[i], (sim.n - (size_t)i) * sizeof(sim.a[0]));
+	sim.a[i] = (struct sim_alloc){ (uint64_t)(uintptr_t)p, size };
+	sim.n++;
+	sim.used += size;
+	*dptr = (CUdeviceptr)(uintptr_t)p;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuMemFree(CUdeviceptr d)
+{
+	long i;
+
+	CTX_OK();
+	i = find_le(d);
+	if (i < 0 || sim.a[i].base != d)
+		return CUDA_ERROR_INVALID_VALUE;
+	munmap((void *)(uintptr_t)d, sim.a[i].size);
+	sim.used -= sim.a[i].size;
+	memmove(&sim.a[i], &sim.a[i + 1], (sim.n - (size_t)i - 1) * sizeof(sim.a[0]));
+	sim.n--;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuMemGetInfo(size_t *free_b, size_t *total)
+{
+	CTX_OK();
+	*free_b = SIM_MEM_TOTAL - sim.used;
+	*total = SIM_MEM_TOTAL;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)
+{
+	void *d;
+
+	CTX_OK();
+	d = mem(NULL, dst, n);
+	if (!d)
+		return CUDA_ERROR_INVALID_VALUE;
+	memcpy(d, src, n);
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n)
+{
+	void *s;
+
+	CTX_OK();
+	s = mem(NULL, src, n);
+	if (!s)
+		return CUDA_ERROR_INVALID_VALUE;
+	memcpy(dst, s, n);
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+	void *d, *s;
+
+	CTX_OK();
+	d = mem(NULL, dst, n);
+	s = mem(NULL, src, n);
+	if (!d || !s)
+		return CUDA_ERROR_INVALID_VALUE;
+	memmove(d, s, n);
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, CUstream s)
+{
+	return stream_ok(s) ? CUDA_ERROR_INVALID_HANDLE : sim_cuMemcpyHtoD(dst, src, n);
+}
+
+CUresult sim_cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s)
+{
+	return stream_ok(s) ? CUDA_ERROR_INVALID_HANDLE : sim_cuMemcpyDtoH(dst, src, n);
+}
+
+CUresult sim_cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
+{
+	return stream_ok(s) ? CUDA_ERROR_INVALID_HANDLE : sim_cuMemcpyDtoD(dst, src, n);
+}
+
+static CUresult memset_n(CUdeviceptr dst, uint32_t v, size_t n, unsigned int w)
+{
+	unsigned char *d;
+
+	CTX_OK();
+	if (n > SIM_MEM_TOTAL / w || (dst % w))
+		return CUDA_ERROR_INVALID_VALUE;
+	d = mem(NULL, dst, n * w);
+	if (!d)
+		return CUDA_ERROR_INVALID_VALUE;
+	for (size_t i = 0; i < n; i++)
+		memcpy(d + i * w, &v, w);
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuMemsetD8(CUdeviceptr d, unsigned char v, size_t n)
+{
+	CTX_OK();
+	if (!mem(NULL, d, n))
+		return CUDA_ERROR_INVALID_VALUE;
+	memset((void *)(uintptr_t)d, v, n);
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuMemsetD16(CUdeviceptr d, unsigned short v, size_t n)
+{
+	return memset_n(d, v, n, 2);
+}
+
+CUresult sim_cuMemsetD32(CUdeviceptr d, unsigned int v, size_t n)
+{
+	return memset_n(d, v, n, 4);
+}
+
+CUresult sim_cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s)
+{
+	return stream_ok(s) ? CUDA_ERROR_INVALID_HANDLE : sim_cuMemsetD8(d, v, n);
+}
+
+CUresult sim_cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream s)
+{
+	return stream_ok(s) ? CUDA_ERROR_INVALID_HANDLE : sim_cuMemsetD16(d, v, n);
+}
+
+CUresult sim_cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s)
+{
+	return stream_ok(s) ? CUDA_ERROR_INVALID_HANDLE : sim_cuMemsetD32(d, v, n);
+}
+
+/* ---- contexts ---- */
+
+CUresult sim_cuInit(unsigned int flags)
+{
+	return flags ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+}
+
+static void ctx_defaults(struct sim_ctx *c)
+{
+	static const size_t lim[8] = { 1024, 1048576, 8388608, 2, 2048, 32, 0, 0 };
+
+	memcpy(c->limit, lim, sizeof(lim));
+	c->sticky = CUDA_SUCCESS;
+}
+
+CUresult sim_cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
+{
+	if (dev != 0)
+		return CUDA_ERROR_INVALID_DEVICE;
+	if (!sim.primary.o.magic) {
+		sim.primary.o = (struct sim_obj){ SIM_MAGIC, K_CTX };
+		sim.primary.primary = true;
+	}
+	if (sim.primary.refs++ == 0)
+		ctx_defaults(&sim.primary);
+	*pctx = (CUcontext)&sim.primary;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuDevicePrimaryCtxRelease(CUdevice dev)
+{
+	if (dev != 0)
+		return CUDA_ERROR_INVALID_DEVICE;
+	if (sim.primary.refs <= 0)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	sim.primary.refs--;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuDevicePrimaryCtxReset(CUdevice dev)
+{
+	if (dev != 0)
+		return CUDA_ERROR_INVALID_DEVICE;
+	sim.primary.refs = 0;
+	sim.primary.flags = 0;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags)
+{
+	if (dev != 0)
+		return CUDA_ERROR_INVALID_DEVICE;
+	sim.primary.flags = flags;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev)
+{
+	struct sim_ctx *c;
+
+	if (dev != 0)
+		return CUDA_ERROR_INVALID_DEVICE;
+	c = obj_new(sizeof(*c), K_CTX);
+	if (!c)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	c->flags = flags;
+	ctx_defaults(c);
+	sim.cur = c;
+	*pctx = (CUcontext)c;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *p, unsigned int flags, CUdevice dev)
+{
+	return p ? CUDA_ERROR_NOT_SUPPORTED : sim_cuCtxCreate(pctx, flags, dev);
+}
+
+CUresult sim_cuCtxDestroy(CUcontext h)
+{
+	if (!is(h, K_CTX) || ((struct sim_ctx *)h)->primary)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (sim.cur == (struct sim_ctx *)h)
+		sim.cur = NULL;
+	obj_free(h);
+	return CUDA_SUCCESS;
+}
+
+static CUresult set_current(CUcontext h)
+{
+	if (h && !is(h, K_CTX))
+		return CUDA_ERROR_INVALID_CONTEXT;
+	sim.cur = (struct sim_ctx *)h;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuCtxSynchronize(void)
+{
+	CTX_OK();
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuCtxSynchronize_v2(CUcontext h)
+{
+	struct sim_ctx *c = h ? (struct sim_ctx *)h : sim.cur;
+
+	if (!c || !is(c, K_CTX))
+		return CUDA_ERROR_INVALID_CONTEXT;
+	return c->sticky;
+}
+
+CUresult sim_cuCtxGetApiVersion(CUcontext h, unsigned int *v)
+{
+	if (h && !is(h, K_CTX))
+		return CUDA_ERROR_INVALID_CONTEXT;
+	*v = 3020;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuCtxGetLimit(size_t *v, CUlimit l)
+{
+	CTX_OK();
+	if ((unsigned int)l >= 8)
+		return CUDA_ERROR_INVALID_VALUE;
+	*v = sim.cur->limit[l];
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuCtxSetLimit(CUlimit l, size_t v)
+{
+	CTX_OK();
+	if ((unsigned int)l >= 8)
+		return CUDA_ERROR_INVALID_VALUE;
+	sim.cur->limit[l] = v;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuCtxGetFlags(unsigned int *flags)
+{
+	CTX_OK();
+	*flags = sim.cur->flags;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuCtxGetStreamPriorityRange(int *least, int *greatest)
+{
+	CTX_OK();
+	*least = 0;
+	*greatest = -5;
+	return CUDA_SUCCESS;
+}
+
+/* ---- modules and functions ---- */
+
+static CUresult load(const void *image, struct sim_module **out)
+{
+	size_t n = gl_image_size(image, GLEAM_IMAGE_MAX);
+	struct sim_module *m;
+
+	CTX_OK();
+	if (!n)
+		return CUDA_ERROR_INVALID_IMAGE;
+	m = obj_new(sizeof(*m), K_MODULE);
+	if (!m)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	m->image = malloc(n);
+	if (!m->image) {
+		obj_free(m);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	memcpy(m->image, image, n);
+	m->size = n;
+	*out = m;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuModuleLoadData(CUmodule *module, const void *image)
+{
+	return load(image, (struct sim_module **)module);
+}
+
+CUresult sim_cuLibraryLoadData(CUlibrary *lib, const void *code, CUjit_option *jo, void **jv,
+			       unsigned int njo, CUlibraryOption *lo, void **lv, unsigned int nlo)
+{
+	return load(code, (struct sim_module **)lib);
+}
+
+/* Whether the image defines name: a PTX entry or a symbol string. */
+static bool defines(const struct sim_module *m, const char *name)
+{
+	size_t n = strlen(name);
+	char entry[GLEAM_NAME_MAX + 16];
+
+	snprintf(entry, sizeof(entry), ".entry %s", name);
+	if (memmem(m->image, m->size, entry, strlen(entry)))
+		return true;
+	for (const unsigned char *p = m->image;
+	     (p = memmem(p, m->size - (size_t)(p - m->image), name, n + 1)); p++)
+		if (p > m->image && p[-1] == 0)
+			return true;
+	return false;
+}
+
+static CUresult get_func(void *parent, const char *name, struct sim_func **out)
+{
+	const struct sim_kernel *k;
+	struct sim_func *f;
+	uint32_t off = 0;
+
+	CTX_OK();
+	if (!is(parent, K_MODULE))
+		return CUDA_ERROR_INVALID_HANDLE;
+	k = sim_kernel_find(name);
+	if (!k || !defines(parent, name))
+		return CUDA_ERROR_NOT_FOUND;
+	f = obj_new(sizeof(*f), K_FUNC);
+	if (!f)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	f->k = k;
+	for (unsigned int i = 0; i < k->nparams && i < 16; i++) {
+		uint32_t sz = k->param_size[i], al = sz >= 8 ? 8 : sz;
+
+		off = (off + al - 1) / al * al;
+		f->p[i].offset = off;
+		f->p[i].size = sz;
+		off += sz;
+	}
+	f->params_size = off;
+	*out = f;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
+{
+	return get_func(hmod, name, (struct sim_func **)hfunc);
+}
+
+CUresult sim_cuLibraryGetKernel(CUkernel *k, CUlibrary lib, const char *name)
+{
+	return get_func(lib, name, (struct sim_func **)k);
+}
+
+CUresult sim_cuKernelGetFunction(CUfunction *pf, CUkernel k)
+{
+	CTX_OK();
+	if (!is(k, K_FUNC))
+		return CUDA_ERROR_INVALID_HANDLE;
+	/* A kernel and its function are one object here. */
+	*pf = (CUfunction)k;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuLibraryGetModule(CUmodule *pm, CUlibrary lib)
+{
+	CTX_OK();
+	if (!is(lib, K_MODULE))
+		return CUDA_ERROR_INVALID_HANDLE;
+	*pm = (CUmodule)lib;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuModuleGetGlobal(CUdeviceptr *d, size_t *bytes, CUmodule m, const char *name)
+{
+	CTX_OK();
+	return is(m, K_MODULE) ? CUDA_ERROR_NOT_FOUND : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult sim_cuLibraryGetGlobal(CUdeviceptr *d, size_t *bytes, CUlibrary l, const char *name)
+{
+	return sim_cuModuleGetGlobal(d, bytes, (CUmodule)l, name);
+}
+
+static CUresult unload(void *h)
+{
+	struct sim_module *m = h;
+
+	if (!is(h, K_MODULE))
+		return CUDA_ERROR_INVALID_HANDLE;
+	free(m->image);
+	obj_free(m);
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuModuleUnload(CUmodule m)
+{
+	return unload(m);
+}
+
+CUresult sim_cuLibraryUnload(CUlibrary l)
+{
+	return unload(l);
+}
+
+static CUresult launch(struct sim_func *f, const unsigned int g[3], const unsigned int b[3],
+		       unsigned int shmem, CUstream s, void **extra)
+{
+	struct sim_launch l = { .shared_bytes = shmem, .mem = mem };
+	void *buf = NULL;
+	size_t *size = NULL;
+	int r;
+
+	CTX_OK();
+	if (!is(f, K_FUNC) || stream_ok(s))
+		return CUDA_ERROR_INVALID_HANDLE;
+	for (int i = 0; extra && extra[i] != CU_LAUNCH_PARAM_END && i < 8; i += 2) {
+		if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+			buf = extra[i + 1];
+		else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+			size = extra[i + 1];
+	}
+	if (!size || *size != f->params_size || (f->params_size && !buf))
+		return CUDA_ERROR_INVALID_VALUE;
+	l.grid = (struct sim_dim3){ g[0], g[1], g[2] };
+	l.block = (struct sim_dim3){ b[0], b[1], b[2] };
+	l.params = buf;
+	l.params_size = *size;
+	r = f->k->run(&l);
+	/* A fault poisons the context, as on a GPU. */
+	if (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED)
+		sim.cur->sticky = (CUresult)r;
+	return (CUresult)r;
+}
+
+CUresult sim_cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
+			    unsigned int bx, unsigned int by, unsigned int bz, unsigned int shmem,
+			    CUstream s, void **kp, void **extra)
+{
+	const unsigned int g[3] = { gx, gy, gz }, b[3] = { bx, by, bz };
+
+	return launch((struct sim_func *)f, g, b, shmem, s, extra);
+}
+
+CUresult sim_cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **kp, void **extra)
+{
+	const unsigned int g[3] = { c->gridDimX, c->gridDimY, c->gridDimZ };
+	const unsigned int b[3] = { c->blockDimX, c->blockDimY, c->blockDimZ };
+
+	return launch((struct sim_func *)f, g, b, c->sharedMemBytes, c->hStream, extra);
+}
+
+/* ---- streams and events ---- */
+
+CUresult sim_cuStreamCreate(CUstream *ps, unsigned int flags)
+{
+	CTX_OK();
+	if (flags & ~(unsigned int)CU_STREAM_NON_BLOCKING)
+		return CUDA_ERROR_INVALID_VALUE;
+	*ps = obj_new(sizeof(struct sim_obj), K_STREAM);
+	return *ps ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult sim_cuStreamCreateWithPriority(CUstream *ps, unsigned int flags, int prio)
+{
+	return sim_cuStreamCreate(ps, flags);
+}
+
+CUresult sim_cuStreamDestroy(CUstream s)
+{
+	if (!is(s, K_STREAM))
+		return CUDA_ERROR_INVALID_HANDLE;
+	obj_free(s);
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuStreamSynchronize(CUstream s)
+{
+	CTX_OK();
+	return stream_ok(s);
+}
+
+CUresult sim_cuStreamQuery(CUstream s)
+{
+	CTX_OK();
+	return stream_ok(s);
+}
+
+CUresult sim_cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags)
+{
+	CTX_OK();
+	if (stream_ok(s) || !is(e, K_EVENT))
+		return CUDA_ERROR_INVALID_HANDLE;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuEventCreate(CUevent *pe, unsigned int flags)
+{
+	struct sim_event *e;
+
+	CTX_OK();
+	e = obj_new(sizeof(*e), K_EVENT);
+	if (!e)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	e->flags = flags;
+	*pe = (CUevent)e;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuEventRecord(CUevent h, CUstream s)
+{
+	struct sim_event *e = (struct sim_event *)h;
+
+	CTX_OK();
+	if (!is(h, K_EVENT) || stream_ok(s))
+		return CUDA_ERROR_INVALID_HANDLE;
+	e->recorded = true;
+	e->t_ns = gl_now_ns();
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuEventQuery(CUevent h)
+{
+	CTX_OK();
+	return is(h, K_EVENT) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult sim_cuEventSynchronize(CUevent h)
+{
+	return sim_cuEventQuery(h);
+}
+
+CUresult sim_cuEventElapsedTime(float *ms, CUevent a, CUevent b)
+{
+	struct sim_event *s = (struct sim_event *)a, *e = (struct sim_event *)b;
+
+	CTX_OK();
+	if (!is(a, K_EVENT) || !is(b, K_EVENT))
+		return CUDA_ERROR_INVALID_HANDLE;
+	if ((s->flags | e->flags) & CU_EVENT_DISABLE_TIMING)
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (!s->recorded || !e->recorded)
+		return CUDA_ERROR_INVALID_HANDLE;
+	*ms = (float)((double)((int64_t)(e->t_ns - s->t_ns)) / 1e6);
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b)
+{
+	return sim_cuEventElapsedTime(ms, a, b);
+}
+
+CUresult sim_cuEventDestroy(CUevent h)
+{
+	if (!is(h, K_EVENT))
+		return CUDA_ERROR_INVALID_HANDLE;
+	obj_free(h);
+	return CUDA_SUCCESS;
+}
+
+/* ---- what the worker asks beyond the table ---- */
+
+static CUresult sim_init(const char *lib)
+{
+	return CUDA_SUCCESS;
+}
+
+static CUresult sim_devices(int *ver, struct gleam_devinfo *d, unsigned int max, unsigned int *n)
+{
+	static const struct { int a, v; } attrs[] = {
+		{ CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024 },
+		{ CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, 1024 },
+		{ CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, 1024 },
+		{ CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, 64 },
+		{ CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, 2147483647 },
+		{ CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, 65535 },
+		{ CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, 65535 },
+		{ CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, 49152 },
+		{ CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 232448 },
+		{ CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY, 65536 },
+		{ CU_DEVICE_ATTRIBUTE_WARP_SIZE, 32 },
+		{ CU_DEVICE_ATTRIBUTE_MAX_PITCH, 2147483647 },
+		{ CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, 65536 },
+		{ CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 1000000 },
+		{ CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 4 },
+		{ CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 9 },
+		{ CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0 },
+		{ CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, 1 },
+		{ CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS, 1 },
+		{ CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, 2048 },
+	};
+
+	*ver = CUDA_VERSION;
+	*n = 0;
+	if (!max)
+		return CUDA_SUCCESS;
+	memset(d, 0, sizeof(*d));
+	snprintf(d->name, sizeof(d->name), "Gleam sim device");
+	for (int i = 0; i < 16; i++)
+		d->uuid[i] = (uint8_t)(0x51 + i);
+	d->total_mem = SIM_MEM_TOTAL;
+	for (size_t i = 0; i < ARRAY_SIZE(attrs); i++)
+		d->attr[attrs[i].a] = attrs[i].v;
+	d->nattr = GLEAM_DEV_ATTR_MAX;
+	*n = 1;
+	return CUDA_SUCCESS;
+}
+
+static CUresult sim_func_info(CUfunction h, struct gleam_funcinfo *fi, struct gleam_param *p,
+			      unsigned int max)
+{
+	struct sim_func *f = (struct sim_func *)h;
+
+	if (!is(h, K_FUNC))
+		return CUDA_ERROR_INVALID_HANDLE;
+	fi->nparams = MIN(f->k->nparams, max);
+	fi->params_size = f->params_size;
+	memcpy(p, f->p, fi->nparams * sizeof(*p));
+	fi->attr[CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK] = 1024;
+	fi->attr[CU_FUNC_ATTRIBUTE_NUM_REGS] = 32;
+	fi->attr[CU_FUNC_ATTRIBUTE_PTX_VERSION] = 90;
+	fi->attr[CU_FUNC_ATTRIBUTE_BINARY_VERSION] = 90;
+	fi->attr[CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES] = 49152;
+	return CUDA_SUCCESS;
+}
+
+static CUresult sim_kernel_info(CUkernel k, struct gleam_funcinfo *fi, struct gleam_param *p,
+				unsigned int max)
+{
+	return sim_func_info((CUfunction)k, fi, p, max);
+}
+
+static uint64_t sim_mem_in_use(void)
+{
+	return sim.used;
+}
+
+struct gl_backend gl_backend_sim_rw = {
+	.name = "sim",
+	.init = sim_init,
+	.devices = sim_devices,
+	.set_current = set_current,
+	.func_info = sim_func_info,
+	.kernel_info = sim_kernel_info,
+	.mem_in_use = sim_mem_in_use,
+	.op = {
+#define X(name, sym) .f_##name = sim_##name,
+		GL_BACKEND_FUNCS(X)
+#undef X
+	},
+};

@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A bridge between a session ring and a TCP connection, driven by the
+ * role's io_uring loop.  Records and replies cross unchanged: the bridge
+ * checks each message's header, frames batches of them, and keeps the
+ * ring's doorbells quiet while the other side is awake.
+ *
+ * Every message read from the ring or the wire is checked before use:
+ * its length (at least a header, 8-aligned, within its frame and under
+ * GLEAM_REC_MAX), its function number and its flags.  A bad one ends the
+ * session, never the daemon.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "gleam_api_gen.h"
+#include "gleamd.h"
+#include "util.h"
+
+#define OBUF_CAP	(GLEAM_FRAME_MAX + sizeof(struct gleam_frame))
+#define IBUF_CAP	(2 * (GLEAM_FRAME_MAX + sizeof(struct gleam_frame)))
+
+struct loop g_loop;
+
+struct io_uring_sqe *loop_sqe(void)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&g_loop.ring);
+
+	if (!sqe) {
+		io_uring_submit(&g_loop.ring);
+		sqe = io_uring_get_sqe(&g_loop.ring);
+	}
+	return sqe;
+}
+
+void bridge_init(struct bridge *b, bool client, void *owner)
+{
+	b->out_dir = client ? &b->ring.sq : &b->ring.cq;
+	b->in_dir = client ? &b->ring.cq : &b->ring.sq;
+	b->out_type = client ? GLEAM_FRAME_RECORDS : GLEAM_FRAME_REPLIES;
+	b->in_type = client ? GLEAM_FRAME_REPLIES : GLEAM_FRAME_RECORDS;
+	b->op_bell_recv = (struct op){ OP_BELL_RECV, owner };
+	b->op_bell_send = (struct op){ OP_BELL_SEND, owner };
+	b->op_tcp_recv = (struct op){ OP_TCP_RECV, owner };
+	b->op_tcp_send = (struct op){ OP_TCP_SEND, owner };
+	b->op_connect = (struct op){ OP_CONNECT, owner };
+	b->tcp = -1;
+	b->bell = -1;
+}
+
+static int bufs(struct bridge *b)
+{
+	if (!b->obuf) {
+		b->obuf = malloc(OBUF_CAP);
+		b->ocap = OBUF_CAP;
+	}
+	if (!b->ibuf) {
+		b->ibuf = malloc(IBUF_CAP);
+		b->icap = IBUF_CAP;
+	}
+	return b->obuf && b->ibuf ? 0 : -ENOMEM;
+}
+
+static void ring_bell(struct bridge *b)
+{
+	struct io_uring_sqe *sqe;
+
+	if (b->bell < 0 || b->closing)
+		return;
+	if (b->bell_sending) {
+		b->bell_pending = true;
+		return;
+	}
+	sqe = loop_sqe();
+	if (!sqe)
+		return;
+	b->bellout = GLEAM_BELL_CQ;
+	io_uring_prep_send(sqe, b->bell, &b->bellout, 1, MSG_NOSIGNAL);
+	io_uring_sqe_set_data(sqe, &b->op_bell_send);
+	b->bell_sending = true;
+	b->inflight++;
+}
+
+static void post_bell_recv(struct bridge *b)
+{
+	struct io_uring_sqe *sqe;
+
+	if (b->bell_recving || b->bell < 0 || b->closing)
+		return;
+	sqe = loop_sqe();
+	if (!sqe)
+		return;
+	io_uring_prep_recv(sqe, b->bell, b->bellbuf, sizeof(b->bellbuf), 0);
+	io_uring_sqe_set_data(sqe, &b->op_bell_recv);
+	b->bell_recving = true;
+	b->inflight++;
+}
+
+static void post_tcp_recv(struct bridge *b)
+{
+	struct io_uring_sqe *sqe;
+
+	if (b->recving || b->in_blocked || b->tcp < 0 || b->closing || b->ilen == b->icap)
+		return;
+	sqe = loop_sqe();
+	if (!sqe)
+		return;
+	io_uring_prep_recv(sqe, b->tcp, b->ibuf + b->ilen, b->icap - b->ilen, 0);
+	io_uring_sqe_set_data(sqe, &b->op_tcp_recv);
+	b->recving = true;
+	b->inflight++;
+}
+
+static void post_send(struct bridge *b)
+{
+	struct io_uring_sqe *sqe = loop_sqe();
+
+	if (!sqe)
+		return;
+	io_uring_prep_send(sqe, b->tcp, b->obuf + b->osent, b->olen - b->osent, MSG_NOSIGNAL);
+	io_uring_sqe_set_data(sqe, &b->op_tcp_send);
+	b->sending = true;
+	b->inflight++;
+}
+
+void bridge_queue_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len)
+{
+	struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = type, .len = len };
+
+	/* Control frames are small and rare: they wait for the current send. */
+	if (bufs(b) || b->olen + sizeof(f) + len > b->ocap)
+		return;
+	memcpy(b->obuf + b->olen, &f, sizeof(f));
+	memcpy(b->obuf + b->olen + sizeof(f), p, len);
+	b->olen += sizeof(f) + len;
+	if (!b->sending && b->tcp >= 0)
+		post_send(b);
+}
+
+static bool header_ok(const void *p, uint32_t len, bool record)
+{
+	const struct gleam_rec *r = p;
+	const struct gleam_reply *q = p;
+
+	if (record)
+		return r->fn < GL_FN_LIMIT && gl_fn_table[r->fn].name &&
+		       !(r->flags & ~GLEAM_REC_F_KNOWN) && !r->reserved;
+	return q->fn < GL_FN_LIMIT && gl_fn_table[q->fn].name &&
+	       !(q->flags & ~GLEAM_REP_F_KNOWN) && !q->reserved;
+}
+
+/* Move messages from the ring into one frame while there is room. */
+static void fill_out(struct bridge *b)
+{
+	bool records = b->out_type == GLEAM_FRAME_RECORDS;
+	size_t start;
+	uint32_t n = 0, len;
+	const void *p;
+
+	if (b->sending || b->closing || !b->hello_done || b->olen)
+		return;
+	start = sizeof(struct gleam_frame);
+	b->olen = start;
+	while (b->olen + GLEAM_REC_MAX <= b->ocap &&
+	       (p = gl_ring_peek(b->out_dir, records ? sizeof(struct gleam_rec) :
+				 sizeof(struct gleam_reply), GLEAM_REC_MAX, &len))) {
+		/* One copy out of shared memory, then checks on the copy. */
+		memcpy(b->obuf + b->olen, p, len);
+		memcpy(b->obuf + b->olen, &len, 4);
+		if (!header_ok(b->obuf + b->olen, len, records)) {
+			gl_err("session: malformed message from the ring (fn %u)",
+			       ((struct gleam_rec *)(b->obuf + b->olen))->fn);
+			b->out_dir->broken = true;
+			break;
+		}
+		if (records && (((struct gleam_rec *)(b->obuf + b->olen))->flags & GLEAM_REC_F_REPLY))
+			b->st.waits++;
+		gl_ring_consume(b->out_dir, len);
+		b->olen += len;
+		n++;
+	}
+	if (b->out_dir->broken) {
+		b->olen = 0;
+		bridge_close(b);
+		return;
+	}
+	if (!n) {
+		b->olen = 0;
+		return;
+	}
+	{
+		struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = b->out_type,
+					 .len = (uint32_t)(b->olen - start) };
+
+		memcpy(b->obuf, &f, sizeof(f));
+	}
+	if (records)
+		b->st.records += n;
+	else
+		b->st.replies += n;
+	b->st.batches++;
+	b->st.bytes_out += b->olen;
+	/* Space goes back to the producer as soon as it is copied. */
+	if (gl_ring_consume_publish(b->out_dir))
+		ring_bell(b);
+	b->osent = 0;
+	post_send(b);
+}
+
+/* Parse what arrived; copy messages into the ring.  false: close. */
+static bool drain_in(struct bridge *b)
+{
+	size_t off = 0;
+	bool published = false, ok = true;
+	bool records = b->in_type == GLEAM_FRAME_RECORDS;
+
+	b->in_blocked = false;
+	while (ok) {
+		if (!b->frame_left) {
+			struct gleam_frame f;
+
+			if (b->ilen - off < sizeof(f))
+				break;
+			memcpy(&f, b->ibuf + off, sizeof(f));
+			if (f.magic != GLEAM_WIRE_MAGIC || f.flags || f.reserved ||
+			    f.len > GLEAM_FRAME_MAX) {
+				gl_err("peer sent a malformed frame header");
+				ok = false;
+				break;
+			}
+			if (f.type == b->in_type && b->hello_done) {
+				off += sizeof(f);
+				b->frame_left = f.len;
+				b->st.bytes_in += sizeof(f) + f.len;
+				if (!f.len)
+					continue;
+				continue;
+			}
+			/* Control frames are handled whole. */
+			if (b->ilen - off < sizeof(f) + f.len)
+				break;
+			if (!bridge_on_frame(b, f.type, b->ibuf + off + sizeof(f), f.len)) {
+				ok = false;
+				break;
+			}
+			off += sizeof(f) + f.len;
+			continue;
+		}
+		{
+			uint32_t len;
+			void *dst;
+
+			if (b->ilen - off < 8)
+				break;
+			memcpy(&len, b->ibuf + off, 4);
+			if (len < (records ? sizeof(struct gleam_rec) : sizeof(struct gleam_reply)) ||
+			    (len & 7) || len > GLEAM_REC_MAX || len > b->frame_left ||
+			    len > b->in_dir->size / 2) {
+				gl_err("peer sent a malformed message (length %u)", len);
+				ok = false;
+				break;
+			}
+			if (b->ilen - off < len)
+				break;
+			if (!header_ok(b->ibuf + off, len, records)) {
+				gl_err("peer sent a malformed message header");
+				ok = false;
+				break;
+			}
+			dst = gl_ring_reserve(b->in_dir, len);
+			if (!dst) {
+				b->in_blocked = true;
+				gl_ring_prod_set_sleeping(b->in_dir, true);
+				/* Re-check: the consumer may have freed space meanwhile. */
+				if (gl_ring_can_reserve(b->in_dir, len)) {
+					gl_ring_prod_set_sleeping(b->in_dir, false);
+					b->in_blocked = false;
+					continue;
+				}
+				break;
+			}
+			memcpy(dst, b->ibuf + off, len);
+			gl_ring_commit(b->in_dir);
+			published = true;
+			off += len;
+			b->frame_left -= len;
+		}
+	}
+	if (off) {
+		memmove(b->ibuf, b->ibuf + off, b->ilen - off);
+		b->ilen -= off;
+	}
+	if (published && gl_ring_cons_sleeping(b->in_dir))
+		ring_bell(b);
+	if (!b->in_blocked)
+		gl_ring_prod_set_sleeping(b->in_dir, false);
+	return ok;
+}
+
+/* Something changed (a bell, a completed send): make progress. */
+void bridge_kick(struct bridge *b)
+{
+	if (b->closing)
+		return;
+	if (b->in_blocked && !drain_in(b)) {
+		bridge_close(b);
+		return;
+	}
+	fill_out(b);
+	if (!b->sending && b->hello_done) {
+		/* Idle: ask for a bell, then look once more. */
+		gl_ring_cons_set_sleeping(b->out_dir, true);
+		if (!gl_ring_empty(b->out_dir)) {
+			gl_ring_cons_set_sleeping(b->out_dir, false);
+			fill_out(b);
+		}
+	}
+	post_tcp_recv(b);
+	post_bell_recv(b);
+}
+
+bool bridge_complete(struct bridge *b, struct op *op, int res)
+{
+	b->inflight--;
+	switch (op->type) {
+	case OP_BELL_RECV:
+		b->bell_recving = false;
+		if (res <= 0)
+			return false;
+		gl_ring_cons_set_sleeping(b->out_dir, false);
+		bridge_kick(b);
+		return true;
+	case OP_BELL_SEND:
+		b->bell_sending = false;
+		if (b->bell_pending) {
+			b->bell_pending = false;
+			ring_bell(b);
+		}
+		return true;
+	case OP_TCP_RECV:
+		b->recving = false;
+		if (res <= 0) {
+			if (res < 0 && res != -ECONNRESET)
+				gl_dbg("connection: %s", strerror(-res));
+			return false;
+		}
+		b->ilen += (size_t)res;
+		if (!drain_in(b))
+			return false;
+		bridge_kick(b);
+		return true;
+	case OP_TCP_SEND:
+		b->sending = false;
+		if (res <= 0)
+			return false;
+		b->osent += (size_t)res;
+		if (b->osent < b->olen) {
+			post_send(b);
+			return true;
+		}
+		b->olen = b->osent = 0;
+		bridge_kick(b);
+		return true;
+	default:
+		return true;
+	}
+}
+
+void bridge_close(struct bridge *b)
+{
+	if (b->closing)
+		return;
+	b->closing = true;
+	/* Pending operations complete with errors; the owner frees at zero. */
+	if (b->tcp >= 0)
+		shutdown(b->tcp, SHUT_RDWR);
+	if (b->bell >= 0)
+		shutdown(b->bell, SHUT_RDWR);
+}

@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gleamd, client role: accepts applications on the local socket, gives
+ * each a session ring, and bridges it to a connection of its own to the
+ * server.  gleamctl talks to the same socket.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gleamd.h"
+#include "util.h"
+
+struct csess {
+	struct bridge b;
+	struct csess *next;
+	uint64_t id;
+	pid_t pid;
+	uid_t uid;
+	char program[64];
+	time_t started;
+	bool control;
+	bool local_hello;
+	uint64_t server_session;
+	struct sockaddr_storage addr;
+	socklen_t addrlen;
+	struct op op_ctl_send;
+	char *ctl_reply;
+};
+
+static struct {
+	struct config *cfg;
+	int listen_fd;
+	struct op op_accept;
+	struct csess *sessions;
+	uint64_t next_id;
+	uint64_t sessions_total;
+	struct sockaddr_storage server;
+	socklen_t server_len;
+} cl;
+
+static void post_accept(void)
+{
+	struct io_uring_sqe *sqe = loop_sqe();
+
+	io_uring_prep_accept(sqe, cl.listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	io_uring_sqe_set_data(sqe, &cl.op_accept);
+}
+
+static void sess_free(struct csess *s)
+{
+	struct csess **pp;
+
+	for (pp = &cl.sessions; *pp; pp = &(*pp)->next) {
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	}
+	if (s->b.tcp >= 0)
+		close(s->b.tcp);
+	if (s->b.bell >= 0)
+		close(s->b.bell);
+	gl_ring_unmap(&s->b.ring);
+	free(s->b.obuf);
+	free(s->b.ibuf);
+	free(s->ctl_reply);
+	if (!s->control)
+		gl_info("session %llu (%s, pid %d) ended: %llu records, %llu batches",
+			(unsigned long long)s->id, s->program, (int)s->pid,
+			(unsigned long long)s->b.st.records, (unsigned long long)s->b.st.batches);
+	free(s);
+}
+
+static void sess_maybe_free(struct csess *s)
+{
+	if (s->b.closing && s->b.inflight == 0)
+		sess_free(s);
+}
+
+static void start_connect(struct csess *s)
+{
+	struct io_uring_sqe *sqe;
+	int one = 1, buf = 4 << 20;
+
+	s->b.tcp = socket(cl.server.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (s->b.tcp < 0) {
+		bridge_close(&s->b);
+		return;
+	}
+	setsockopt(s->b.tcp, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	setsockopt(s->b.tcp, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
+	setsockopt(s->b.tcp, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
+	sqe = loop_sqe();
+	io_uring_prep_connect(sqe, s->b.tcp, (struct sockaddr *)&cl.server, cl.server_len);
+	io_uring_sqe_set_data(sqe, &s->b.op_connect);
+	s->b.inflight++;
+}
+
+static void append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static void append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(*buf + *len, *cap - *len, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return;
+		if (*len + (size_t)n < *cap) {
+			*len += (size_t)n;
+			return;
+		}
+		if (*cap >= GLEAM_CTL_REPLY_MAX)
+			return;
+		*cap *= 2;
+		*buf = realloc(*buf, *cap);
+		if (!*buf)
+			return;
+	}
+}
+
+/* gleamctl status, as text or JSON. */
+static char *status(bool json)
+{
+	size_t len = 0, cap = 4096;
+	char *b = malloc(cap);
+	bool first = true;
+
+	if (!b)
+		return NULL;
+	b[0] = 0;
+	if (json)
+		append(&b, &len, &cap, "{\"role\":\"client\",\"server\":\"%s\",\"sessions_total\":%llu,"
+		       "\"sessions\":[", cl.cfg->server, (unsigned long long)cl.sessions_total);
+	else
+		append(&b, &len, &cap, "server: %s\nsessions: %llu since start\n", cl.cfg->server,
+		       (unsigned long long)cl.sessions_total);
+	if (!json)
+		append(&b, &len, &cap, "%-6s %-16s %7s %10s %10s %9s %8s %12s %12s\n", "id",
+		       "program", "pid", "records", "replies", "batches", "waits", "bytes out",
+		       "bytes in");
+	for (struct csess *s = cl.sessions; s; s = s->next) {
+		const struct sess_stats *st = &s->b.st;
+
+		if (s->control || !s->local_hello)
+			continue;
+		if (json)
+			append(&b, &len, &cap, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"uid\":%u,"
+			       "\"server_session\":%llu,\"records\":%llu,\"replies\":%llu,"
+			       "\"batches\":%llu,\"waits\":%llu,\"bytes_out\":%llu,\"bytes_in\":%llu}",
+			       first ? "" : ",", (unsigned long long)s->id, s->program, (int)s->pid,
+			       (unsigned int)s->uid, (unsigned long long)s->server_session,
+			       (unsigned long long)st->records, (unsigned long long)st->replies,
+			       (unsigned long long)st->batches, (unsigned long long)st->waits,
+			       (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in);
+		else
+			append(&b, &len, &cap, "%-6llu %-16s %7d %10llu %10llu %9llu %8llu %12llu %12llu\n",
+			       (unsigned long long)s->id, s->program, (int)s->pid,
+			       (unsigned long long)st->records, (unsigned long long)st->replies,
+			       (unsigned long long)st->batches, (unsigned long long)st->waits,
+			       (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in);
+		first = false;
+	}
+	if (json)
+		append(&b, &len, &cap, "]}\n");
+	return b;
+}
+
+static void control_request(struct csess *s, const struct gleam_ctl_req *req, size_t n)
+{
+	struct io_uring_sqe *sqe;
+	char *reply;
+
+	if (n != sizeof(*req) || req->reserved0) {
+		reply = strdup("error: malformed request\n");
+	} else if (req->op == GLEAM_CTL_STATUS || req->op == GLEAM_CTL_STATUS_JSON) {
+		reply = status(req->op == GLEAM_CTL_STATUS_JSON);
+	} else {
+		reply = strdup("error: unknown request\n");
+	}
+	if (!reply)
+		return;
+	free(s->ctl_reply);
+	s->ctl_reply = reply;
+	sqe = loop_sqe();
+	io_uring_prep_send(sqe, s->b.bell, reply, strlen(reply), MSG_NOSIGNAL);
+	io_uring_sqe_set_data(sqe, &s->op_ctl_send);
+	s->b.inflight++;
+}
+
+/* The first message on a local connection: a session or gleamctl. */
+static void local_hello(struct csess *s, int n)
+{
+	struct gleam_local_hello h;
+	struct gleam_local_ack ack = { .magic = GLEAM_LOCAL_MAGIC };
+	struct ucred cred;
+	socklen_t clen = sizeof(cred);
+	unsigned int shift = cl.cfg->ring_shift;
+	int fd = -1, err;
+
+	if (n != (int)sizeof(h)) {
+		bridge_close(&s->b);
+		return;
+	}
+	memcpy(&h, s->b.bellbuf, sizeof(h));
+	if (h.magic != GLEAM_LOCAL_MAGIC || h.version != GLEAM_LOCAL_VERSION ||
+	    h.reserved[0] || h.reserved[1] || (h.flags & ~GLEAM_LOCAL_F_KNOWN) ||
+	    (h.kind != GLEAM_LOCAL_SESSION && h.kind != GLEAM_LOCAL_CONTROL)) {
+		ack.status = -EPROTO;
+		gl_send_fd(s->b.bell, &ack, sizeof(ack), -1);
+		bridge_close(&s->b);
+		return;
+	}
+	h.program[sizeof(h.program) - 1] = 0;
+	snprintf(s->program, sizeof(s->program), "%s", h.program);
+	if (!getsockopt(s->b.bell, SOL_SOCKET, SO_PEERCRED, &cred, &clen)) {
+		s->pid = cred.pid;
+		s->uid = cred.uid;
+	}
+	s->local_hello = true;
+	if (h.kind == GLEAM_LOCAL_CONTROL) {
+		s->control = true;
+		return;
+	}
+	if (h.sq_shift)
+		shift = MAX(22u, MIN(h.sq_shift, (unsigned int)GLEAM_RING_MAX_SHIFT));
+	fd = gl_ring_memfd(shift, shift);
+	if (fd >= 0) {
+		/* Sealed: the application cannot shrink it under gleamd. */
+		fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+		err = gl_ring_map(fd, &s->b.ring);
+	} else {
+		err = fd;
+	}
+	ack.status = err;
+	ack.region_size = err ? 0 : s->b.ring.region_size;
+	ack.session_id = s->id;
+	/* A tiny message on a local socket: it never blocks. */
+	gl_send_fd(s->b.bell, &ack, sizeof(ack), err ? -1 : fd);
+	if (fd >= 0)
+		close(fd);
+	if (err) {
+		bridge_close(&s->b);
+		return;
+	}
+	cl.sessions_total++;
+	gl_info("session %llu: %s (pid %d, uid %u)", (unsigned long long)s->id, s->program,
+		(int)s->pid, (unsigned int)s->uid);
+	start_connect(s);
+}
+
+bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len)
+{
+	struct csess *s = (struct csess *)b;
+	struct gleam_hello_ack ack;
+
+	if (cl.cfg == NULL || cl.cfg->role != ROLE_CLIENT)
+		return server_on_frame(b, type, p, len);
+	switch (type) {
+	case GLEAM_FRAME_HELLO_ACK:
+		if (b->hello_done || len != sizeof(ack))
+			return false;
+		memcpy(&ack, p, sizeof(ack));
+		if (ack.status) {
+			gl_err("server refused session: %s", strerror((int)ack.status));
+			return false;
+		}
+		if (ack.version != GLEAM_WIRE_VERSION || (ack.features & ~GLEAM_WIRE_F_KNOWN))
+			return false;
+		s->server_session = ack.session_id;
+		b->hello_done = true;
+		return true;
+	case GLEAM_FRAME_PING:
+		bridge_queue_frame(b, GLEAM_FRAME_PONG, p, len == 8 ? 8 : 0);
+		return true;
+	case GLEAM_FRAME_PONG:
+		return true;
+	case GLEAM_FRAME_ERROR:
+		if (len >= sizeof(struct gleam_wire_error)) {
+			const struct gleam_wire_error *e = p;
+
+			gl_err("server: %.*s", (int)sizeof(e->msg), e->msg);
+		}
+		return false;
+	case GLEAM_FRAME_BYE:
+		return false;
+	default:
+		gl_err("server sent an unexpected frame (type %u)", type);
+		return false;
+	}
+}
+
+static void on_connect(struct csess *s, int res)
+{
+	struct gleam_hello h = { .version = GLEAM_WIRE_VERSION, .min_version = GLEAM_WIRE_VERSION,
+				 .features = GLEAM_WIRE_F_KNOWN, .kind = GLEAM_HELLO_SESSION,
+				 .pid = (uint32_t)s->pid, .uid = s->uid };
+
+	if (res < 0) {
+		gl_err("cannot connect to server %s: %s", cl.cfg->server, strerror(-res));
+		bridge_close(&s->b);
+		return;
+	}
+	gethostname(h.client, sizeof(h.client) - 1);
+	snprintf(h.program, sizeof(h.program), "%s", s->program);
+	bridge_queue_frame(&s->b, GLEAM_FRAME_HELLO, &h, sizeof(h));
+	bridge_kick(&s->b);
+}
+
+static void on_accept(int fd)
+{
+	struct csess *s;
+
+	post_accept();
+	if (fd < 0)
+		return;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		close(fd);
+		return;
+	}
+	bridge_init(&s->b, true, s);
+	s->op_ctl_send = (struct op){ OP_CTL_SEND, s };
+	s->b.bell = fd;
+	s->id = ++cl.next_id;
+	s->started = time(NULL);
+	s->next = cl.sessions;
+	cl.sessions = s;
+	if (!s->b.obuf)
+		s->b.obuf = malloc(GLEAM_FRAME_MAX + 64), s->b.ocap = GLEAM_FRAME_MAX + 64;
+	if (!s->b.ibuf)
+		s->b.ibuf = malloc(2 * (GLEAM_FRAME_MAX + 64)), s->b.icap = 2 * (GLEAM_FRAME_MAX + 64);
+	if (!s->b.obuf || !s->b.ibuf) {
+		bridge_close(&s->b);
+		sess_maybe_free(s);
+		return;
+	}
+	/* The hello arrives through the bell receive. */
+	bridge_kick(&s->b);
+}
+
+static void on_cqe(struct io_uring_cqe *cqe)
+{
+	struct op *op = io_uring_cqe_get_data(cqe);
+	struct csess *s;
+
+	if (!op)
+		return;
+	if (op->type == OP_ACCEPT) {
+		on_accept(cqe->res);
+		return;
+	}
+	s = op->owner;
+	if (op->type == OP_CONNECT) {
+		s->b.inflight--;
+		if (!s->b.closing)
+			on_connect(s, cqe->res);
+	} else if (op->type == OP_CTL_SEND) {
+		s->b.inflight--;
+	} else if (op->type == OP_BELL_RECV && (!s->local_hello || s->control)) {
+		s->b.inflight--;
+		s->b.bell_recving = false;
+		if (cqe->res <= 0)
+			bridge_close(&s->b);
+		else if (!s->local_hello)
+			local_hello(s, cqe->res);
+		else
+			control_request(s, (const void *)s->b.bellbuf, (size_t)cqe->res);
+		if (!s->b.closing && (s->control || !s->local_hello)) {
+			s->b.bell_recving = false;
+			/* Control connections only ever receive requests. */
+			struct io_uring_sqe *sqe = loop_sqe();
+
+			io_uring_prep_recv(sqe, s->b.bell, s->b.bellbuf, sizeof(s->b.bellbuf), 0);
+			io_uring_sqe_set_data(sqe, &s->b.op_bell_recv);
+			s->b.bell_recving = true;
+			s->b.inflight++;
+		}
+	} else if (!bridge_complete(&s->b, op, cqe->res)) {
+		bridge_close(&s->b);
+	}
+	sess_maybe_free(s);
+}
+
+int client_main(struct config *c)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int err;
+
+	cl.cfg = c;
+	cl.op_accept = (struct op){ OP_ACCEPT, NULL };
+	err = gl_parse_hostport(c->server, GLEAM_WIRE_PORT, &cl.server, &cl.server_len);
+	if (err) {
+		gl_err("cannot resolve server '%s'", c->server);
+		return 1;
+	}
+	if (strlen(c->socket_path) >= sizeof(sa.sun_path)) {
+		gl_err("socket path too long");
+		return 1;
+	}
+	strcpy(sa.sun_path, c->socket_path);
+	gl_mkdir_parent(c->socket_path);
+	cl.listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (cl.listen_fd < 0)
+		return 1;
+	/* A stale socket from a gleamd that died: nobody answers on it. */
+	if (connect(cl.listen_fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+		gl_err("another gleamd already serves %s", c->socket_path);
+		return 1;
+	}
+	close(cl.listen_fd);
+	cl.listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	unlink(c->socket_path);
+	if (bind(cl.listen_fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(cl.listen_fd, 128) < 0) {
+		gl_err("cannot listen on %s: %s", c->socket_path, strerror(errno));
+		return 1;
+	}
+	chmod(c->socket_path, 0660);
+	err = io_uring_queue_init(1024, &g_loop.ring, 0);
+	if (err) {
+		gl_err("io_uring: %s", strerror(-err));
+		return 1;
+	}
+	gl_info("client role: %s -> server %s", c->socket_path, c->server);
+	post_accept();
+	while (!g_loop.stop) {
+		struct io_uring_cqe *cqe;
+		unsigned int head, n = 0;
+
+		io_uring_submit_and_wait(&g_loop.ring, 1);
+		io_uring_for_each_cqe(&g_loop.ring, head, cqe) {
+			on_cqe(cqe);
+			n++;
+		}
+		io_uring_cq_advance(&g_loop.ring, n);
+	}
+	unlink(c->socket_path);
+	return 0;
+}

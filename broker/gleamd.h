@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/* gleamd, private header. */
+#ifndef GLEAM_GLEAMD_H
+#define GLEAM_GLEAMD_H
+
+#include <liburing.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "gleam_local.h"
+#include "gleam_record.h"
+#include "gleam_wire.h"
+#include "ring.h"
+
+enum role { ROLE_CLIENT = 1, ROLE_SERVER = 2 };
+
+struct config {
+	enum role role;
+	char socket_path[108];		/* client: local socket */
+	char server[256];		/* client: the server, host[:port] */
+	char listen[256];		/* server: address[:port] */
+	char backend[16];		/* server: cuda, sim or auto */
+	char cuda_lib[256];		/* server: NVIDIA's libcuda.so.1 */
+	unsigned int ring_shift;	/* session rings */
+	unsigned int flush_us;		/* batching timer */
+	bool foreground;
+};
+
+int config_load(struct config *c, const char *path);
+void config_defaults(struct config *c, enum role role);
+
+/* One io_uring operation in flight; embedded in its owner. */
+enum op_type {
+	OP_ACCEPT = 1,
+	OP_BELL_RECV,
+	OP_BELL_SEND,
+	OP_TCP_RECV,
+	OP_TCP_SEND,
+	OP_CONNECT,
+	OP_TIMER,
+	OP_CTL_RECV,
+	OP_CTL_SEND,
+	OP_CHILD,
+};
+
+struct op {
+	enum op_type type;
+	void *owner;
+};
+
+/* Counters of one session, shown by gleamctl. */
+struct sess_stats {
+	uint64_t records;
+	uint64_t replies;
+	uint64_t batches;
+	uint64_t bytes_out;
+	uint64_t bytes_in;
+	uint64_t waits;		/* records that asked for a reply */
+};
+
+/*
+ * A bridge joins a session ring to a TCP connection.  On the client the
+ * application produces records on the SQ and gleamd sends them; on the
+ * server gleamd produces them on the worker's SQ.  Replies run the other way.
+ */
+struct bridge {
+	struct gl_ring ring;
+	struct gl_ring_dir *out_dir;	/* ring -> wire */
+	struct gl_ring_dir *in_dir;	/* wire -> ring */
+	uint16_t out_type;		/* GLEAM_FRAME_RECORDS or _REPLIES */
+	uint16_t in_type;
+	int tcp;
+	int bell;			/* local socket: doorbells */
+	unsigned char *obuf;
+	size_t olen, osent, ocap;
+	uint32_t out_consumed;		/* ring bytes in obuf, released on send */
+	bool sending;
+	unsigned char *ibuf;
+	size_t ilen, icap;
+	uint32_t frame_left;		/* payload bytes of the current frame */
+	bool recving;
+	bool in_blocked;		/* ring full: wait for a bell */
+	bool bell_recving;
+	bool bell_sending;
+	bool bell_pending;
+	bool hello_done;
+	bool closing;
+	int inflight;
+	char bellbuf[256];	/* bells, or the local hello and control requests */
+	char bellout;
+	struct op op_bell_recv, op_bell_send, op_tcp_recv, op_tcp_send, op_connect;
+	struct sess_stats st;
+};
+
+struct loop {
+	struct io_uring ring;
+	bool stop;
+};
+
+extern struct loop g_loop;
+
+struct io_uring_sqe *loop_sqe(void);
+void bridge_init(struct bridge *b, bool client, void *owner);
+void bridge_kick(struct bridge *b);
+/* Process a completion; returns false when the bridge should close. */
+bool bridge_complete(struct bridge *b, struct op *op, int res);
+void bridge_close(struct bridge *b);
+void bridge_queue_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len);
+/* Called for each complete control frame the bridge does not handle. */
+bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len);
+
+bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len);
+int client_main(struct config *c);
+int server_main(struct config *c);
+
+/* Replay worker (its own process). */
+int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_lib);
+/* Probe the GPUs in a child process: fills info and gpus; 0 or -errno. */
+int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_info *info,
+		 struct gleam_gpu_info *gpus);
+
+#endif /* GLEAM_GLEAMD_H */

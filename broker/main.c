@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gleamd: one binary, two roles.
+ *
+ *   gleamd client [--server HOST[:PORT]] [--socket PATH] [--config FILE]
+ *   gleamd server [--listen ADDR[:PORT]] [--backend cuda|sim|auto]
+ *                 [--cuda-lib PATH] [--config FILE]
+ *
+ * See Documentation/gleamd.md for the options and the config file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gleamd.h"
+#include "util.h"
+#include "worker.h"
+
+void config_defaults(struct config *c, enum role role)
+{
+	memset(c, 0, sizeof(*c));
+	c->role = role;
+	gl_local_socket_path(c->socket_path, sizeof(c->socket_path));
+	snprintf(c->server, sizeof(c->server), "127.0.0.1:%d", GLEAM_WIRE_PORT);
+	snprintf(c->listen, sizeof(c->listen), "0.0.0.0:%d", GLEAM_WIRE_PORT);
+	snprintf(c->backend, sizeof(c->backend), "auto");
+	c->ring_shift = GL_RING_DEFAULT_SHIFT;
+	c->flush_us = 50;
+}
+
+static int set_key(struct config *c, const char *k, const char *v)
+{
+	size_t n = strlen(v);
+
+	if (!strcmp(k, "server") && n < sizeof(c->server))
+		strcpy(c->server, v);
+	else if (!strcmp(k, "socket") && n < sizeof(c->socket_path))
+		strcpy(c->socket_path, v);
+	else if (!strcmp(k, "listen") && n < sizeof(c->listen))
+		strcpy(c->listen, v);
+	else if (!strcmp(k, "backend") && (!strcmp(v, "cuda") || !strcmp(v, "sim") ||
+					   !strcmp(v, "auto")))
+		strcpy(c->backend, v);
+	else if (!strcmp(k, "cuda-lib") && n < sizeof(c->cuda_lib))
+		strcpy(c->cuda_lib, v);
+	else if (!strcmp(k, "ring-shift") && atoi(v) >= 20 && atoi(v) <= GLEAM_RING_MAX_SHIFT)
+		c->ring_shift = (unsigned int)atoi(v);
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* "key = value" lines, '#' comments; unknown keys are errors. */
+int config_load(struct config *c, const char *path)
+{
+	char line[512];
+	FILE *f = fopen(path, "re");
+	int ln = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *k = line, *v, *e;
+
+		ln++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			gl_err("%s:%d: line too long", path, ln);
+			fclose(f);
+			return -EINVAL;
+		}
+		if ((e = strchr(k, '#')))
+			*e = 0;
+		while (*k == ' ' || *k == '\t')
+			k++;
+		if (!*k || *k == '\n')
+			continue;
+		v = strchr(k, '=');
+		if (!v) {
+			gl_err("%s:%d: expected key = value", path, ln);
+			fclose(f);
+			return -EINVAL;
+		}
+		*v++ = 0;
+		for (e = v + strlen(v); e > v && strchr(" \t\r\n", e[-1]); e--)
+			e[-1] = 0;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		for (e = k + strlen(k); e > k && strchr(" \t", e[-1]); e--)
+			e[-1] = 0;
+		if (set_key(c, k, v)) {
+			gl_err("%s:%d: bad setting '%s'", path, ln, k);
+			fclose(f);
+			return -EINVAL;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+/*
+ * The backend is started in a child: the daemon itself never loads
+ * NVIDIA's driver, and a driver that crashes takes only the probe with it.
+ */
+int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_info *info,
+		 struct gleam_gpu_info *gpus)
+{
+	const char *order[2] = { backend, NULL };
+	int tries = 1;
+
+	if (!strcmp(backend, "auto")) {
+		order[0] = "cuda";
+		order[1] = "sim";
+		tries = 2;
+	}
+	for (int t = 0; t < tries; t++) {
+		struct gleam_devinfo *d = calloc(GLEAM_GPUS_MAX, sizeof(*d));
+		int pfd[2], st;
+		unsigned int n = 0;
+		int ver = 0;
+		pid_t pid;
+
+		if (!d || pipe(pfd) < 0) {
+			free(d);
+			return -ENOMEM;
+		}
+		pid = fork();
+		if (pid == 0) {
+			struct gl_backend *be = !strcmp(order[t], "sim") ? &gl_backend_sim_rw :
+					       &gl_backend_cuda_rw;
+			size_t free_b = 0, total = 0;
+
+			close(pfd[0]);
+			if (be->init(cuda_lib) || be->op.f_cuInit(0) ||
+			    be->devices(&ver, d, GLEAM_GPUS_MAX, &n))
+				_exit(1);
+			if (gl_write_full(pfd[1], &ver, sizeof(ver)) ||
+			    gl_write_full(pfd[1], &n, sizeof(n)) ||
+			    gl_write_full(pfd[1], d, n * sizeof(*d)))
+				_exit(1);
+			(void)free_b;
+			(void)total;
+			_exit(0);
+		}
+		close(pfd[1]);
+		if (pid > 0 && !gl_read_full(pfd[0], &ver, sizeof(ver)) &&
+		    !gl_read_full(pfd[0], &n, sizeof(n)) && n <= GLEAM_GPUS_MAX &&
+		    !gl_read_full(pfd[0], d, n * sizeof(*d))) {
+			memset(info, 0, sizeof(*info));
+			snprintf(info->backend, sizeof(info->backend), "%s", order[t]);
+			gethostname(info->host, sizeof(info->host) - 1);
+			info->driver_version = ver;
+			info->ngpus = n;
+			for (unsigned int i = 0; i < n; i++) {
+				memset(&gpus[i], 0, sizeof(gpus[i]));
+				snprintf(gpus[i].name, sizeof(gpus[i].name), "%.63s", d[i].name);
+				memcpy(gpus[i].uuid, d[i].uuid, 16);
+				gpus[i].total_mem = d[i].total_mem;
+			}
+			close(pfd[0]);
+			waitpid(pid, &st, 0);
+			free(d);
+			if (n || !strcmp(order[t], "sim"))
+				return 0;
+			continue;
+		}
+		close(pfd[0]);
+		if (pid > 0)
+			waitpid(pid, &st, 0);
+		free(d);
+	}
+	return -ENODEV;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: gleamd client [--server HOST[:PORT]] [--socket PATH] [--config FILE]\n"
+		"       gleamd server [--listen ADDR[:PORT]] [--backend cuda|sim|auto]\n"
+		"                     [--cuda-lib PATH] [--config FILE]\n"
+		"common options: --log-level 0|1|2, --ring-shift N, --help\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "server", required_argument, NULL, 's' },
+		{ "socket", required_argument, NULL, 'S' },
+		{ "listen", required_argument, NULL, 'l' },
+		{ "backend", required_argument, NULL, 'b' },
+		{ "cuda-lib", required_argument, NULL, 'c' },
+		{ "config", required_argument, NULL, 'f' },
+		{ "log-level", required_argument, NULL, 'L' },
+		{ "ring-shift", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct config c;
+	enum role role;
+	int o;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage();
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "client")) {
+		role = ROLE_CLIENT;
+	} else if (!strcmp(argv[1], "server")) {
+		role = ROLE_SERVER;
+	} else {
+		usage();
+		return 2;
+	}
+	gl_log_prefix = role == ROLE_CLIENT ? "gleamd(client)" : "gleamd(server)";
+	config_defaults(&c, role);
+	optind = 2;
+	/* The config file first, so that options override it. */
+	for (int i = 2; i < argc - 1; i++) {
+		if (!strcmp(argv[i], "--config") && config_load(&c, argv[i + 1])) {
+			gl_err("cannot use config file %s", argv[i + 1]);
+			return 2;
+		}
+	}
+	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		const char *key = NULL;
+
+		switch (o) {
+		case 's': key = "server"; break;
+		case 'S': key = "socket"; break;
+		case 'l': key = "listen"; break;
+		case 'b': key = "backend"; break;
+		case 'c': key = "cuda-lib"; break;
+		case 'r': key = "ring-shift"; break;
+		case 'f': continue;
+		case 'L': gl_log_level = atoi(optarg); continue;
+		case 'h': usage(); return 0;
+		default: usage(); return 2;
+		}
+		if (set_key(&c, key, optarg)) {
+			gl_err("bad value for --%s: %s", key, optarg);
+			return 2;
+		}
+	}
+	signal(SIGPIPE, SIG_IGN);
+	return role == ROLE_CLIENT ? client_main(&c) : server_main(&c);
+}

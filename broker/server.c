@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gleamd, server role: accepts client gleamds over TCP, checks their
+ * hello, and gives each session a replay worker process of its own with a
+ * session ring between them, so that tenants never share an address space
+ * on the GPU machine and a crashing worker ends only its own session.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gleamd.h"
+#include "util.h"
+
+struct ssess {
+	struct bridge b;
+	struct ssess *next;
+	uint64_t id;
+	pid_t worker;
+	bool control;
+	char client[64];
+	char program[64];
+};
+
+static struct {
+	struct config *cfg;
+	int listen_fd;
+	struct op op_accept, op_timer;
+	struct __kernel_timespec tick;
+	struct ssess *sessions;
+	uint64_t next_id;
+	unsigned int nsessions;
+	struct gleam_server_info info;
+	struct gleam_gpu_info gpus[GLEAM_GPUS_MAX];
+	const char *backend;
+} sv;
+
+static void post_accept(void)
+{
+	struct io_uring_sqe *sqe = loop_sqe();
+
+	io_uring_prep_accept(sqe, sv.listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	io_uring_sqe_set_data(sqe, &sv.op_accept);
+}
+
+static void post_timer(void)
+{
+	struct io_uring_sqe *sqe = loop_sqe();
+
+	io_uring_prep_timeout(sqe, &sv.tick, 0, 0);
+	io_uring_sqe_set_data(sqe, &sv.op_timer);
+}
+
+static void sess_maybe_free(struct ssess *s)
+{
+	struct ssess **pp;
+
+	if (!s->b.closing || s->b.inflight)
+		return;
+	for (pp = &sv.sessions; *pp; pp = &(*pp)->next) {
+		if (*pp == s) {
+			*pp = s->next;
+			break;
+		}
+	}
+	if (s->b.tcp >= 0)
+		close(s->b.tcp);
+	/* Closing the bell tells the worker to clean up and exit. */
+	if (s->b.bell >= 0)
+		close(s->b.bell);
+	gl_ring_unmap(&s->b.ring);
+	free(s->b.obuf);
+	free(s->b.ibuf);
+	if (!s->control) {
+		sv.nsessions--;
+		gl_info("session %llu from %s (%s) ended", (unsigned long long)s->id, s->client,
+			s->program);
+	}
+	free(s);
+}
+
+static void send_error(struct bridge *b, int err, const char *msg)
+{
+	struct gleam_wire_error e = { .err = -err };
+
+	snprintf(e.msg, sizeof(e.msg), "%s", msg);
+	bridge_queue_frame(b, GLEAM_FRAME_ERROR, &e, sizeof(e));
+}
+
+/* Fork the session's replay worker with its ring and doorbell. */
+static int spawn_worker(struct ssess *s)
+{
+	int sv_pair[2], fd, err;
+	pid_t pid;
+
+	fd = gl_ring_memfd(sv.cfg->ring_shift, sv.cfg->ring_shift);
+	if (fd < 0)
+		return fd;
+	err = gl_ring_map(fd, &s->b.ring);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv_pair) < 0) {
+		close(fd);
+		return -errno;
+	}
+	pid = fork();
+	if (pid < 0) {
+		err = -errno;
+		close(fd);
+		close(sv_pair[0]);
+		close(sv_pair[1]);
+		return err;
+	}
+	if (pid == 0) {
+		/* The child keeps its ring and bell and nothing of the daemon's. */
+		int rfd = dup2(fd, 3), bfd = dup2(sv_pair[1], 4);
+
+		if (rfd < 0 || bfd < 0)
+			_exit(111);
+		for (int i = 5; i < 1024; i++)
+			close(i);
+		signal(SIGPIPE, SIG_IGN);
+		_exit(worker_main(3, 4, sv.backend, sv.cfg->cuda_lib));
+	}
+	close(fd);
+	close(sv_pair[1]);
+	s->b.bell = sv_pair[0];
+	s->worker = pid;
+	return 0;
+}
+
+bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len)
+{
+	struct ssess *s = (struct ssess *)b;
+	struct gleam_hello h;
+	struct gleam_hello_ack ack = { .version = GLEAM_WIRE_VERSION };
+	int err;
+
+	if (type == GLEAM_FRAME_PING) {
+		bridge_queue_frame(b, GLEAM_FRAME_PONG, p, len == 8 ? 8 : 0);
+		return true;
+	}
+	if (type == GLEAM_FRAME_BYE)
+		return false;
+	if (type == GLEAM_FRAME_INFO_REQ && s->control && !len) {
+		unsigned char buf[sizeof(sv.info) + sizeof(sv.gpus)];
+
+		sv.info.sessions = sv.nsessions;
+		memcpy(buf, &sv.info, sizeof(sv.info));
+		memcpy(buf + sizeof(sv.info), sv.gpus, sv.info.ngpus * sizeof(sv.gpus[0]));
+		bridge_queue_frame(b, GLEAM_FRAME_INFO, buf,
+				   (uint32_t)(sizeof(sv.info) + sv.info.ngpus * sizeof(sv.gpus[0])));
+		return true;
+	}
+	if (type != GLEAM_FRAME_HELLO || b->hello_done || s->control) {
+		gl_err("peer sent an unexpected frame (type %u)", type);
+		send_error(b, EPROTO, "unexpected frame");
+		return false;
+	}
+	if (len != sizeof(h)) {
+		send_error(b, EPROTO, "malformed hello");
+		return false;
+	}
+	memcpy(&h, p, sizeof(h));
+	if (h.min_version > GLEAM_WIRE_VERSION || h.version < GLEAM_WIRE_VERSION ||
+	    h.reserved0 || h.reserved[0] || h.reserved[1] || h.reserved[2] || h.reserved[3] ||
+	    (h.kind != GLEAM_HELLO_SESSION && h.kind != GLEAM_HELLO_CONTROL)) {
+		ack.status = EPROTONOSUPPORT;
+		bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
+		return false;
+	}
+	h.client[sizeof(h.client) - 1] = 0;
+	h.program[sizeof(h.program) - 1] = 0;
+	snprintf(s->client, sizeof(s->client), "%s", h.client);
+	snprintf(s->program, sizeof(s->program), "%s", h.program);
+	ack.features = h.features & GLEAM_WIRE_F_KNOWN;
+	ack.session_id = s->id;
+	if (h.kind == GLEAM_HELLO_CONTROL) {
+		s->control = true;
+		bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
+		return true;
+	}
+	err = spawn_worker(s);
+	if (err) {
+		ack.status = (uint32_t)-err;
+		bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
+		return false;
+	}
+	sv.nsessions++;
+	gl_info("session %llu from %s: %s (pid %u), worker %d", (unsigned long long)s->id,
+		s->client, s->program, h.pid, (int)s->worker);
+	bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
+	b->hello_done = true;
+	return true;
+}
+
+static void on_accept(int fd)
+{
+	struct ssess *s;
+	int one = 1, buf = 4 << 20;
+
+	post_accept();
+	if (fd < 0)
+		return;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		close(fd);
+		return;
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
+	bridge_init(&s->b, false, s);
+	s->b.tcp = fd;
+	s->id = ++sv.next_id;
+	s->b.obuf = malloc(GLEAM_FRAME_MAX + 64);
+	s->b.ocap = GLEAM_FRAME_MAX + 64;
+	s->b.ibuf = malloc(2 * (GLEAM_FRAME_MAX + 64));
+	s->b.icap = 2 * (GLEAM_FRAME_MAX + 64);
+	s->next = sv.sessions;
+	sv.sessions = s;
+	if (!s->b.obuf || !s->b.ibuf) {
+		bridge_close(&s->b);
+		sess_maybe_free(s);
+		return;
+	}
+	bridge_kick(&s->b);
+}
+
+static void reap(void)
+{
+	int st;
+	pid_t pid;
+
+	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		if (WIFSIGNALED(st))
+			gl_err("worker %d died of signal %d: its session ends", (int)pid, WTERMSIG(st));
+		else if (WEXITSTATUS(st))
+			gl_err("worker %d exited with status %d", (int)pid, WEXITSTATUS(st));
+	}
+}
+
+int server_main(struct config *c)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	int one = 1, err;
+
+	sv.cfg = c;
+	sv.op_accept = (struct op){ OP_ACCEPT, NULL };
+	sv.op_timer = (struct op){ OP_TIMER, NULL };
+	sv.tick.tv_sec = 1;
+	err = server_probe(c->backend, c->cuda_lib, &sv.info, sv.gpus);
+	if (err) {
+		gl_err("no usable backend '%s': %s", c->backend, strerror(-err));
+		return 1;
+	}
+	sv.backend = sv.info.backend;
+	err = gl_parse_hostport(c->listen, GLEAM_WIRE_PORT, &ss, &sl);
+	if (err) {
+		gl_err("cannot parse listen address '%s'", c->listen);
+		return 1;
+	}
+	sv.listen_fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	setsockopt(sv.listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (sv.listen_fd < 0 || bind(sv.listen_fd, (struct sockaddr *)&ss, sl) < 0 ||
+	    listen(sv.listen_fd, 128) < 0) {
+		gl_err("cannot listen on %s: %s", c->listen, strerror(errno));
+		return 1;
+	}
+	err = io_uring_queue_init(1024, &g_loop.ring, 0);
+	if (err) {
+		gl_err("io_uring: %s", strerror(-err));
+		return 1;
+	}
+	gl_info("server role: listening on %s, backend %s, %u GPU(s)", c->listen, sv.backend,
+		sv.info.ngpus);
+	for (unsigned int i = 0; i < sv.info.ngpus; i++)
+		gl_info("  GPU %u: %s, %llu MiB", i, sv.gpus[i].name,
+			(unsigned long long)(sv.gpus[i].total_mem >> 20));
+	post_accept();
+	post_timer();
+	while (!g_loop.stop) {
+		struct io_uring_cqe *cqe;
+		unsigned int head, n = 0;
+
+		io_uring_submit_and_wait(&g_loop.ring, 1);
+		io_uring_for_each_cqe(&g_loop.ring, head, cqe) {
+			struct op *op = io_uring_cqe_get_data(cqe);
+
+			n++;
+			if (!op)
+				continue;
+			if (op->type == OP_ACCEPT) {
+				on_accept(cqe->res);
+			} else if (op->type == OP_TIMER) {
+				reap();
+				post_timer();
+			} else {
+				struct ssess *s = op->owner;
+
+				if (!bridge_complete(&s->b, op, cqe->res))
+					bridge_close(&s->b);
+				sess_maybe_free(s);
+			}
+		}
+		io_uring_cq_advance(&g_loop.ring, n);
+	}
+	return 0;
+}

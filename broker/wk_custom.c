@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Replay of the records the table marks W: those whose data needs more
+ * than the generated marshalling (copies in pieces, images, launches,
+ * function layouts, the device list).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "image.h"
+#include "util.h"
+#include "worker.h"
+
+#define GLEAM_GPUS_MAX_W 64
+
+CUresult wk_cuInit(struct wk_call *k)
+{
+	struct gleam_init_reply *rep;
+	struct gleam_devinfo *d;
+	unsigned int n = 0;
+	int ver = 0;
+	CUresult r;
+
+	if (!wk_args(k, sizeof(struct gl_a_cuInit)))
+		return CUDA_ERROR_INVALID_VALUE;
+	r = k->w->be->op.f_cuInit(0);
+	if (r)
+		return r;
+	d = calloc(GLEAM_GPUS_MAX_W, sizeof(*d));
+	if (!d)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	r = k->w->be->devices(&ver, d, GLEAM_GPUS_MAX_W, &n);
+	if (!r) {
+		rep = wk_reply_struct(k, sizeof(*rep));
+		if (rep) {
+			rep->driver_version = ver;
+			rep->ndev = n;
+		}
+		if (!rep) {
+			r = CUDA_ERROR_OUT_OF_MEMORY;
+		} else if (n) {
+			void *p = wk_reply_data(k, n * sizeof(*d));
+
+			if (p)
+				memcpy(p, d, n * sizeof(*d));
+			else
+				r = CUDA_ERROR_OUT_OF_MEMORY;
+		}
+	}
+	free(d);
+	return r;
+}
+
+static CUresult ctx_create(struct wk_call *k, unsigned int fn)
+{
+	const struct gl_a_cuCtxCreate *a = wk_args(k, sizeof(*a));
+	CUcontext c = NULL;
+	CUresult r;
+
+	if (!a)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = k->w->be->op.f_cuCtxCreate(&c, (unsigned int)a->flags, (CUdevice)a->dev);
+	wk_handle_new(k->w, GL_H_CTX, a->pctx, c, r);
+	/* The driver made it current: remember that, or set it back. */
+	if (!r)
+		wk_current_changed(k->w, a->pctx);
+	(void)fn;
+	return r;
+}
+
+CUresult wk_cuCtxCreate(struct wk_call *k)
+{
+	return ctx_create(k, GL_FN_cuCtxCreate);
+}
+
+CUresult wk_cuCtxCreate_v4(struct wk_call *k)
+{
+	return ctx_create(k, GL_FN_cuCtxCreate_v4);
+}
+
+static CUresult htod(struct wk_call *k, bool async)
+{
+	const struct gl_a_cuMemcpyHtoDAsync *a;
+	const void *src;
+	CUstream s = NULL;
+	CUresult r;
+
+	a = wk_args(k, async ? sizeof(*a) : sizeof(struct gl_a_cuMemcpyHtoD));
+	if (!a)
+		return CUDA_ERROR_INVALID_VALUE;
+	src = wk_data(k, a->ByteCount);
+	if (!src && a->ByteCount)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!async)
+		return k->w->be->op.f_cuMemcpyHtoD((CUdeviceptr)a->dstDevice, src, (size_t)a->ByteCount);
+	r = wk_stream(k->w, a->hStream, &s);
+	if (r)
+		return r;
+	return k->w->be->op.f_cuMemcpyHtoDAsync((CUdeviceptr)a->dstDevice, src,
+						 (size_t)a->ByteCount, s);
+}
+
+CUresult wk_cuMemcpyHtoD(struct wk_call *k)
+{
+	return htod(k, false);
+}
+
+CUresult wk_cuMemcpyHtoDAsync(struct wk_call *k)
+{
+	return htod(k, true);
+}
+
+/* Device to host: staged in pieces through host memory here, then sent. */
+static CUresult dtoh(struct wk_call *k, bool async)
+{
+	const struct gl_a_cuMemcpyDtoHAsync *a;
+	size_t piece = GLEAM_PIECE_MAX - 4096;
+	CUstream s = NULL;
+	unsigned char *buf;
+	CUresult r = CUDA_SUCCESS;
+
+	a = wk_args(k, async ? sizeof(*a) : sizeof(struct gl_a_cuMemcpyDtoH));
+	if (!a)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (async) {
+		r = wk_stream(k->w, a->hStream, &s);
+		if (r)
+			return r;
+	}
+	buf = malloc(piece);
+	if (!buf)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	for (uint64_t off = 0; off < a->ByteCount && !r; off += piece) {
+		size_t n = (size_t)MIN((uint64_t)piece, a->ByteCount - off);
+
+		if (async) {
+			r = k->w->be->op.f_cuMemcpyDtoHAsync(buf, (CUdeviceptr)(a->srcDevice + off), n, s);
+			if (!r)
+				r = k->w->be->op.f_cuStreamSynchronize(s);
+		} else {
+			r = k->w->be->op.f_cuMemcpyDtoH(buf, (CUdeviceptr)(a->srcDevice + off), n);
+		}
+		if (!r && wk_reply_piece(k, off, buf, n))
+			r = CUDA_ERROR_DEVICE_UNAVAILABLE;
+	}
+	free(buf);
+	return r;
+}
+
+CUresult wk_cuMemcpyDtoH(struct wk_call *k)
+{
+	return dtoh(k, false);
+}
+
+CUresult wk_cuMemcpyDtoHAsync(struct wk_call *k)
+{
+	return dtoh(k, true);
+}
+
+/* The image is the rest of the record; a text image must end in NUL. */
+static const void *image(struct wk_call *k, size_t alen)
+{
+	size_t n;
+
+	if (!wk_args(k, alen) || k->pos >= k->blen)
+		return NULL;
+	n = k->blen - k->pos;
+	(void)n;
+	return k->body + k->pos;
+}
+
+CUresult wk_cuModuleLoadData(struct wk_call *k)
+{
+	const struct gl_a_cuModuleLoadData *a = wk_args(k, sizeof(*a));
+	const unsigned char *img = image(k, sizeof(*a));
+	CUmodule m = NULL;
+	CUresult r;
+
+	if (!a || !img)
+		return CUDA_ERROR_INVALID_VALUE;
+	/* The image must lie whole inside the record, by its own headers. */
+	if (!gl_image_size(img, k->blen - k->pos))
+		return CUDA_ERROR_INVALID_IMAGE;
+	r = k->w->be->op.f_cuModuleLoadData(&m, img);
+	wk_handle_new(k->w, GL_H_MODULE, a->module, m, r);
+	return r;
+}
+
+CUresult wk_cuLibraryLoadData(struct wk_call *k)
+{
+	const struct gl_a_cuLibraryLoadData *a = wk_args(k, sizeof(*a));
+	const unsigned char *img = image(k, sizeof(*a));
+	CUlibrary l = NULL;
+	CUresult r;
+
+	if (!a || !img)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!gl_image_size(img, k->blen - k->pos))
+		return CUDA_ERROR_INVALID_IMAGE;
+	r = k->w->be->op.f_cuLibraryLoadData(&l, img, NULL, NULL, 0, NULL, NULL, 0);
+	wk_handle_new(k->w, GL_H_LIBRARY, a->library, l, r);
+	return r;
+}
+
+static CUresult reply_info(struct wk_call *k, const struct gleam_funcinfo *fi,
+			   const struct gleam_param *p)
+{
+	void *s = wk_reply_struct(k, sizeof(*fi));
+	void *d;
+
+	if (!s)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	memcpy(s, fi, sizeof(*fi));
+	if (!fi->nparams)
+		return CUDA_SUCCESS;
+	d = wk_reply_data(k, fi->nparams * sizeof(*p));
+	if (!d)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	memcpy(d, p, fi->nparams * sizeof(*p));
+	return CUDA_SUCCESS;
+}
+
+static CUresult get_func(struct wk_call *k, bool kernel)
+{
+	const struct gl_a_cuModuleGetFunction *a = wk_args(k, sizeof(*a));
+	struct gleam_funcinfo fi = { 0 };
+	struct gleam_param *p;
+	const char *name;
+	void *parent, *f = NULL;
+	CUresult r;
+
+	if (!a)
+		return CUDA_ERROR_INVALID_VALUE;
+	name = wk_str(k, a->name_len);
+	if (!name)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = wk_handle(k->w, kernel ? GL_H_LIBRARY : GL_H_MODULE, a->hmod, &parent);
+	if (r)
+		return r;
+	if (kernel)
+		r = k->w->be->op.f_cuLibraryGetKernel((CUkernel *)&f, parent, name);
+	else
+		r = k->w->be->op.f_cuModuleGetFunction((CUfunction *)&f, parent, name);
+	if (r)
+		return r;
+	p = calloc(GLEAM_NPARAMS_MAX, sizeof(*p));
+	if (!p)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	r = kernel ? k->w->be->kernel_info(f, &fi, p, GLEAM_NPARAMS_MAX) :
+		     k->w->be->func_info(f, &fi, p, GLEAM_NPARAMS_MAX);
+	if (!r)
+		r = reply_info(k, &fi, p);
+	free(p);
+	if (!r)
+		wk_handle_new(k->w, kernel ? GL_H_KERNEL : GL_H_FUNC, a->hfunc, f, r);
+	return r;
+}
+
+CUresult wk_cuModuleGetFunction(struct wk_call *k)
+{
+	return get_func(k, false);
+}
+
+CUresult wk_cuLibraryGetKernel(struct wk_call *k)
+{
+	return get_func(k, true);
+}
+
+/* The size-prefixed parameter block at the reader's position. */
+static CUresult params(struct wk_call *k, const void **p, size_t *len)
+{
+	const uint64_t *n = wk_data(k, 8);
+
+	if (!n || *n > GLEAM_PARAMS_MAX)
+		return CUDA_ERROR_INVALID_VALUE;
+	*len = (size_t)*n;
+	*p = *len ? wk_data(k, *len) : "";
+	return *p ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult wk_cuLaunchKernel(struct wk_call *k)
+{
+	const struct gl_a_cuLaunchKernel *a = wk_args(k, sizeof(*a));
+	const void *pb;
+	size_t plen;
+	void *extra[5];
+	CUfunction f;
+	CUstream s;
+	CUresult r;
+
+	if (!a)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = wk_handle(k->w, GL_H_FUNC, a->f, (void **)&f);
+	if (!r)
+		r = wk_stream(k->w, a->hStream, &s);
+	if (!r)
+		r = params(k, &pb, &plen);
+	if (r)
+		return r;
+	/* The driver checks the block's size against the function's own. */
+	extra[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
+	extra[1] = (void *)pb;
+	extra[2] = CU_LAUNCH_PARAM_BUFFER_SIZE;
+	extra[3] = &plen;
+	extra[4] = CU_LAUNCH_PARAM_END;
+	return k->w->be->op.f_cuLaunchKernel(f, (unsigned int)a->gridDimX, (unsigned int)a->gridDimY,
+					     (unsigned int)a->gridDimZ, (unsigned int)a->blockDimX,
+					     (unsigned int)a->blockDimY, (unsigned int)a->blockDimZ,
+					     (unsigned int)a->sharedMemBytes, s, NULL, extra);
+}
+
+CUresult wk_cuLaunchKernelEx(struct wk_call *k)
+{
+	const struct gl_a_cuLaunchKernelEx *a = wk_args(k, sizeof(*a));
+	const struct gleam_launch_ex *lx;
+	const struct gleam_launch_attr *at;
+	CUlaunchAttribute attrs[GLEAM_LAUNCH_ATTRS_MAX];
+	CUlaunchConfig cfg = { 0 };
+	const void *pb;
+	size_t plen;
+	void *extra[5];
+	CUfunction f;
+	CUresult r;
+
+	if (!a)
+		return CUDA_ERROR_INVALID_VALUE;
+	lx = wk_data(k, sizeof(*lx));
+	if (!lx || lx->nattrs > GLEAM_LAUNCH_ATTRS_MAX)
+		return CUDA_ERROR_INVALID_VALUE;
+	at = lx->nattrs ? wk_data(k, lx->nattrs * sizeof(*at)) : NULL;
+	if (lx->nattrs && !at)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = wk_handle(k->w, GL_H_FUNC, a->f, (void **)&f);
+	if (!r)
+		r = wk_stream(k->w, lx->stream, &cfg.hStream);
+	if (!r)
+		r = params(k, &pb, &plen);
+	if (r)
+		return r;
+	for (unsigned int i = 0; i < lx->nattrs; i++) {
+		memset(&attrs[i], 0, sizeof(attrs[i]));
+		attrs[i].id = (CUlaunchAttributeID)at[i].id;
+		if (attrs[i].id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT ||
+		    attrs[i].id == CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT)
+			return CUDA_ERROR_NOT_SUPPORTED;
+		memcpy(&attrs[i].value, at[i].value, sizeof(at[i].value));
+	}
+	cfg.gridDimX = lx->grid[0];
+	cfg.gridDimY = lx->grid[1];
+	cfg.gridDimZ = lx->grid[2];
+	cfg.blockDimX = lx->block[0];
+	cfg.blockDimY = lx->block[1];
+	cfg.blockDimZ = lx->block[2];
+	cfg.sharedMemBytes = lx->shared_bytes;
+	cfg.attrs = lx->nattrs ? attrs : NULL;
+	cfg.numAttrs = lx->nattrs;
+	extra[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
+	extra[1] = (void *)pb;
+	extra[2] = CU_LAUNCH_PARAM_BUFFER_SIZE;
+	extra[3] = &plen;
+	extra[4] = CU_LAUNCH_PARAM_END;
+	return k->w->be->op.f_cuLaunchKernelEx(&cfg, f, NULL, extra);
+}

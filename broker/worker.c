@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The replay worker's loop.  Records arrive in order; each is copied out of
+ * the ring once and checked against its function's argument block before
+ * anything is used.  Errors of records nobody waits for are kept and
+ * reported by the next record that waits in the same context, as CUDA
+ * reports asynchronous errors.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "gleam_local.h"
+#include "util.h"
+#include "worker.h"
+
+/* ---- handles ---- */
+
+static struct wk_handle *slot(struct worker *w, uint64_t id)
+{
+	size_t i = (size_t)(id * 0x9e3779b97f4a7c15ull) & (w->hcap - 1);
+
+	while (w->h[i].id && w->h[i].id != id)
+		i = (i + 1) & (w->hcap - 1);
+	return &w->h[i];
+}
+
+static int grow(struct worker *w)
+{
+	struct wk_handle *old = w->h;
+	size_t ocap = w->hcap;
+
+	w->hcap = ocap ? 2 * ocap : 1024;
+	w->h = calloc(w->hcap, sizeof(*w->h));
+	if (!w->h) {
+		w->h = old;
+		w->hcap = ocap;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < ocap; i++)
+		if (old[i].id)
+			*slot(w, old[i].id) = old[i];
+	free(old);
+	return 0;
+}
+
+static CUresult bad_handle(unsigned int kind)
+{
+	return kind == GL_H_CTX ? CUDA_ERROR_INVALID_CONTEXT : CUDA_ERROR_INVALID_HANDLE;
+}
+
+CUresult wk_handle(struct worker *w, unsigned int kind, uint64_t id, void **real)
+{
+	struct wk_handle *h;
+
+	if (!id || !w->hcap)
+		return bad_handle(kind);
+	h = slot(w, id);
+	if (h->id != id || h->kind != kind)
+		return bad_handle(kind);
+	if (h->status)
+		return h->status;
+	*real = h->real;
+	return CUDA_SUCCESS;
+}
+
+CUresult wk_stream(struct worker *w, uint64_t id, CUstream *s)
+{
+	if (id == 0 || id == (uint64_t)(uintptr_t)CU_STREAM_LEGACY ||
+	    id == (uint64_t)(uintptr_t)CU_STREAM_PER_THREAD) {
+		*s = (CUstream)(uintptr_t)id;
+		return CUDA_SUCCESS;
+	}
+	return wk_handle(w, GL_H_STREAM, id, (void **)s);
+}
+
+void wk_handle_new(struct worker *w, unsigned int kind, uint64_t id, void *real, CUresult r)
+{
+	struct wk_handle *h;
+
+	/* Ids 0..15 are the shim's special values: never a handle. */
+	if (id < 16)
+		return;
+	if ((w->hcount + 1) * 2 > w->hcap && grow(w))
+		return;
+	h = slot(w, id);
+	if (!h->id)
+		w->hcount++;
+	h->id = id;
+	h->kind = kind;
+	h->real = r ? NULL : real;
+	h->status = r;
+	if (!r || h->status)
+		h->deferred = CUDA_SUCCESS;
+}
+
+void wk_handle_del(struct worker *w, unsigned int kind, uint64_t id)
+{
+	struct wk_handle *h;
+	size_t i, j;
+
+	if (!w->hcap)
+		return;
+	h = slot(w, id);
+	if (h->id != id || h->kind != kind)
+		return;
+	if (id == w->cur_ctx)
+		w->cur_ctx = 0;
+	/* Backward-shift deletion keeps every probe sequence unbroken. */
+	i = (size_t)(h - w->h);
+	w->h[i].id = 0;
+	w->hcount--;
+	for (j = (i + 1) & (w->hcap - 1); w->h[j].id; j = (j + 1) & (w->hcap - 1)) {
+		struct wk_handle e = w->h[j];
+
+		w->h[j].id = 0;
+		*slot(w, e.id) = e;
+	}
+}
+
+void wk_current_changed(struct worker *w, uint64_t id)
+{
+	w->cur_ctx = id;
+}
+
+/* ---- reading a record ---- */
+
+const void *wk_args(struct wk_call *k, size_t len)
+{
+	size_t a = ALIGN8(len);
+
+	if (k->blen < a)
+		return NULL;
+	k->pos = a;
+	return k->body;
+}
+
+const void *wk_data(struct wk_call *k, uint64_t len)
+{
+	const void *p;
+
+	if (len > k->blen - k->pos || ALIGN8(len) > k->blen - k->pos)
+		return NULL;
+	p = k->body + k->pos;
+	k->pos += ALIGN8(len);
+	return len ? p : NULL;
+}
+
+const char *wk_str(struct wk_call *k, uint64_t len)
+{
+	const char *s;
+
+	if (!len || len > GLEAM_NAME_MAX)
+		return NULL;
+	s = wk_data(k, len);
+	if (!s || s[len - 1])
+		return NULL;
+	return s;
+}
+
+/* ---- replies ---- */
+
+static int reply_room(struct wk_call *k, size_t more)
+{
+	size_t need = k->rlen + more;
+
+	if (need > GLEAM_REC_MAX - sizeof(struct gleam_reply))
+		return -E2BIG;
+	if (need > k->rcap) {
+		size_t cap = MAX(need, 2 * k->rcap);
+		unsigned char *p = realloc(k->reply, cap);
+
+		if (!p)
+			return -ENOMEM;
+		k->reply = p;
+		k->rcap = cap;
+	}
+	return 0;
+}
+
+void *wk_reply_struct(struct wk_call *k, size_t len)
+{
+	if (reply_room(k, len))
+		return NULL;
+	memset(k->reply, 0, len);
+	k->rlen = len;
+	k->rstruct = len;
+	return k->reply;
+}
+
+void *wk_reply_data(struct wk_call *k, uint64_t len)
+{
+	void *p;
+
+	if (len > GLEAM_REC_MAX || reply_room(k, ALIGN8(len)))
+		return NULL;
+	p = k->reply + k->rlen;
+	memset(p, 0, ALIGN8(len));
+	k->rlen += ALIGN8(len);
+	return p;
+}
+
+static int wait_bell(struct worker *w)
+{
+	struct pollfd pfd = { .fd = w->bell, .events = POLLIN };
+	char buf[64];
+	int n = poll(&pfd, 1, 1000);
+
+	if (n > 0) {
+		ssize_t r = recv(w->bell, buf, sizeof(buf), MSG_DONTWAIT);
+
+		if (r == 0 || (pfd.revents & (POLLHUP | POLLERR)))
+			return -EPIPE;
+	}
+	return 0;
+}
+
+static void bell(struct worker *w)
+{
+	char b = GLEAM_BELL_CQ;
+
+	send(w->bell, &b, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
+}
+
+/* Put one reply on the CQ, waiting for space; 0 or -EPIPE. */
+static int put_reply(struct worker *w, const struct gleam_reply *h, const void *a, size_t alen,
+		     const void *b, size_t blen)
+{
+	size_t len = sizeof(*h) + ALIGN8(alen) + ALIGN8(blen);
+	unsigned char *p;
+
+	while (!(p = gl_ring_reserve(&w->ring.cq, (uint32_t)len))) {
+		if (w->ring.cq.broken)
+			return -EPIPE;
+		gl_ring_prod_set_sleeping(&w->ring.cq, true);
+		if (gl_ring_can_reserve(&w->ring.cq, (uint32_t)len)) {
+			gl_ring_prod_set_sleeping(&w->ring.cq, false);
+			continue;
+		}
+		if (wait_bell(w))
+			return -EPIPE;
+		gl_ring_prod_set_sleeping(&w->ring.cq, false);
+	}
+	memcpy(p, h, sizeof(*h));
+	((struct gleam_reply *)p)->len = (uint32_t)len;
+	memcpy(p + sizeof(*h), a, alen);
+	memset(p + sizeof(*h) + alen, 0, ALIGN8(alen) - alen);
+	if (blen)
+		memcpy(p + sizeof(*h) + ALIGN8(alen), b, blen);
+	memset(p + sizeof(*h) + ALIGN8(alen) + blen, 0, ALIGN8(blen) - blen);
+	gl_ring_commit(&w->ring.cq);
+	if (gl_ring_cons_sleeping(&w->ring.cq))
+		bell(w);
+	return 0;
+}
+
+int wk_reply_piece(struct wk_call *k, uint64_t offset, const void *p, uint64_t len)
+{
+	struct gleam_reply h = { .fn = k->hdr.fn, .flags = GLEAM_REP_F_DATA, .tag = k->hdr.tag,
+				 .seq = k->hdr.seq };
+	struct gleam_rep_data d = { .offset = offset, .length = len };
+
+	if (!(k->hdr.flags & GLEAM_REC_F_REPLY))
+		return 0;
+	return put_reply(k->w, &h, &d, sizeof(d), p, (size_t)len);
+}
+
+/* ---- replay ---- */
+
+static struct wk_handle *ctx_entry(struct worker *w, uint64_t id)
+{
+	struct wk_handle *h;
+
+	if (!id || !w->hcap)
+		return NULL;
+	h = slot(w, id);
+	return h->id == id && h->kind == GL_H_CTX ? h : NULL;
+}
+
+static CUresult enter_ctx(struct worker *w, uint64_t id)
+{
+	struct wk_handle *h;
+	CUresult r;
+
+	if (!id || id == w->cur_ctx)
+		return CUDA_SUCCESS;
+	h = ctx_entry(w, id);
+	if (!h)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (h->status)
+		return h->status;
+	r = w->be->set_current(h->real);
+	if (!r)
+		w->cur_ctx = id;
+	return r;
+}
+
+static int replay(struct worker *w, const struct gleam_rec *hdr, const unsigned char *body,
+		  size_t blen)
+{
+	struct wk_call k = { .w = w, .hdr = *hdr, .body = body, .blen = blen };
+	struct gleam_reply rh = { .fn = hdr->fn, .tag = hdr->tag, .seq = hdr->seq };
+	struct wk_handle *ce;
+	wk_handler_fn fn = hdr->fn < GL_FN_LIMIT ? wk_handlers[hdr->fn] : NULL;
+	CUresult r;
+	int err;
+
+	if (!fn) {
+		gl_err("record for %s (%u) has no replay here", gl_fn_name(hdr->fn), hdr->fn);
+		r = CUDA_ERROR_NOT_SUPPORTED;
+	} else {
+		r = enter_ctx(w, hdr->ctx);
+		if (!r)
+			r = fn(&k);
+	}
+	w->replayed++;
+	ce = ctx_entry(w, hdr->ctx);
+	if (!(hdr->flags & GLEAM_REC_F_REPLY)) {
+		/* Nobody waits: keep the first error for the next call that does. */
+		if (r && r != CUDA_ERROR_NOT_READY) {
+			CUresult *d = ce ? &ce->deferred : &w->session_err;
+
+			if (!*d)
+				*d = r;
+			gl_dbg("deferred %s: error %d", gl_fn_name(hdr->fn), r);
+		}
+		free(k.reply);
+		return 0;
+	}
+	if (!r || r == CUDA_ERROR_NOT_READY) {
+		CUresult *d = ce && ce->deferred ? &ce->deferred :
+			      (w->session_err ? &w->session_err : NULL);
+
+		if (d) {
+			r = *d;
+			*d = CUDA_SUCCESS;
+		}
+	}
+	rh.result = r;
+	if (r && r != CUDA_ERROR_NOT_READY)
+		k.rlen = 0;
+	err = put_reply(w, &rh, k.reply, k.rlen, NULL, 0);
+	free(k.reply);
+	return err;
+}
+
+/* Join pieces flagged MORE: the same argument block, data appended. */
+static int assemble(struct worker *w, const struct gleam_rec *hdr, const unsigned char *body,
+		    size_t blen, const unsigned char **out, size_t *olen)
+{
+	size_t alen;
+
+	if (!(hdr->flags & GLEAM_REC_F_MORE) && !w->asm_len) {
+		*out = body;
+		*olen = blen;
+		return 1;
+	}
+	if (w->asm_len && hdr->fn != w->asm_fn)
+		return -EPROTO;
+	/* Later pieces repeat the argument block: keep only their data. */
+	alen = w->asm_len ? ALIGN8((size_t)gl_fn_args_size[hdr->fn]) : 0;
+	if (alen > blen)
+		return -EPROTO;
+	body += alen;
+	blen -= alen;
+	if (w->asm_len + blen > GLEAM_IMAGE_MAX + GLEAM_REC_MAX)
+		return -E2BIG;
+	if (w->asm_len + blen > w->asm_cap) {
+		size_t cap = MAX(w->asm_len + blen, 2 * w->asm_cap);
+		unsigned char *p = realloc(w->asm_buf, cap);
+
+		if (!p)
+			return -ENOMEM;
+		w->asm_buf = p;
+		w->asm_cap = cap;
+	}
+	memcpy(w->asm_buf + w->asm_len, body, blen);
+	w->asm_len += blen;
+	w->asm_fn = hdr->fn;
+	if (hdr->flags & GLEAM_REC_F_MORE)
+		return 0;
+	*out = w->asm_buf;
+	*olen = w->asm_len;
+	return 1;
+}
+
+int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_lib)
+{
+	struct worker w = { .bell = bell_fd };
+	int err;
+
+	gl_log_prefix = "gleamd(worker)";
+	w.be = !strcmp(backend, "sim") ? &gl_backend_sim_rw : &gl_backend_cuda_rw;
+	err = gl_ring_map(ring_fd, &w.ring);
+	close(ring_fd);
+	if (err)
+		return 2;
+	if (w.be->init(cuda_lib)) {
+		gl_err("backend %s failed to start", w.be->name);
+		return 3;
+	}
+	for (;;) {
+		const unsigned char *p, *body;
+		struct gleam_rec hdr;
+		uint32_t len;
+		size_t blen;
+
+		p = gl_ring_peek(&w.ring.sq, sizeof(hdr), GLEAM_REC_MAX, &len);
+		if (!p) {
+			if (w.ring.sq.broken) {
+				gl_err("session ring corrupted: ending the session");
+				break;
+			}
+			gl_ring_cons_set_sleeping(&w.ring.sq, true);
+			if (!gl_ring_empty(&w.ring.sq)) {
+				gl_ring_cons_set_sleeping(&w.ring.sq, false);
+				continue;
+			}
+			if (wait_bell(&w))
+				break;
+			gl_ring_cons_set_sleeping(&w.ring.sq, false);
+			continue;
+		}
+		/* One copy; the checks and the replay use only the copy. */
+		if (len > w.rec_cap) {
+			unsigned char *nb = realloc(w.rec, len);
+
+			if (!nb)
+				break;
+			w.rec = nb;
+			w.rec_cap = len;
+		}
+		memcpy(w.rec, p, len);
+		gl_ring_consume(&w.ring.sq, len);
+		if (gl_ring_consume_publish(&w.ring.sq))
+			bell(&w);
+		memcpy(&hdr, w.rec, sizeof(hdr));
+		hdr.len = len;
+		if (hdr.reserved || (hdr.flags & ~GLEAM_REC_F_KNOWN)) {
+			gl_err("malformed record header: ending the session");
+			break;
+		}
+		err = assemble(&w, &hdr, w.rec + sizeof(hdr), len - sizeof(hdr), &body, &blen);
+		if (err < 0) {
+			gl_err("bad record pieces: ending the session");
+			break;
+		}
+		if (err == 0)
+			continue;
+		err = replay(&w, &hdr, body, blen);
+		w.asm_len = 0;
+		if (err)
+			break;
+	}
+	/* Process exit releases every context, allocation and module. */
+	return 0;
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The replay worker: one process per session on the server.  It reads
+ * records from its ring, maps the shim's handle ids to the backend's real
+ * handles, replays each call, and answers those that asked for a reply.
+ */
+#ifndef GLEAM_WORKER_H
+#define GLEAM_WORKER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda.h>
+
+#include "gleam_api_gen.h"
+#include "gleam_record.h"
+#include "ring.h"
+#include "backend_gen.h"
+
+/* What a replay backend provides beyond the table's functions. */
+struct gl_backend {
+	const char *name;
+	struct gl_backend_ops op;
+	CUresult (*init)(const char *lib);
+	/* Devices for cuInit's reply; *n set to how many were filled. */
+	CUresult (*devices)(int *driver_version, struct gleam_devinfo *d, unsigned int max,
+			    unsigned int *n);
+	CUresult (*set_current)(CUcontext ctx);
+	/* Parameter layout and attributes of a function or kernel. */
+	CUresult (*func_info)(CUfunction f, struct gleam_funcinfo *fi, struct gleam_param *p,
+			      unsigned int max);
+	CUresult (*kernel_info)(CUkernel k, struct gleam_funcinfo *fi, struct gleam_param *p,
+				unsigned int max);
+	/* Memory in use by this process, for clean-up checks. */
+	uint64_t (*mem_in_use)(void);
+};
+
+extern struct gl_backend gl_backend_cuda_rw;
+extern struct gl_backend gl_backend_sim_rw;
+
+struct wk_handle {
+	uint64_t id;		/* 0: empty slot */
+	uint32_t kind;
+	CUresult status;	/* a failed creation: later uses return this */
+	void *real;
+	CUresult deferred;	/* contexts: an asynchronous error not yet reported */
+};
+
+struct worker {
+	const struct gl_backend *be;
+	struct gl_ring ring;
+	int bell;
+	struct wk_handle *h;	/* open addressing, power-of-two size */
+	size_t hcap, hcount;
+	uint64_t cur_ctx;	/* id current on the backend, 0: none */
+	CUresult session_err;	/* deferred error of records without a context */
+	unsigned char *asm_buf;	/* pieces of a record flagged MORE */
+	size_t asm_len, asm_cap;
+	unsigned int asm_fn;
+	unsigned char *rec;	/* the record being replayed, copied out of the ring */
+	size_t rec_cap;
+	uint64_t replayed;
+};
+
+/* One record in replay. */
+struct wk_call {
+	struct worker *w;
+	struct gleam_rec hdr;
+	const unsigned char *body;
+	size_t blen;
+	size_t pos;		/* next variable part */
+	unsigned char *reply;	/* reply body being built */
+	size_t rlen, rcap;
+	size_t rstruct;		/* size of the fixed reply part */
+};
+
+typedef CUresult (*wk_handler_fn)(struct wk_call *k);
+extern const wk_handler_fn wk_handlers[GL_FN_LIMIT];
+
+/* Helpers for the handlers: each returns NULL when the record is short. */
+const void *wk_args(struct wk_call *k, size_t len);
+const char *wk_str(struct wk_call *k, uint64_t len);
+const void *wk_data(struct wk_call *k, uint64_t len);
+void *wk_reply_struct(struct wk_call *k, size_t len);
+void *wk_reply_data(struct wk_call *k, uint64_t len);
+/* Send a data piece for this record now (copies to host memory). */
+int wk_reply_piece(struct wk_call *k, uint64_t offset, const void *p, uint64_t len);
+
+CUresult wk_handle(struct worker *w, unsigned int kind, uint64_t id, void **real);
+CUresult wk_stream(struct worker *w, uint64_t id, CUstream *s);
+void wk_handle_new(struct worker *w, unsigned int kind, uint64_t id, void *real, CUresult r);
+void wk_handle_del(struct worker *w, unsigned int kind, uint64_t id);
+/* The backend's current context changed behind the worker's back. */
+void wk_current_changed(struct worker *w, uint64_t id);
+
+#endif /* GLEAM_WORKER_H */
