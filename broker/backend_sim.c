@@ -37,6 +37,12 @@ struct sim_ctx {
 	size_t limit[8];
 };
 
+struct sim_stream {
+	struct sim_obj o;
+	int prio;
+	unsigned int flags;
+};
+
 struct sim_event {
 	struct sim_obj o;
 	unsigned int flags;
@@ -615,7 +621,8 @@ static CUresult launch(struct sim_func *f, const unsigned int g[3], const unsign
 	l.params_size = *size;
 	r = f->k->run(&l);
 	/* A fault poisons the context, as on a GPU. */
-	if (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED)
+	if (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED ||
+	    r == CUDA_ERROR_MISALIGNED_ADDRESS)
 		sim.cur->sticky = (CUresult)r;
 	return (CUresult)r;
 }
@@ -639,18 +646,44 @@ CUresult sim_cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **kp, 
 
 /* ---- streams and events ---- */
 
-CUresult sim_cuStreamCreate(CUstream *ps, unsigned int flags)
+CUresult sim_cuStreamCreateWithPriority(CUstream *ps, unsigned int flags, int prio)
 {
+	struct sim_stream *s;
+
 	CTX_OK();
 	if (flags & ~(unsigned int)CU_STREAM_NON_BLOCKING)
 		return CUDA_ERROR_INVALID_VALUE;
-	*ps = obj_new(sizeof(struct sim_obj), K_STREAM);
-	return *ps ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+	s = obj_new(sizeof(*s), K_STREAM);
+	if (!s)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	/* Clamped to the range cuCtxGetStreamPriorityRange reports. */
+	s->prio = prio > 0 ? 0 : prio < -5 ? -5 : prio;
+	s->flags = flags;
+	*ps = (CUstream)s;
+	return CUDA_SUCCESS;
 }
 
-CUresult sim_cuStreamCreateWithPriority(CUstream *ps, unsigned int flags, int prio)
+CUresult sim_cuStreamCreate(CUstream *ps, unsigned int flags)
 {
-	return sim_cuStreamCreate(ps, flags);
+	return sim_cuStreamCreateWithPriority(ps, flags, 0);
+}
+
+CUresult sim_cuStreamGetPriority(CUstream s, int *prio)
+{
+	CTX_OK();
+	if (stream_ok(s))
+		return CUDA_ERROR_INVALID_HANDLE;
+	*prio = is(s, K_STREAM) ? ((struct sim_stream *)s)->prio : 0;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuStreamGetFlags(CUstream s, unsigned int *flags)
+{
+	CTX_OK();
+	if (stream_ok(s))
+		return CUDA_ERROR_INVALID_HANDLE;
+	*flags = is(s, K_STREAM) ? ((struct sim_stream *)s)->flags : 0;
+	return CUDA_SUCCESS;
 }
 
 CUresult sim_cuStreamDestroy(CUstream s)

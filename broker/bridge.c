@@ -231,7 +231,7 @@ static bool drain_in(struct bridge *b)
 				ok = false;
 				break;
 			}
-			if (f.type == b->in_type && b->hello_done) {
+			if (f.type == b->in_type && b->hello_done && b->ring.base) {
 				off += sizeof(f);
 				b->frame_left = f.len;
 				b->st.bytes_in += sizeof(f) + f.len;
@@ -295,7 +295,8 @@ static bool drain_in(struct bridge *b)
 	}
 	if (published && gl_ring_cons_sleeping(b->in_dir))
 		ring_bell(b);
-	if (!b->in_blocked)
+	/* Control connections have no ring. */
+	if (!b->in_blocked && b->ring.base)
 		gl_ring_prod_set_sleeping(b->in_dir, false);
 	return ok;
 }

@@ -227,6 +227,8 @@ CUresult shim_begin(struct shim_call *c, unsigned int fn)
 			return CUDA_ERROR_INVALID_CONTEXT;
 		if (ctx->o.magic != (SHIM_OBJ_MAGIC | GL_H_CTX))
 			return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+		if (ctx->sticky)
+			return ctx->sticky;
 	}
 	c->ctx = ctx ? ctx->o.id : 0;
 	return shim_conn_error();

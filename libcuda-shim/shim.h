@@ -44,6 +44,7 @@ struct shim_ctx {
 	unsigned int api_version;
 	bool have_prio;
 	int prio_least, prio_greatest;
+	CUresult sticky;	/* a fault poisoned the context: every call fails */
 	uint32_t have_limit;	/* bit per CUlimit */
 	size_t limit[SHIM_LIMITS];
 };

@@ -428,6 +428,35 @@ CUresult shim_wait_reply(uint32_t tag)
 	return r;
 }
 
+/* Errors after which CUDA fails every call in the context. */
+static bool is_sticky(CUresult r)
+{
+	switch (r) {
+	case CUDA_ERROR_ILLEGAL_ADDRESS:
+	case CUDA_ERROR_LAUNCH_FAILED:
+	case CUDA_ERROR_MISALIGNED_ADDRESS:
+	case CUDA_ERROR_HARDWARE_STACK_ERROR:
+	case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+	case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+	case CUDA_ERROR_INVALID_PC:
+	case CUDA_ERROR_ASSERT:
+	case CUDA_ERROR_ECC_UNCORRECTABLE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static CUresult note_result(struct shim_call *c, CUresult r)
+{
+	struct shim_ctx *ctx = shim_current();
+
+	/* Remembered here, so that later calls fail without asking. */
+	if (is_sticky(r) && ctx && ctx->o.id == c->ctx)
+		ctx->sticky = r;
+	return r;
+}
+
 CUresult shim_call(struct shim_call *c)
 {
 	bool sync = c->force_sync || !shim.async || gl_fn_table[c->fn].cls == GL_SYNC;
@@ -449,5 +478,5 @@ CUresult shim_call(struct shim_call *c)
 		tls_waiter.result = r;
 		pthread_mutex_unlock(&conn.rx_lock);
 	}
-	return shim_wait_reply(tag);
+	return note_result(c, shim_wait_reply(tag));
 }

@@ -16,17 +16,18 @@ static const char help_text[] =
 	"commands: rate R | delay T | jitter T | burst B (each also as "
 	"NAME-up / NAME-down), cut [T], restore, show, stats, help";
 
-void print_params(FILE *f, const char *name, const struct link_params *p)
+void print_params(FILE *f, const char *name, const struct link_params *p,
+		  uint64_t depth)
 {
 	char rate[32], delay[32], jitter[32];
 
 	format_rate(rate, sizeof(rate), p->rate_bps);
 	format_time(delay, sizeof(delay), p->delay_ns);
 	format_time(jitter, sizeof(jitter), p->jitter_ns);
-	fprintf(f, "%s: rate %s, delay %s, jitter %s", name, rate, delay,
-		jitter);
-	if (p->burst)
-		fprintf(f, ", burst %llu bytes", (unsigned long long)p->burst);
+	fprintf(f, "%s: rate %s", name, rate);
+	if (p->rate_bps)
+		fprintf(f, " (bucket %llu bytes)", (unsigned long long)depth);
+	fprintf(f, ", delay %s, jitter %s", delay, jitter);
 }
 
 static int show(struct relay *r, char *reply, size_t len)
@@ -42,7 +43,8 @@ static int show(struct relay *r, char *reply, size_t len)
 		return -ENOMEM;
 	for (d = 0; d < NR_DIRS; d++) {
 		relay_get_params(r, d, &p[d]);
-		print_params(f, d == DIR_UP ? "up" : "down", &p[d]);
+		print_params(f, d == DIR_UP ? "up" : "down", &p[d],
+			     relay_bucket_depth(r, d));
 		fputs(d == DIR_UP ? "; " : "", f);
 	}
 	fclose(f);

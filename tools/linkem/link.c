@@ -163,7 +163,8 @@ uint64_t link_release_time(struct link_dir *ld, uint64_t now)
 static uint64_t ring_limit(const struct link_params *p, uint64_t depth)
 {
 	uint64_t bps = p->rate_bps ? p->rate_bps / 8 : UNLIMITED_BYTES_PER_S;
-	double flight = (double)bps * (p->delay_ns + p->jitter_ns + NSEC_PER_MSEC) / 1e9;
+	double flight = (double)bps *
+			(p->delay_ns + p->jitter_ns + NSEC_PER_MSEC) / 1e9;
 	double want = 2 * flight + 2 * depth;
 
 	if (want > RING_LIMIT_MAX)

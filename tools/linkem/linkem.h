@@ -132,6 +132,7 @@ int relay_listen_addr(struct relay *r, char *buf, size_t len);
 /* Commands that change the link while it runs (relay.c). */
 int relay_set_params(struct relay *r, int dir, const struct link_params *p);
 void relay_get_params(struct relay *r, int dir, struct link_params *p);
+uint64_t relay_bucket_depth(struct relay *r, int dir);
 void relay_cut(struct relay *r, uint64_t duration_ns);
 void relay_restore(struct relay *r);
 int relay_stats_json(struct relay *r, char *buf, size_t len);
@@ -141,7 +142,8 @@ void relay_stats_text(struct relay *r, FILE *f);
 int control_exec(struct relay *r, const char *line, char *reply, size_t len);
 int control_apply_file(struct relay *r, const char *path);
 int control_client(const char *path, int argc, char **argv);
-void print_params(FILE *f, const char *name, const struct link_params *p);
+void print_params(FILE *f, const char *name, const struct link_params *p,
+		  uint64_t depth);
 
 uint64_t mono_ns(void);
 

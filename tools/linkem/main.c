@@ -101,8 +101,8 @@ static const char *opt_name(int val)
 
 static int bad(const char *opt, const char *val)
 {
-	fprintf(stderr, "linkem: bad value '%s' for --%s\n%s", val, opt,
-		usage_text);
+	fprintf(stderr, "linkem: bad value '%s' for --%s (see --help)\n",
+		val, opt);
 	return 2;
 }
 
@@ -117,7 +117,8 @@ static void print_settings(struct relay *r, const struct settings *s)
 	fprintf(stderr, "linkem: relay %s -> %s\n", la, ca);
 	for (d = 0; d < NR_DIRS; d++) {
 		fputs("linkem: ", stderr);
-		print_params(stderr, d == DIR_UP ? "up  " : "down", &s->dir[d]);
+		print_params(stderr, d == DIR_UP ? "up" : "down", &s->dir[d],
+			     relay_bucket_depth(r, d));
 		fputc('\n', stderr);
 	}
 	if (s->cut_at_ns != NO_TIME) {

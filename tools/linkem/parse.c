@@ -188,8 +188,10 @@ void format_time(char *buf, size_t len, uint64_t ns)
 		snprintf(buf, len, "%g ms", ns / 1e6);
 	else if (ns >= 1000)
 		snprintf(buf, len, "%g us", ns / 1e3);
-	else
+	else if (ns)
 		snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+	else
+		snprintf(buf, len, "0");
 }
 
 void format_addr(char *buf, size_t len, const struct sockaddr *sa,

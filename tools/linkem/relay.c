@@ -618,6 +618,11 @@ void relay_get_params(struct relay *r, int dir, struct link_params *p)
 	*p = r->dir[dir].p;
 }
 
+uint64_t relay_bucket_depth(struct relay *r, int dir)
+{
+	return r->dir[dir].tb.depth;
+}
+
 int relay_listen_addr(struct relay *r, char *buf, size_t len)
 {
 	format_addr(buf, len, (struct sockaddr *)&r->s.listen_addr,

@@ -258,7 +258,7 @@ static int server_start(void)
 
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
-	    listen(fd, 128) ||
+	    listen(fd, 1024) ||
 	    getsockname(fd, (struct sockaddr *)&sa, &len))
 		return -errno;
 	server_port = ntohs(sa.sin_port);
@@ -712,6 +712,41 @@ static void test_shared(void)
 	      "(%.0f, %.0f, %.0f each)", bps / 1e6, each[0], each[1], each[2]);
 }
 
+/* Many connections at once, each relayed on its own. */
+static void test_many(void)
+{
+	enum { NCONN = 200, MSG = 4096 };
+	static int fds[NCONN];
+	char out[MSG], in[MSG];
+	struct linkem l;
+	int i, j, ok = 0, ret;
+	uint64_t t0 = 0, t1 = 0;
+
+	ret = linkem_start(&l, "--delay 1ms --rate 1gbit");
+	for (i = 0; i < NCONN; i++)
+		fds[i] = ret ? -1 : echo_open(l.port);
+	t0 = now_ns();
+	for (i = 0; i < NCONN; i++) {
+		for (j = 0; j < MSG; j++)
+			out[j] = pattern(i * 7919 + j);
+		if (fds[i] >= 0 && write_all(fds[i], out, MSG))
+			fds[i] = -1;
+	}
+	for (i = 0; i < NCONN; i++) {
+		if (fds[i] < 0)
+			continue;
+		for (j = 0; j < MSG; j++)
+			out[j] = pattern(i * 7919 + j);
+		if (!read_all(fds[i], in, MSG) && !memcmp(in, out, MSG))
+			ok++;
+		close(fds[i]);
+	}
+	t1 = now_ns();
+	linkem_stop(&l);
+	check(ok == NCONN, "%d concurrent connections: %d echoed intact in "
+	      "%.1f ms", NCONN, ok, (t1 - t0) / 1e6);
+}
+
 /*
  * Ping-pongs on an echo connection until it breaks; returns the time it
  * broke and the error.
@@ -982,6 +1017,7 @@ int main(int argc, char **argv)
 	test_jitter();
 	test_rates();
 	test_shared();
+	test_many();
 	test_cut_scheduled();
 	test_control();
 	test_signal_file();

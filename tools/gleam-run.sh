@@ -1,0 +1,102 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# gleam-run CMD [ARGS...]: run an unmodified CUDA program through Gleam.
+#
+# Starts a server gleamd and a client gleamd on this machine if no client
+# gleamd answers on the local socket, points the program at Gleam's
+# libcuda.so.1, runs it and exits with its status.  The daemons stay up
+# for the next program; `gleam-run --stop` ends the ones it started.
+#
+# Environment:
+#   GLEAM_BACKEND   cuda or sim (default: cuda when an NVIDIA GPU is present)
+#   GLEAM_SERVER    use this server gleamd (HOST[:PORT]) instead of a local one
+#   GLEAM_PORT      port of the local server gleamd (default 7381)
+#   GLEAM_SOCKET    the client gleamd's local socket
+#   GLEAM_ASYNC     0: every call waits for its reply (for comparison)
+set -eu
+
+bindir=$(cd "$(dirname "$0")" && pwd)
+libdir=$(cd "$bindir/../lib" && pwd)
+
+if [ -n "${GLEAM_SOCKET:-}" ]; then
+	sock=$GLEAM_SOCKET
+elif [ "$(id -u)" = 0 ]; then
+	sock=/run/gleam/gleamd.sock
+elif [ -n "${XDG_RUNTIME_DIR:-}" ]; then
+	sock=$XDG_RUNTIME_DIR/gleam/gleamd.sock
+else
+	sock=/tmp/gleam-$(id -u)/gleamd.sock
+fi
+rundir=$(dirname "$sock")
+port=${GLEAM_PORT:-7381}
+export GLEAM_SOCKET="$sock"
+
+stop() {
+	for f in "$rundir/client.pid" "$rundir/server.pid"; do
+		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
+		rm -f "$f"
+	done
+}
+
+if [ "${1:-}" = "--stop" ]; then
+	stop
+	exit 0
+fi
+if [ $# -eq 0 ] || [ "$1" = "--help" ]; then
+	sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//'
+	[ $# -eq 0 ] && exit 2 || exit 0
+fi
+
+running() {
+	"$bindir/gleamctl" status >/dev/null 2>&1
+}
+
+if ! running; then
+	mkdir -p "$rundir"
+	chmod 700 "$rundir" 2>/dev/null || true
+	server=${GLEAM_SERVER:-}
+	if [ -z "$server" ]; then
+		backend=${GLEAM_BACKEND:-}
+		if [ -z "$backend" ]; then
+			if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+				backend=cuda
+			else
+				backend=sim
+			fi
+		fi
+		# The daemons must never load Gleam's own libcuda.so.1.
+		env -u LD_LIBRARY_PATH -u LD_PRELOAD setsid "$bindir/gleamd" server \
+			--listen "127.0.0.1:$port" --backend "$backend" \
+			</dev/null >>"$rundir/server.log" 2>&1 &
+		echo $! >"$rundir/server.pid"
+		server=127.0.0.1:$port
+		# The server probes its GPUs before it listens.
+		i=0
+		while ! "$bindir/gleamctl" server-info "$server" >/dev/null 2>&1; do
+			i=$((i + 1))
+			if [ $i -gt 300 ] || ! kill -0 "$(cat "$rundir/server.pid")" 2>/dev/null; then
+				echo "gleam-run: the server gleamd did not start; see $rundir/server.log" >&2
+				tail -n 5 "$rundir/server.log" >&2 || true
+				exit 127
+			fi
+			sleep 0.1
+		done
+	fi
+	env -u LD_LIBRARY_PATH -u LD_PRELOAD setsid "$bindir/gleamd" client --server "$server" \
+		--socket "$sock" </dev/null >>"$rundir/client.log" 2>&1 &
+	echo $! >"$rundir/client.pid"
+	i=0
+	while ! running; do
+		i=$((i + 1))
+		if [ $i -gt 100 ]; then
+			echo "gleam-run: the client gleamd did not start; see $rundir/client.log" >&2
+			exit 127
+		fi
+		sleep 0.05
+	done
+fi
+
+LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH
+exec "$@"

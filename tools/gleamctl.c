@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gleamctl: what a person (or a script, with --json) needs to see of Gleam.
+ *
+ *   gleamctl status [--json]        sessions of the local gleamd, and its
+ *                                   server's GPUs
+ *   gleamctl server-info HOST[:PORT] [--json]
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "gleam_local.h"
+#include "gleam_wire.h"
+#include "util.h"
+
+static int local_request(unsigned int op, char **out)
+{
+	struct gleam_local_hello h = { .magic = GLEAM_LOCAL_MAGIC, .version = GLEAM_LOCAL_VERSION,
+				       .kind = GLEAM_LOCAL_CONTROL };
+	struct gleam_ctl_req req = { .op = op };
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char *buf;
+	ssize_t n;
+	int fd;
+
+	if (gl_local_socket_path(sa.sun_path, sizeof(sa.sun_path)))
+		return -ENAMETOOLONG;
+	snprintf(h.program, sizeof(h.program), "gleamctl");
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		int err = -errno;
+
+		fprintf(stderr, "gleamctl: no gleamd at %s: %s\n", sa.sun_path, strerror(-err));
+		close(fd);
+		return err;
+	}
+	buf = malloc(GLEAM_CTL_REPLY_MAX + 1);
+	if (!buf || send(fd, &h, sizeof(h), MSG_NOSIGNAL) != sizeof(h) ||
+	    send(fd, &req, sizeof(req), MSG_NOSIGNAL) != sizeof(req)) {
+		free(buf);
+		close(fd);
+		return -EIO;
+	}
+	n = recv(fd, buf, GLEAM_CTL_REPLY_MAX, 0);
+	close(fd);
+	if (n <= 0) {
+		free(buf);
+		return -EIO;
+	}
+	buf[n] = 0;
+	*out = buf;
+	return 0;
+}
+
+static int read_frame(int fd, struct gleam_frame *f, void *p, size_t cap)
+{
+	int err = gl_read_full(fd, f, sizeof(*f));
+
+	if (err)
+		return err;
+	if (f->magic != GLEAM_WIRE_MAGIC || f->len > cap)
+		return -EPROTO;
+	return gl_read_full(fd, p, f->len);
+}
+
+static int write_frame(int fd, uint16_t type, const void *p, uint32_t len)
+{
+	struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = type, .len = len };
+	int err = gl_write_full(fd, &f, sizeof(f));
+
+	return err ? err : gl_write_full(fd, p, len);
+}
+
+/* Ask a server gleamd for its GPUs over a control connection. */
+static int server_info(const char *addr, struct gleam_server_info *info,
+		       struct gleam_gpu_info *gpus)
+{
+	struct gleam_hello h = { .version = GLEAM_WIRE_VERSION, .min_version = GLEAM_WIRE_VERSION,
+				 .kind = GLEAM_HELLO_CONTROL };
+	static unsigned char buf[sizeof(struct gleam_server_info) +
+				 GLEAM_GPUS_MAX * sizeof(struct gleam_gpu_info)];
+	struct sockaddr_storage ss;
+	struct gleam_frame f;
+	struct timeval tv = { .tv_sec = 5 };
+	socklen_t sl;
+	int fd, err;
+
+	err = gl_parse_hostport(addr, GLEAM_WIRE_PORT, &ss, &sl);
+	if (err)
+		return err;
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (connect(fd, (struct sockaddr *)&ss, sl) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	snprintf(h.program, sizeof(h.program), "gleamctl");
+	err = write_frame(fd, GLEAM_FRAME_HELLO, &h, sizeof(h));
+	if (!err)
+		err = read_frame(fd, &f, buf, sizeof(buf));
+	if (!err && f.type != GLEAM_FRAME_HELLO_ACK)
+		err = -EPROTO;
+	if (!err)
+		err = write_frame(fd, GLEAM_FRAME_INFO_REQ, NULL, 0);
+	if (!err)
+		err = read_frame(fd, &f, buf, sizeof(buf));
+	if (!err && (f.type != GLEAM_FRAME_INFO || f.len < sizeof(*info)))
+		err = -EPROTO;
+	if (!err) {
+		memcpy(info, buf, sizeof(*info));
+		if (info->ngpus > GLEAM_GPUS_MAX ||
+		    f.len != sizeof(*info) + info->ngpus * sizeof(*gpus))
+			err = -EPROTO;
+		else
+			memcpy(gpus, buf + sizeof(*info), info->ngpus * sizeof(*gpus));
+	}
+	close(fd);
+	return err;
+}
+
+static void print_server(const char *addr, bool json)
+{
+	static struct gleam_gpu_info gpus[GLEAM_GPUS_MAX];
+	struct gleam_server_info info;
+	int err = server_info(addr, &info, gpus);
+
+	if (err) {
+		if (json)
+			printf("{\"address\":\"%s\",\"error\":\"%s\"}", addr, strerror(-err));
+		else
+			printf("server %s: unreachable (%s)\n", addr, strerror(-err));
+		return;
+	}
+	info.backend[sizeof(info.backend) - 1] = 0;
+	info.host[sizeof(info.host) - 1] = 0;
+	if (json) {
+		printf("{\"address\":\"%s\",\"host\":\"%s\",\"backend\":\"%s\",\"driver_version\":%d,"
+		       "\"sessions\":%u,\"gpus\":[", addr, info.host, info.backend,
+		       info.driver_version, info.sessions);
+		for (unsigned int i = 0; i < info.ngpus; i++) {
+			gpus[i].name[sizeof(gpus[i].name) - 1] = 0;
+			printf("%s{\"index\":%u,\"name\":\"%s\",\"total_mem\":%llu}", i ? "," : "", i,
+			       gpus[i].name, (unsigned long long)gpus[i].total_mem);
+		}
+		printf("]}");
+		return;
+	}
+	printf("server %s (%s): backend %s, driver %d, %u session(s)\n", addr, info.host,
+	       info.backend, info.driver_version, info.sessions);
+	for (unsigned int i = 0; i < info.ngpus; i++) {
+		gpus[i].name[sizeof(gpus[i].name) - 1] = 0;
+		printf("  GPU %u: %s, %llu MiB\n", i, gpus[i].name,
+		       (unsigned long long)(gpus[i].total_mem >> 20));
+	}
+}
+
+/* The server's address from the client gleamd's status text. */
+static const char *status_server(const char *text, char *buf, size_t len)
+{
+	const char *p = strstr(text, "server: ");
+
+	if (!p || sscanf(p, "server: %255s", buf) != 1 || strlen(buf) >= len)
+		return NULL;
+	return buf;
+}
+
+static int cmd_status(bool json)
+{
+	char *text = NULL, *js = NULL, addr[256];
+	int err = local_request(GLEAM_CTL_STATUS, &text);
+
+	if (err)
+		return 1;
+	if (!status_server(text, addr, sizeof(addr)))
+		addr[0] = 0;
+	if (json) {
+		err = local_request(GLEAM_CTL_STATUS_JSON, &js);
+		if (err) {
+			free(text);
+			return 1;
+		}
+		js[strcspn(js, "\n")] = 0;
+		printf("{\"client\":%s,\"servers\":[", js);
+		if (addr[0])
+			print_server(addr, true);
+		printf("]}\n");
+		free(js);
+	} else {
+		fputs(text, stdout);
+		if (addr[0])
+			print_server(addr, false);
+	}
+	free(text);
+	return 0;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: gleamctl status [--json]\n"
+		   "       gleamctl server-info HOST[:PORT] [--json]\n"
+		   "The local gleamd is found at $GLEAM_SOCKET or its default path.\n");
+}
+
+int main(int argc, char **argv)
+{
+	bool json = false;
+
+	gl_log_prefix = "gleamctl";
+	for (int i = 2; i < argc; i++)
+		if (!strcmp(argv[i], "--json"))
+			json = true;
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "status"))
+		return cmd_status(json);
+	if (!strcmp(argv[1], "server-info") && argc >= 3 && argv[2][0] != '-') {
+		print_server(argv[2], json);
+		if (json)
+			putchar('\n');
+		return 0;
+	}
+	usage(stderr);
+	return 2;
+}
