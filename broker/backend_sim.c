@@ -620,10 +620,15 @@ static CUresult launch(struct sim_func *f, const unsigned int g[3], const unsign
 	l.params = buf;
 	l.params_size = *size;
 	r = f->k->run(&l);
-	/* A fault poisons the context, as on a GPU. */
+	/*
+	 * A fault poisons the context, as on a GPU, where the launch itself
+	 * has long returned: the error surfaces at the next call.
+	 */
 	if (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED ||
-	    r == CUDA_ERROR_MISALIGNED_ADDRESS)
+	    r == CUDA_ERROR_MISALIGNED_ADDRESS) {
 		sim.cur->sticky = (CUresult)r;
+		return CUDA_SUCCESS;
+	}
 	return (CUresult)r;
 }
 
