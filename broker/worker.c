@@ -454,6 +454,13 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 		w.asm_len = 0;
 		if (err)
 			break;
+		/* A session whose peer is gone stops now, not when its ring drains. */
+		if (!(w.replayed & 63)) {
+			struct pollfd pfd = { .fd = w.bell, .events = 0 };
+
+			if (poll(&pfd, 1, 0) > 0 && (pfd.revents & (POLLHUP | POLLERR)))
+				break;
+		}
 	}
 	/* Process exit releases every context, allocation and module. */
 	return 0;

@@ -1,0 +1,34 @@
+# Unit tests (Check), integration tests over loopback with the sim backend,
+# and hostile-input tests against running daemons.
+UNIT_SRCS := tests/unit/runner.c tests/unit/test_ring.c tests/unit/test_table.c \
+	tests/unit/test_image.c tests/unit/test_shim.c
+UNIT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(UNIT_SRCS)) $(COMMON_OBJS)
+UNIT_BIN  := $(BUILD)/tests/unit-tests
+HOSTILE_BIN := $(BUILD)/tests/hostile
+
+$(BUILD)/obj/tests/unit/%.o: CFLAGS_EXTRA := -Itests/unit
+$(BUILD)/obj/tests/hostile/%.o: CFLAGS_EXTRA := -Itests/hostile
+
+$(UNIT_BIN): $(UNIT_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $(UNIT_OBJS) $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread) -ldl
+
+$(HOSTILE_BIN): $(BUILD)/obj/tests/hostile/hostile.o $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^
+
+ALL_TARGETS += $(UNIT_BIN) $(HOSTILE_BIN)
+
+.PHONY: check-unit check-integration check-valgrind
+check-unit: $(UNIT_BIN) $(SHIM_LIB)
+	$(UNIT_BIN)
+
+# The unit runner under valgrind, in one process, with no leak allowed.
+check-valgrind: $(UNIT_BIN) $(SHIM_LIB)
+	CK_FORK=no valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+		$(UNIT_BIN)
+
+check-integration: all
+	BUILD=$(BUILD) tests/integration/run.sh
+
+CHECK_TARGETS += check-unit check-valgrind check-integration

@@ -169,6 +169,8 @@ int gleam_vgpu_nl_open(struct gleam_vgpu_nl **out, bool subscribe)
 	nl->req_sk = sock_new(&err);
 	if (!nl->req_sk)
 		goto out_close;
+	/* One request, one answer: a reply, or an error message. */
+	nl_socket_disable_auto_ack(nl->req_sk);
 	nl->family = genl_ctrl_resolve(nl->req_sk, GLEAM_VGPU_GENL_NAME);
 	if (nl->family < 0) {
 		err = nle_to_errno(nl->family);

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -222,19 +223,27 @@ static int daemon_loop(struct vm_daemon_stats *st)
 	return 0;
 }
 
-pid_t vm_daemon_start(struct vm_daemon_stats *st)
+/*
+ * The daemon runs in a fresh image (fork and exec): a plain fork would
+ * inherit the runner's open sessions, files and mappings, and keep those
+ * sessions alive for as long as the daemon runs.
+ */
+pid_t vm_daemon_start(struct vm_daemon_stats *st, int st_fd)
 {
 	uint64_t deadline = vm_now_ns() + 10 * VM_SEC;
+	char fdstr[16];
 	pid_t pid;
 	int status;
 
 	__atomic_store_n(&st->ready, 0, __ATOMIC_SEQ_CST);
+	snprintf(fdstr, sizeof(fdstr), "%d", st_fd);
 	pid = fork();
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
-		signal(SIGTERM, on_term);
-		_exit(daemon_loop(st) ? 1 : 0);
+		execl("/proc/self/exe", "vgpu_test", "--daemon", fdstr,
+		      (char *)NULL);
+		_exit(127);
 	}
 	while (!__atomic_load_n(&st->ready, __ATOMIC_SEQ_CST)) {
 		if (waitpid(pid, &status, WNOHANG) == pid)
@@ -247,6 +256,19 @@ pid_t vm_daemon_start(struct vm_daemon_stats *st)
 		usleep(1000);
 	}
 	return pid;
+}
+
+/* vgpu_test --daemon FD: FD holds the shared struct vm_daemon_stats. */
+int vm_daemon_main(int st_fd)
+{
+	struct vm_daemon_stats *st;
+
+	st = mmap(NULL, sizeof(*st), PROT_READ | PROT_WRITE, MAP_SHARED,
+		  st_fd, 0);
+	if (st == MAP_FAILED)
+		return 1;
+	signal(SIGTERM, on_term);
+	return daemon_loop(st) ? 1 : 0;
 }
 
 /* 0 if the daemon left by itself on SIGTERM within 10 s. */

@@ -27,6 +27,16 @@
 #define NMAPS	24
 #define NIDS	32
 
+enum fz_op {
+	FZ_IOCTL, FZ_OPEN, FZ_MMAP, FZ_VMA, FZ_READ, FZ_WRITE, FZ_POLL,
+	FZ_REOPEN, FZ_FORK, FZ_SESSION, FZ_NOPS,
+};
+
+static const char *const fz_names[FZ_NOPS] = {
+	"ioctl", "open/close", "mmap", "munmap/mremap/mprotect", "read",
+	"write", "poll", "control reopen", "fork", "session ioctl",
+};
+
 struct fz_map {
 	uint8_t *p;
 	size_t len;
@@ -42,7 +52,8 @@ struct fz {
 	struct fz_map maps[NMAPS];
 	uint8_t *guard;		/* a page followed by an unmapped one */
 	uint8_t buf[4096] __attribute__((aligned(64)));
-	unsigned int nr_ok, nr_err;
+	unsigned int cur;	/* enum fz_op being run */
+	unsigned int nr_ok[FZ_NOPS], nr_err[FZ_NOPS];
 };
 
 static uint64_t rnd(struct fz *f, uint64_t n)
@@ -71,9 +82,9 @@ static uint64_t some_id(struct fz *f)
 static void note(struct fz *f, long r)
 {
 	if (r < 0)
-		f->nr_err++;
+		f->nr_err[f->cur]++;
 	else
-		f->nr_ok++;
+		f->nr_ok[f->cur]++;
 }
 
 static int pick_fd(struct fz *f)
@@ -102,6 +113,11 @@ static void scribble(struct fz *f, uint8_t *p, size_t len)
 	}
 }
 
+static size_t region_size(unsigned int sq, unsigned int cq)
+{
+	return 3 * 4096 + (1UL << sq) + (1UL << cq);
+}
+
 static void keep_map(struct fz *f, void *p, size_t len, bool writable)
 {
 	struct fz_map *m = &f->maps[rnd(f, NMAPS)];
@@ -115,16 +131,24 @@ static void keep_map(struct fz *f, void *p, size_t len, bool writable)
 		scribble(f, p, len);
 }
 
-static unsigned long pick_cmd(struct fz *f)
+/* Mostly a command of the node the fd is, else one of the other node or a
+ * mangled one. */
+static unsigned long pick_cmd(struct fz *f, bool ctl)
 {
-	static const unsigned long valid[] = {
+	static const unsigned long app[] = {
 		GLEAM_VGPU_IOC_SETUP, GLEAM_VGPU_IOC_KICK, GLEAM_VGPU_IOC_WAIT,
+	};
+	static const unsigned long daemon[] = {
 		GLEAM_VGPU_IOC_HELLO, GLEAM_VGPU_IOC_SET_NR_VGPUS,
 		GLEAM_VGPU_IOC_END_SESSION,
 	};
-	unsigned long c = valid[rnd(f, sizeof(valid) / sizeof(valid[0]))];
+	unsigned int r = (unsigned int)rnd(f, 10);
+	unsigned long c;
 
-	switch (rnd(f, 10)) {
+	c = (r < 8) == ctl ? daemon[rnd(f, 3)] : app[rnd(f, 3)];
+	if (r < 8)
+		return c;
+	switch (rnd(f, 4)) {
 	case 0:		/* another size */
 		return _IOC(_IOC_DIR(c), GLEAM_VGPU_IOC_MAGIC, _IOC_NR(c),
 			    rnd(f, 256));
@@ -134,10 +158,8 @@ static unsigned long pick_cmd(struct fz *f)
 	case 2:		/* another number */
 		return _IOC(_IOC_DIR(c), GLEAM_VGPU_IOC_MAGIC, rnd(f, 256),
 			    _IOC_SIZE(c));
-	case 3:
-		return (uint32_t)vm_rand(&f->rng);
 	default:
-		return c;
+		return (uint32_t)vm_rand(&f->rng);
 	}
 }
 
@@ -173,9 +195,11 @@ static void *pick_arg(struct fz *f, unsigned long cmd)
 		struct gleam_vgpu_setup *s = (void *)b;
 
 		if (plausible) {
+			static const uint32_t shifts[] = { 0, 16, 17, 18, 15, 29 };
+
 			memset(s, 0, sizeof(*s));
-			s->sq_shift = (uint32_t)rnd(f, 22);
-			s->cq_shift = (uint32_t)rnd(f, 22);
+			s->sq_shift = shifts[rnd(f, 6)];
+			s->cq_shift = shifts[rnd(f, 6)];
 		}
 		if (s->sq_shift > 20 && s->sq_shift <= GLEAM_RING_MAX_SHIFT)
 			s->sq_shift = 16;
@@ -203,16 +227,57 @@ static void *pick_arg(struct fz *f, unsigned long cmd)
 
 static void op_ioctl(struct fz *f)
 {
-	unsigned long cmd = pick_cmd(f);
+	int fd = pick_fd(f);
+	unsigned long cmd = pick_cmd(f, fd == f->ctl);
 	void *arg;
 
 	arg = cmd == GLEAM_VGPU_IOC_KICK && rnd(f, 2) ? NULL : pick_arg(f, cmd);
 	/* a WAIT reached through a random pointer must not sleep long */
 	if (cmd == GLEAM_VGPU_IOC_WAIT && arg != f->buf)
 		arg = NULL;
-	note(f, ioctl(pick_fd(f), cmd, arg));
+	note(f, ioctl(fd, cmd, arg));
 	if (cmd == GLEAM_VGPU_IOC_SETUP && arg == f->buf)
 		add_id(f, ((struct gleam_vgpu_setup *)f->buf)->session);
+}
+
+/* The calls an application makes, mostly well formed. */
+static void op_session(struct fz *f)
+{
+	int fd = f->sfd[rnd(f, NSESS)];
+	struct gleam_vgpu_setup *su;
+	void *p;
+
+	switch (rnd(f, 4)) {
+	case 0:
+		note(f, ioctl(fd, GLEAM_VGPU_IOC_KICK, NULL));
+		break;
+	case 1:
+		note(f, ioctl(fd, GLEAM_VGPU_IOC_WAIT,
+			      pick_arg(f, GLEAM_VGPU_IOC_WAIT)));
+		break;
+	case 2:
+		su = pick_arg(f, GLEAM_VGPU_IOC_SETUP);
+		note(f, ioctl(fd, GLEAM_VGPU_IOC_SETUP, su));
+		if ((void *)su == f->buf)
+			add_id(f, su->session);
+		break;
+	default:
+		su = (void *)f->buf;
+		if (ioctl(fd, GLEAM_VGPU_IOC_SETUP, memset(su, 0, sizeof(*su))) &&
+		    errno != EBUSY)
+			return;
+		/* EBUSY: already set up, at whatever size; try both */
+		p = mmap(NULL, su->ring.region_size ? su->ring.region_size :
+			 region_size(GLEAM_VGPU_DEFAULT_SHIFT,
+				     GLEAM_VGPU_DEFAULT_SHIFT),
+			 PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		note(f, p == MAP_FAILED ? -1 : 0);
+		if (p != MAP_FAILED)
+			keep_map(f, p, su->ring.region_size ? su->ring.region_size :
+				 region_size(GLEAM_VGPU_DEFAULT_SHIFT,
+					     GLEAM_VGPU_DEFAULT_SHIFT), true);
+		break;
+	}
 }
 
 static void op_open_close(struct fz *f)
@@ -229,11 +294,6 @@ static void op_open_close(struct fz *f)
 		 (unsigned int)rnd(f, 3));
 	f->sfd[i] = open(path, O_RDWR | O_CLOEXEC);
 	note(f, f->sfd[i]);
-}
-
-static size_t region_size(unsigned int sq, unsigned int cq)
-{
-	return 3 * 4096 + (1UL << sq) + (1UL << cq);
 }
 
 static void op_mmap(struct fz *f)
@@ -463,46 +523,48 @@ int vm_fuzz(uint64_t seed, unsigned int ops)
 	ctl_reopen(&f);
 
 	for (i = 0; i < ops; i++) {
-		switch (rnd(&f, 20)) {
-		case 0: case 1: case 2: case 3: case 4: case 5:
+		static const enum fz_op mix[20] = {
+			FZ_IOCTL, FZ_IOCTL, FZ_IOCTL, FZ_IOCTL, FZ_IOCTL,
+			FZ_IOCTL, FZ_OPEN, FZ_OPEN, FZ_MMAP, FZ_MMAP, FZ_VMA,
+			FZ_READ, FZ_READ, FZ_WRITE, FZ_POLL, FZ_REOPEN,
+			FZ_FORK, FZ_FORK, FZ_SESSION, FZ_SESSION,
+		};
+
+		f.cur = mix[rnd(&f, 20)];
+		switch (f.cur) {
+		case FZ_IOCTL:
 			op_ioctl(&f);
 			break;
-		case 6: case 7:
+		case FZ_OPEN:
 			op_open_close(&f);
 			break;
-		case 8: case 9:
+		case FZ_MMAP:
 			op_mmap(&f);
 			break;
-		case 10:
+		case FZ_VMA:
 			op_vma(&f);
 			break;
-		case 11: case 12:
+		case FZ_READ:
 			op_read_events(&f);
 			break;
-		case 13:
+		case FZ_WRITE:
 			op_write_kicks(&f);
 			break;
-		case 14:
+		case FZ_POLL:
 			op_poll(&f);
 			break;
-		case 15:
+		case FZ_REOPEN:
 			if (!rnd(&f, 10))
 				ctl_reopen(&f);
 			break;
-		case 16:
-			if (!rnd(&f, 5))
-				op_fork_kill(&f);
-			break;
-		case 17:
+		case FZ_FORK:
 			if (!rnd(&f, 10))
+				op_fork_kill(&f);
+			else if (!rnd(&f, 10))
 				op_fork_maps(&f);
 			break;
 		default:
-			note(&f, ioctl(f.sfd[rnd(&f, NSESS)],
-				       rnd(&f, 2) ? GLEAM_VGPU_IOC_KICK :
-				       GLEAM_VGPU_IOC_SETUP,
-				       rnd(&f, 2) ? NULL : pick_arg(&f,
-						GLEAM_VGPU_IOC_SETUP)));
+			op_session(&f);
 			break;
 		}
 		if (i % 500 == 499) {
@@ -513,7 +575,12 @@ int vm_fuzz(uint64_t seed, unsigned int ops)
 				ioctl(f.ctl, GLEAM_VGPU_IOC_SET_NR_VGPUS, &nr);
 		}
 	}
-	printf("  fuzz: %u calls succeeded, %u failed\n", f.nr_ok, f.nr_err);
+	printf("  fuzz: %u operations, seed %llu; calls that succeeded/failed:",
+	       ops, (unsigned long long)seed);
+	for (i = 0; i < FZ_NOPS; i++)
+		if (f.nr_ok[i] + f.nr_err[i])
+			printf(" %s %u/%u", fz_names[i], f.nr_ok[i], f.nr_err[i]);
+	printf("\n");
 
 	for (i = 0; i < NSESS; i++)
 		if (f.sfd[i] >= 0)
@@ -521,14 +588,7 @@ int vm_fuzz(uint64_t seed, unsigned int ops)
 	for (i = 0; i < NMAPS; i++)
 		if (f.maps[i].p)
 			munmap(f.maps[i].p, f.maps[i].len);
-	if (f.ctl < 0)
-		ctl_reopen(&f);
-	memset(&nr, 0, sizeof(nr));
-	nr.nr = 2;
-	if (f.ctl < 0 || ioctl(f.ctl, GLEAM_VGPU_IOC_SET_NR_VGPUS, &nr)) {
-		fprintf(stderr, "  FAIL: cannot restore nr_vgpus\n");
-		return -1;
-	}
-	close(f.ctl);
+	if (f.ctl >= 0)
+		close(f.ctl);
 	return 0;
 }

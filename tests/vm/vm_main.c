@@ -29,6 +29,7 @@
 #define NL_MAX		1024
 
 static struct vm_daemon_stats *dstats;
+static int dstats_fd;
 static pid_t daemon_pid = -1;
 static struct gleam_vgpu_nl *nl;
 static struct gleam_vgpu_nl_event nl_seen[NL_MAX];
@@ -158,7 +159,7 @@ static int raw_ioctl(int fd, unsigned long cmd, void *arg)
 static int start_daemon(void)
 {
 	memset(dstats, 0, sizeof(*dstats));
-	daemon_pid = vm_daemon_start(dstats);
+	daemon_pid = vm_daemon_start(dstats, dstats_fd);
 	if (daemon_pid < 0) {
 		int err = daemon_pid;
 
@@ -543,11 +544,11 @@ static int t_echo(void)
 	for (i = 0; i < napps; i++) {
 		const struct gleam_vgpu_nl_event *e;
 
-		e = nl_find(GLEAM_VGPU_CMD_SESSION_OPENED, pids[i], 0, 5 * VM_SEC);
+		e = nl_find(GLEAM_VGPU_CMD_SESSION_OPENED, pids[i], 0, 30 * VM_SEC);
 		VM_CHECK(e && e->vgpu == i % 2 && e->uid == 0,
 			 "netlink: no OPENED for app %u", i);
 		e = nl_find(GLEAM_VGPU_CMD_SESSION_ENDED, pids[i], e->session,
-			    5 * VM_SEC);
+			    30 * VM_SEC);
 		VM_CHECK(e && e->reason == GLEAM_VGPU_END_CLOSED && !e->signal,
 			 "netlink: no ENDED for app %u", i);
 	}
@@ -607,12 +608,12 @@ static int t_kill_app(void)
 	kill(pid, SIGKILL);
 	err = wait_child(pid, 10 * VM_SEC);
 	VM_CHECK(err == -EINTR, "child did not die of the signal: %d", err);
-	e = nl_find(GLEAM_VGPU_CMD_SESSION_ENDED, 0, id, 5 * VM_SEC);
+	e = nl_find(GLEAM_VGPU_CMD_SESSION_ENDED, 0, id, 30 * VM_SEC);
 	VM_CHECK(e, "netlink: no ENDED for session %" PRIu64, id);
 	VM_CHECK(e->reason == GLEAM_VGPU_END_EXITED && e->signal == SIGKILL &&
 		 e->pid == (uint32_t)pid, "ENDED reason %u signal %u",
 		 e->reason, e->signal);
-	while (!vm_daemon_saw_end(dstats, id) && vm_now_ns() - t0 < 5 * VM_SEC)
+	while (!vm_daemon_saw_end(dstats, id) && vm_now_ns() - t0 < 30 * VM_SEC)
 		usleep(1000);
 	VM_CHECK(vm_daemon_saw_end(dstats, id), "daemon saw no END");
 	printf("  session %" PRIu64 " ended %.1f ms after SIGKILL\n", id,
@@ -786,6 +787,7 @@ static int t_unload_busy(void)
 
 static int t_fuzz(void)
 {
+	struct gleam_vgpu_ctl ctl;
 	unsigned int i;
 	uint64_t v;
 	pid_t pid;
@@ -799,6 +801,12 @@ static int t_fuzz(void)
 	}
 	r = wait_child(pid, 420 * VM_SEC);
 	VM_CHECK(r == 0, "fuzzer: %d", r);
+	/* once the fuzzer's leftover mappings are gone with it */
+	r = gleam_vgpu_ctl_open(&ctl, 0, true);
+	VM_CHECK(!r, "control after fuzz: %s", vm_err(r));
+	r = gleam_vgpu_ctl_set_nr_vgpus(&ctl, 2);
+	gleam_vgpu_ctl_close(&ctl);
+	VM_CHECK(!r, "restore nr_vgpus: %s", vm_err(r));
 	for (i = 0; i < 2; i++) {
 		VM_CHECK(!sysfs_u64(i, "sessions_active", &v) && v == 0,
 			 "vgpu%u sessions_active %" PRIu64, i, v);
@@ -860,11 +868,19 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGPIPE, SIG_IGN);
+	if (argc == 3 && !strcmp(argv[1], "--daemon"))
+		return vm_daemon_main(atoi(argv[2]));
 	seed = argc > 1 ? strtoull(argv[1], NULL, 0) : (uint64_t)time(NULL);
 	printf("vgpu_test: seed %" PRIu64 "\n", seed);
 
+	/* not close-on-exec: the daemon maps it after exec */
+	dstats_fd = memfd_create("vm-daemon-stats", 0);
+	if (dstats_fd < 0 || ftruncate(dstats_fd, sizeof(*dstats))) {
+		perror("memfd");
+		return 1;
+	}
 	dstats = mmap(NULL, sizeof(*dstats), PROT_READ | PROT_WRITE,
-		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		      MAP_SHARED, dstats_fd, 0);
 	if (dstats == MAP_FAILED) {
 		perror("mmap");
 		return 1;

@@ -53,7 +53,8 @@ uint64_t vm_rand(uint64_t *state);
 const char *vm_err(int err);
 
 /* vm_daemon.c */
-pid_t vm_daemon_start(struct vm_daemon_stats *st);
+pid_t vm_daemon_start(struct vm_daemon_stats *st, int st_fd);
+int vm_daemon_main(int st_fd);
 int vm_daemon_stop(pid_t pid);
 bool vm_daemon_saw_end(const struct vm_daemon_stats *st, uint64_t session);
 

@@ -6,7 +6,7 @@
  * reconnection, and run-time changes.  Medians and whole transfers of a
  * second or so keep it steady on a busy machine.
  *
- * usage: test_linkem PATH-TO-LINKEM
+ * usage: test_linkem PATH-TO-LINKEM [TEST...]   (all tests by default)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -66,20 +66,59 @@ static void sleep_ns(uint64_t ns)
 		;
 }
 
+/*
+ * The checks of one attempt of a test are held back until it ends: a test
+ * that failed is run again, up to ATTEMPTS times, so that a burst of load
+ * from elsewhere on the machine is not taken for a fault.  A fault fails
+ * every attempt.
+ */
+#define ATTEMPTS	3
+#define MAX_CHECKS	16
+
+static struct {
+	bool ok;
+	char text[512];
+} results[MAX_CHECKS];
+static int nresults;
+
 static void check(bool ok, const char *fmt, ...)
 {
 	va_list ap;
 
-	printf("%s ", ok ? "ok  " : "FAIL");
+	if (nresults == MAX_CHECKS)
+		return;
+	results[nresults].ok = ok;
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(results[nresults].text, sizeof(results[0].text), fmt, ap);
 	va_end(ap);
-	putchar('\n');
+	nresults++;
+}
+
+static void run_test(const char *name, void (*fn)(void))
+{
+	int attempt, i, bad;
+
+	for (attempt = 1; attempt <= ATTEMPTS; attempt++) {
+		nresults = 0;
+		fn();
+		for (i = bad = 0; i < nresults; i++)
+			bad += !results[i].ok;
+		if (!bad || attempt == ATTEMPTS)
+			break;
+		for (i = 0; i < nresults; i++)
+			if (!results[i].ok)
+				printf("info %s, attempt %d of %d: %s\n", name,
+				       attempt, ATTEMPTS, results[i].text);
+	}
+	for (i = 0; i < nresults; i++) {
+		printf("%s %s\n", results[i].ok ? "ok  " : "FAIL",
+		       results[i].text);
+		if (results[i].ok)
+			passed++;
+		else
+			failed++;
+	}
 	fflush(stdout);
-	if (ok)
-		passed++;
-	else
-		failed++;
 }
 
 static bool near(double got, double want)
@@ -490,7 +529,6 @@ static void test_rtt(void)
 		check(false, "rtt without delay: %s", strerror(-ret));
 		return;
 	}
-	printf("info relay overhead: median rtt %.3f ms with no delay\n", base);
 
 	ret = rtt_through("--delay 2ms", 100, 0, &med, &min, &max);
 	check(!ret && near(med, 4.0),
@@ -505,8 +543,8 @@ static void test_rtt(void)
 	ret = rtt_through("--delay 0.5ms", 300, 0, &med, &min, &max);
 	d = med - base;
 	check(!ret && near(d, 1.0),
-	      "delay 0.5ms: median rtt %.3f ms, %.3f ms above no delay, "
-	      "want 1.000 ms", med, d);
+	      "delay 0.5ms: median rtt %.3f ms, %.3f ms above no delay "
+	      "(%.3f ms), want 1.000 ms", med, d, base);
 }
 
 struct bulk_arg {
@@ -872,7 +910,7 @@ static void test_control(void)
 	fd = echo_open(l.port);
 	ret = fd < 0 ? fd : linkem_ctl(path, "delay", "2ms");
 	if (!ret)
-		ret = measure_rtt(fd, 50, 0, &med, &min, &max);
+		ret = measure_rtt(fd, 100, 0, &med, &min, &max);
 	check(!ret && near(med, 4.0),
 	      "control 'delay 2ms': median rtt %.3f ms, want 4.000 ms", med);
 
@@ -906,7 +944,7 @@ static void test_signal_file(void)
 	ret = linkem_start(&l, args);
 	if (!ret) {
 		fd = echo_open(l.port);
-		ret = fd < 0 ? fd : measure_rtt(fd, 50, 0, &med0, &min, &max);
+		ret = fd < 0 ? fd : measure_rtt(fd, 100, 0, &med0, &min, &max);
 	}
 	f = fopen(path, "w");
 	if (f) {
@@ -916,15 +954,15 @@ static void test_signal_file(void)
 	if (!ret && f) {
 		kill(l.pid, SIGUSR1);
 		sleep_ns(50 * MS);
-		ret = measure_rtt(fd, 50, 0, &med1, &min, &max);
+		ret = measure_rtt(fd, 100, 0, &med1, &min, &max);
 	}
 	if (fd >= 0)
 		close(fd);
 	linkem_stop(&l);
 	unlink(path);
-	check(!ret && f && near(med0, 2.0) && near(med1, 6.0),
-	      "SIGUSR1 + control file 'delay 3ms': median rtt %.3f -> %.3f ms, "
-	      "want 2.000 -> 6.000 ms", med0, med1);
+	check(!ret && f && near(med1 - med0, 4.0),
+	      "SIGUSR1 + control file 'delay 3ms' (was 1ms): median rtt %.3f -> "
+	      "%.3f ms, %.3f ms longer, want 4.000 ms", med0, med1, med1 - med0);
 }
 
 static uint64_t json_u64(const char *json, const char *section,
@@ -991,21 +1029,51 @@ static void test_high_rate(void)
 		ret = sink_send(l.port, 0, 500 * MS, &res);
 	lim = sink_bps(&res) / 1e9;
 	linkem_stop(&l);
-	printf("info unlimited: %.2f Gbit/s through the relay\n", open);
 	if (open >= 10 * 1.3)
-		check(!ret && near(lim, 10), "rate 10gbit: %.2f Gbit/s", lim);
+		check(!ret && near(lim, 10), "rate 10gbit: %.2f Gbit/s "
+		      "(unlimited: %.2f)", lim, open);
 	else
 		check(!ret && lim <= 10 * (1 + TOL),
-		      "rate 10gbit: %.2f Gbit/s (CPU-bound here: checked only "
-		      "that it stays under the rate)", lim);
+		      "rate 10gbit: %.2f Gbit/s (unlimited: %.2f; CPU-bound "
+		      "here: checked only that it stays under the rate)",
+		      lim, open);
+}
+
+static const struct {
+	const char *name;
+	void (*fn)(void);
+} tests[] = {
+	{ "rtt", test_rtt },
+	{ "jitter", test_jitter },
+	{ "rates", test_rates },
+	{ "shared", test_shared },
+	{ "many", test_many },
+	{ "cut", test_cut_scheduled },
+	{ "control", test_control },
+	{ "signal", test_signal_file },
+	{ "permanent-cut", test_permanent_cut },
+	{ "high-rate", test_high_rate },
+};
+
+static bool selected(int argc, char **argv, const char *name)
+{
+	int i;
+
+	if (argc <= 2)
+		return true;
+	for (i = 2; i < argc; i++)
+		if (!strcmp(argv[i], name))
+			return true;
+	return false;
 }
 
 int main(int argc, char **argv)
 {
+	size_t i;
 	int ret;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s PATH-TO-LINKEM\n", argv[0]);
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s PATH-TO-LINKEM [TEST...]\n", argv[0]);
 		return 2;
 	}
 	linkem_path = argv[1];
@@ -1016,16 +1084,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "test_linkem: server: %s\n", strerror(-ret));
 		return 1;
 	}
-	test_rtt();
-	test_jitter();
-	test_rates();
-	test_shared();
-	test_many();
-	test_cut_scheduled();
-	test_control();
-	test_signal_file();
-	test_permanent_cut();
-	test_high_rate();
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		if (selected(argc, argv, tests[i].name))
+			run_test(tests[i].name, tests[i].fn);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }

@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hostile SOCKET SERVER: throws bad input at a running client gleamd (its
+ * local socket and session ring) and at a server gleamd (its TCP port),
+ * and checks that each bad session gets a clear answer or is closed, and
+ * that both daemons keep serving.  Prints one line per case and a final
+ * "N passed, N failed".
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cuda.h>
+
+#include "gleam_api_gen.h"
+#include "gleam_local.h"
+#include "gleam_record.h"
+#include "gleam_wire.h"
+#include "ring.h"
+#include "util.h"
+
+static const char *sock_path, *server;
+static int passed, failed;
+
+static void result(bool ok, const char *what)
+{
+	printf("%s: %s\n", ok ? "ok" : "FAIL", what);
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+static int local_connect(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock_path);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* True when the peer closes fd within ms. */
+static bool closed_within(int fd, int ms)
+{
+	uint64_t end = gl_now_ns() + (uint64_t)ms * 1000000;
+	char buf[4096];
+
+	while (gl_now_ns() < end) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+
+		if (poll(&p, 1, 50) > 0) {
+			ssize_t n = recv(fd, buf, sizeof(buf), MSG_DONTWAIT);
+
+			if (n == 0 || (n < 0 && errno != EAGAIN))
+				return true;
+		}
+	}
+	return false;
+}
+
+struct session {
+	int fd;
+	struct gl_ring ring;
+	uint64_t seq;
+	uint32_t tag;
+};
+
+static int open_session(struct session *s)
+{
+	struct gleam_local_hello h = { .magic = GLEAM_LOCAL_MAGIC, .version = GLEAM_LOCAL_VERSION,
+				       .kind = GLEAM_LOCAL_SESSION };
+	struct gleam_local_ack ack;
+	int rfd;
+
+	memset(s, 0, sizeof(*s));
+	snprintf(h.program, sizeof(h.program), "hostile");
+	s->fd = local_connect();
+	if (s->fd < 0 || send(s->fd, &h, sizeof(h), 0) != sizeof(h))
+		return -1;
+	if (gl_recv_fd(s->fd, &ack, sizeof(ack), &rfd) != sizeof(ack) || ack.status || rfd < 0)
+		return -1;
+	if (gl_ring_map(rfd, &s->ring)) {
+		close(rfd);
+		return -1;
+	}
+	close(rfd);
+	return 0;
+}
+
+static void close_session(struct session *s)
+{
+	gl_ring_unmap(&s->ring);
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+}
+
+/* Put raw bytes on the SQ as one message and ring the bell. */
+static void put_raw(struct session *s, const void *p, uint32_t len)
+{
+	void *d = gl_ring_reserve(&s->ring.sq, (len + 7) & ~7u);
+	char b = GLEAM_BELL_SQ;
+
+	if (!d)
+		return;
+	memcpy(d, p, len);
+	gl_ring_commit(&s->ring.sq);
+	send(s->fd, &b, 1, MSG_DONTWAIT);
+}
+
+/* Send a record and wait for its reply; returns the result or -1. */
+static int call(struct session *s, unsigned int fn, uint64_t ctx, const void *args, size_t alen,
+		void *out, size_t olen)
+{
+	unsigned char buf[4096];
+	struct gleam_rec *r = (struct gleam_rec *)buf;
+	uint64_t end = gl_now_ns() + 10000000000ull;
+	size_t len = sizeof(*r) + ((alen + 7) & ~(size_t)7);
+
+	memset(buf, 0, len);
+	r->len = (uint32_t)len;
+	r->fn = (uint16_t)fn;
+	r->flags = GLEAM_REC_F_REPLY;
+	r->tag = ++s->tag;
+	r->ctx = ctx;
+	r->seq = ++s->seq;
+	memcpy(r + 1, args, alen);
+	put_raw(s, buf, (uint32_t)len);
+	while (gl_now_ns() < end) {
+		const struct gleam_reply *q;
+		struct pollfd p = { .fd = s->fd, .events = POLLIN };
+		uint32_t n;
+
+		q = gl_ring_peek(&s->ring.cq, sizeof(*q), GLEAM_REC_MAX, &n);
+		if (q) {
+			int res = q->result;
+			bool mine = q->tag == s->tag && !(q->flags & GLEAM_REP_F_DATA);
+
+			if (mine && out)
+				memcpy(out, q + 1, MIN(olen, n - sizeof(*q)));
+			gl_ring_consume(&s->ring.cq, n);
+			gl_ring_consume_publish(&s->ring.cq);
+			if (mine)
+				return res;
+			continue;
+		}
+		if (poll(&p, 1, 20) > 0) {
+			char b[64];
+
+			if (recv(s->fd, b, sizeof(b), MSG_DONTWAIT) == 0)
+				return -1;
+		}
+	}
+	return -1;
+}
+
+static void local_cases(void)
+{
+	struct gleam_local_hello h = { .magic = GLEAM_LOCAL_MAGIC, .version = GLEAM_LOCAL_VERSION,
+				       .kind = GLEAM_LOCAL_SESSION };
+	struct session s;
+	int fd;
+
+	fd = local_connect();
+	send(fd, "garbage", 7, 0);
+	result(closed_within(fd, 3000), "local: short garbage hello is refused");
+	close(fd);
+
+	fd = local_connect();
+	h.magic = 0x12345678;
+	send(fd, &h, sizeof(h), 0);
+	result(closed_within(fd, 3000), "local: hello with a wrong magic is refused");
+	close(fd);
+
+	h.magic = GLEAM_LOCAL_MAGIC;
+	h.reserved[1] = 1;
+	fd = local_connect();
+	send(fd, &h, sizeof(h), 0);
+	result(closed_within(fd, 3000), "local: hello with reserved bits set is refused");
+	close(fd);
+
+	/* Malformed records on a live ring end that session only. */
+	{
+		static const struct { uint32_t len; uint16_t fn; uint16_t flags; const char *what; }
+		bad[] = {
+			{ 36, GL_FN_cuCtxSynchronize, 0, "a length that is not 8-aligned" },
+			{ 16, GL_FN_cuCtxSynchronize, 0, "a length shorter than a header" },
+			{ 64, 9999, 0, "an unknown function number" },
+			{ 64, 8, 0, "an unused function number" },
+			{ 64, GL_FN_cuCtxSynchronize, 0x80, "unknown flags" },
+			{ 1u << 30, GL_FN_cuCtxSynchronize, 0, "a length larger than the ring" },
+		};
+
+		for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+			unsigned char buf[64] = { 0 };
+			struct gleam_rec *r = (struct gleam_rec *)buf;
+			char what[128];
+
+			if (open_session(&s)) {
+				result(false, "local: open a session");
+				continue;
+			}
+			r->len = bad[i].len;
+			r->fn = bad[i].fn;
+			r->flags = bad[i].flags;
+			put_raw(&s, buf, sizeof(buf));
+			snprintf(what, sizeof(what), "ring: a record with %s ends the session", bad[i].what);
+			result(closed_within(s.fd, 3000), what);
+			close_session(&s);
+		}
+	}
+
+	/* Well-formed records with bad contents get CUDA errors, not a crash. */
+	if (open_session(&s)) {
+		result(false, "local: open a session");
+		return;
+	}
+	{
+		struct gl_a_cuInit ia = { 0 };
+		struct gl_a_cuDevicePrimaryCtxRetain pa = { .pctx = 100, .dev = 0 };
+		struct gl_a_cuStreamSynchronize sa = { .hStream = 12345 };
+		struct gl_a_cuStreamCreate ca = { .phStream = 200 };
+		struct gl_a_cuStreamDestroy da = { .hStream = 200 };
+		struct gl_a_cuMemcpyDtoH dh = { .srcDevice = 0x10, .ByteCount = 64 };
+		struct gl_a_cuModuleGetFunction gf = { .hfunc = 300, .hmod = 777, .name_len = 5000 };
+		unsigned char r[512];
+		int rc;
+
+		rc = call(&s, GL_FN_cuInit, 0, &ia, sizeof(ia), r, sizeof(r));
+		result(rc == 0, "ring: cuInit answers");
+		rc = call(&s, GL_FN_cuStreamSynchronize, 100, &sa, sizeof(sa), NULL, 0);
+		result(rc == CUDA_ERROR_INVALID_CONTEXT, "ring: a context never issued is refused");
+		call(&s, GL_FN_cuDevicePrimaryCtxRetain, 0, &pa, sizeof(pa), NULL, 0);
+		rc = call(&s, GL_FN_cuStreamSynchronize, 100, &sa, sizeof(sa), NULL, 0);
+		result(rc == CUDA_ERROR_INVALID_HANDLE, "ring: a stream never issued is refused");
+		call(&s, GL_FN_cuStreamCreate, 100, &ca, sizeof(ca), NULL, 0);
+		call(&s, GL_FN_cuStreamDestroy, 100, &da, sizeof(da), NULL, 0);
+		sa.hStream = 200;
+		rc = call(&s, GL_FN_cuStreamSynchronize, 100, &sa, sizeof(sa), NULL, 0);
+		result(rc == CUDA_ERROR_INVALID_HANDLE, "ring: a destroyed stream is refused");
+		rc = call(&s, GL_FN_cuMemcpyDtoH, 100, &dh, 8, NULL, 0);
+		result(rc == CUDA_ERROR_INVALID_VALUE, "ring: a truncated argument block is refused");
+		rc = call(&s, GL_FN_cuMemcpyDtoH, 100, &dh, sizeof(dh), NULL, 0);
+		result(rc > 0, "ring: a copy from an address never allocated fails");
+		rc = call(&s, GL_FN_cuModuleGetFunction, 100, &gf, sizeof(gf), NULL, 0);
+		result(rc == CUDA_ERROR_INVALID_VALUE, "ring: a name longer than its record is refused");
+		{
+			struct gl_a_cuCtxSynchronize cs = { 0 };
+
+			rc = call(&s, GL_FN_cuCtxSynchronize, 100, &cs, sizeof(cs), NULL, 0);
+			result(rc == 0, "ring: the session still works after all that");
+		}
+	}
+	close_session(&s);
+}
+
+static int tcp_connect(void)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	int fd;
+
+	if (gl_parse_hostport(server, GLEAM_WIRE_PORT, &ss, &sl))
+		return -1;
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&ss, sl) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void frame(int fd, uint16_t type, uint32_t len, const void *p, uint32_t plen)
+{
+	struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = type, .len = len };
+
+	gl_write_full(fd, &f, sizeof(f));
+	if (plen)
+		gl_write_full(fd, p, plen);
+}
+
+static void hello(int fd)
+{
+	struct gleam_hello h = { .version = GLEAM_WIRE_VERSION, .min_version = GLEAM_WIRE_VERSION,
+				 .kind = GLEAM_HELLO_SESSION };
+
+	snprintf(h.program, sizeof(h.program), "hostile");
+	frame(fd, GLEAM_FRAME_HELLO, sizeof(h), &h, sizeof(h));
+}
+
+static void wire_cases(void)
+{
+	unsigned char junk[4096];
+	int fd;
+
+	srand(7);
+	for (size_t i = 0; i < sizeof(junk); i++)
+		junk[i] = (unsigned char)rand();
+	fd = tcp_connect();
+	gl_write_full(fd, junk, sizeof(junk));
+	result(closed_within(fd, 3000), "wire: random bytes are refused");
+	close(fd);
+
+	fd = tcp_connect();
+	frame(fd, GLEAM_FRAME_HELLO, GLEAM_FRAME_MAX + 1, NULL, 0);
+	result(closed_within(fd, 3000), "wire: a frame over the size limit is refused");
+	close(fd);
+
+	fd = tcp_connect();
+	frame(fd, GLEAM_FRAME_RECORDS, 0, NULL, 0);
+	result(closed_within(fd, 3000), "wire: records before a hello are refused");
+	close(fd);
+
+	fd = tcp_connect();
+	{
+		struct gleam_hello h = { .version = 99, .min_version = 99, .kind = GLEAM_HELLO_SESSION };
+
+		frame(fd, GLEAM_FRAME_HELLO, sizeof(h), &h, sizeof(h));
+	}
+	result(closed_within(fd, 3000), "wire: an unknown protocol version is refused");
+	close(fd);
+
+	/* A peer that vanishes in the middle of a record, then of a copy. */
+	fd = tcp_connect();
+	hello(fd);
+	{
+		struct gleam_rec r = { .len = 4096, .fn = GL_FN_cuMemcpyHtoD };
+
+		frame(fd, GLEAM_FRAME_RECORDS, 4096, &r, sizeof(r));
+	}
+	close(fd);
+	fd = tcp_connect();
+	hello(fd);
+	{
+		unsigned char big[65536] = { 0 };
+		struct gleam_rec *r = (struct gleam_rec *)big;
+
+		r->len = sizeof(big);
+		r->fn = GL_FN_cuMemcpyHtoD;
+		frame(fd, GLEAM_FRAME_RECORDS, 4 * sizeof(big), big, sizeof(big));
+		gl_write_full(fd, big, 1000);
+	}
+	close(fd);
+	usleep(200000);
+	fd = tcp_connect();
+	result(fd >= 0, "wire: the server still accepts after peers vanished mid-record");
+	if (fd >= 0)
+		close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: hostile LOCAL_SOCKET SERVER_HOST:PORT\n");
+		return 2;
+	}
+	sock_path = argv[1];
+	server = argv[2];
+	local_cases();
+	wire_cases();
+	{
+		int fd = local_connect();
+
+		result(fd >= 0, "local: the client gleamd still accepts");
+		if (fd >= 0)
+			close(fd);
+	}
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

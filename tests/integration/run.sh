@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# Integration tests: a server and a client gleamd on loopback with the sim
+# backend, the driver-API test programs through the whole path (shim, ring,
+# client gleamd, TCP, server gleamd, replay worker) in both modes, hostile
+# input against both daemons, and a program killed in the middle of a call.
+# Outputs are compared with what the programs printed on NVIDIA's driver
+# (tests/programs/expected/).  Ends with "N passed, N failed".
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-build}
+case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+BIN=$BUILD/bin
+PROGS=$BUILD/tests/programs
+EXPECTED=$ROOT/tests/programs/expected
+TMP=$(mktemp -d /tmp/gleam-it.XXXXXX)
+PORT=$((20000 + $$ % 20000))
+export GLEAM_SOCKET=$TMP/gleamd.sock
+passed=0
+failed=0
+
+ok() { echo "ok: $*"; passed=$((passed + 1)); }
+bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
+
+cleanup() {
+	[ -n "${CPID:-}" ] && kill "$CPID" 2>/dev/null
+	[ -n "${SPID:-}" ] && kill "$SPID" 2>/dev/null
+	wait 2>/dev/null
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+start() {
+	"$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend sim >>"$TMP/server.log" 2>&1 &
+	SPID=$!
+	for _ in $(seq 100); do
+		"$BIN/gleamctl" server-info "127.0.0.1:$PORT" >/dev/null 2>&1 && break
+		sleep 0.05
+	done
+	"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$GLEAM_SOCKET" \
+		>>"$TMP/client.log" 2>&1 &
+	CPID=$!
+	for _ in $(seq 100); do
+		"$BIN/gleamctl" status >/dev/null 2>&1 && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+gleam() {
+	LD_LIBRARY_PATH=$BUILD/lib timeout 300 "$@"
+}
+
+start || { bad "daemons start"; echo "$passed passed, $failed failed"; exit 1; }
+ok "daemons start (server $PORT, sim backend)"
+
+for mode in async sync; do
+	for exp in "$EXPECTED"/*.out; do
+		name=$(basename "$exp" .out)
+		out=$TMP/$name.$mode.out
+		GLEAM_ASYNC=$([ $mode = sync ] && echo 0 || echo 1) \
+			gleam "$PROGS/$name" >"$out" 2>"$TMP/$name.$mode.err"
+		rc=$?
+		if [ $rc -ne 0 ]; then
+			bad "$name ($mode) exited $rc: $(tail -n 1 "$TMP/$name.$mode.err")"
+		elif ! cmp -s "$out" "$exp"; then
+			bad "$name ($mode) printed other than on NVIDIA's driver"
+			diff "$exp" "$out" | head -5
+		else
+			ok "$name ($mode) prints what it prints on NVIDIA's driver"
+		fi
+	done
+	if GLEAM_ASYNC=$([ $mode = sync ] && echo 0 || echo 1) gleam "$PROGS/devinfo" \
+		>"$TMP/devinfo.out" 2>&1 && grep -q '^device 0: Gleam sim device$' "$TMP/devinfo.out" &&
+		grep -q '^devinfo: PASS$' "$TMP/devinfo.out"; then
+		ok "devinfo ($mode) sees the server's device"
+	else
+		bad "devinfo ($mode)"
+	fi
+done
+
+# A copy larger than 4 GiB through a 4 MiB ring.
+if [ "${GLEAM_SKIP_BIG:-0}" = 1 ]; then
+	echo "SKIP: bigcopy (GLEAM_SKIP_BIG=1)"
+elif gleam "$PROGS/bigcopy" >"$TMP/big.out" 2>&1; then
+	ok "$(cat "$TMP/big.out") through a 4 MiB ring"
+else
+	bad "bigcopy: $(tail -n 1 "$TMP/big.out")"
+fi
+
+# gleamctl
+if "$BIN/gleamctl" status --json | grep -q '"sessions_total":[1-9]'; then
+	ok "gleamctl status --json counts the sessions"
+else
+	bad "gleamctl status --json"
+fi
+if "$BIN/gleamctl" status | grep -q 'GPU 0: Gleam sim device'; then
+	ok "gleamctl status shows the server's GPUs"
+else
+	bad "gleamctl status shows GPUs"
+fi
+
+# Hostile input against both daemons.
+if "$BUILD/tests/hostile" "$GLEAM_SOCKET" "127.0.0.1:$PORT" >"$TMP/hostile.out" 2>&1; then
+	ok "hostile input: $(tail -n 1 "$TMP/hostile.out")"
+else
+	bad "hostile input"
+	grep -v '^ok' "$TMP/hostile.out"
+fi
+
+# A program killed in the middle of its copies: its session ends, the
+# daemons serve the next program, and no worker is left behind.
+LD_LIBRARY_PATH=$BUILD/lib "$PROGS/memops" 268435456 >/dev/null 2>&1 &
+victim=$!
+sleep 1
+kill -9 $victim 2>/dev/null
+wait $victim 2>/dev/null
+for _ in $(seq 50); do
+	workers=$(pgrep -P "$SPID" | wc -l)
+	[ "$workers" -eq 0 ] && break
+	sleep 0.1
+done
+if [ "$workers" -eq 0 ] && gleam "$PROGS/matmul" >/dev/null 2>&1 &&
+	! "$BIN/gleamctl" status | grep -q memops; then
+	ok "a program killed mid-copy leaves no session or worker behind"
+else
+	bad "kill -9 mid-copy: $workers worker(s) left"
+fi
+
+# Both daemons are still alive after everything above.
+if kill -0 "$SPID" 2>/dev/null && kill -0 "$CPID" 2>/dev/null; then
+	ok "both daemons survived"
+else
+	bad "a daemon died"
+	tail -n 20 "$TMP/server.log" "$TMP/client.log"
+fi
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+/* One runner for every unit suite; passes under valgrind with CK_FORK=no. */
+#include <check.h>
+#include <stdlib.h>
+
+#include "unit.h"
+
+int main(void)
+{
+	SRunner *sr = srunner_create(ring_suite());
+	int failed;
+
+	srunner_add_suite(sr, table_suite());
+	srunner_add_suite(sr, image_suite());
+	srunner_add_suite(sr, shim_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
