@@ -16,8 +16,12 @@ ALL_TARGETS   :=
 CHECK_TARGETS :=
 CLEAN_DIRS    := $(BUILD)
 
-.PHONY: all check demo clean gpu-check bench kmod vm-check fuzz
+.PHONY: all check demo deps clean gpu-check bench kmod vm-check fuzz
 all: all-targets
+
+# Debian packages; run first on a fresh machine (as root).
+deps:
+	tools/install-deps.sh
 
 include common/common.mk
 include libcuda-shim/shim.mk
@@ -33,6 +37,15 @@ all-targets: $(ALL_TARGETS)
 # The README's test command: every test that can run on this machine.
 check: all $(CHECK_TARGETS)
 	@echo "make check: all suites passed"
+
+# The main job: a CUDA program through the whole path.
+demo: all
+	BUILD=$(BUILD) tools/demo.sh
+
+# On a machine with an NVIDIA GPU: the test programs run directly and
+# through Gleam must print the same.
+gpu-check: all
+	BUILD=$(BUILD) tests/gpu/gpu-check.sh
 
 clean:
 	rm -rf $(CLEAN_DIRS)
