@@ -47,6 +47,10 @@ demo: all
 gpu-check: all
 	BUILD=$(BUILD) tests/gpu/gpu-check.sh
 
+# Benchmarks: Gleam against local and synchronous runs over emulated links.
+bench: all
+	BUILD=$(BUILD) $(PYTHON) tools/bench.py
+
 clean:
 	rm -rf $(CLEAN_DIRS)
 

@@ -38,6 +38,7 @@ struct io_uring_sqe *loop_sqe(void)
 
 void bridge_init(struct bridge *b, bool client, void *owner)
 {
+	b->client = client;
 	b->out_dir = client ? &b->ring.sq : &b->ring.cq;
 	b->in_dir = client ? &b->ring.cq : &b->ring.sq;
 	b->out_type = client ? GLEAM_FRAME_RECORDS : GLEAM_FRAME_REPLIES;
@@ -180,6 +181,7 @@ static void fill_out(struct bridge *b)
 			b->st.waits++;
 		gl_ring_consume(b->out_dir, len);
 		b->olen += len;
+		b->st.payload += len - sizeof(struct gleam_rec);
 		n++;
 	}
 	if (b->out_dir->broken) {
@@ -197,6 +199,7 @@ static void fill_out(struct bridge *b)
 
 		memcpy(b->obuf, &f, sizeof(f));
 	}
+	b->last_active = gl_now_ns();
 	if (records)
 		b->st.records += n;
 	else
@@ -284,6 +287,7 @@ static bool drain_in(struct bridge *b)
 			}
 			memcpy(dst, b->ibuf + off, len);
 			gl_ring_commit(b->in_dir);
+			b->st.payload += len - sizeof(struct gleam_reply);
 			published = true;
 			off += len;
 			b->frame_left -= len;
@@ -312,15 +316,40 @@ void bridge_kick(struct bridge *b)
 	}
 	fill_out(b);
 	if (!b->sending && b->hello_done) {
-		/* Idle: ask for a bell, then look once more. */
-		gl_ring_cons_set_sleeping(b->out_dir, true);
+		/*
+		 * Idle: ask for a bell, then look once more.  A session that
+		 * was busy a moment ago is polled on the flush timer instead,
+		 * so that its asynchronous records need no doorbell.
+		 */
+		b->polling = b->client && gl_now_ns() - b->last_active < BRIDGE_POLL_WINDOW_NS;
+		gl_ring_cons_set_state(b->out_dir, GLEAM_RING_CONS_NEED_WAKEUP |
+				       (b->polling ? GLEAM_RING_CONS_POLLING : 0));
 		if (!gl_ring_empty(b->out_dir)) {
-			gl_ring_cons_set_sleeping(b->out_dir, false);
+			gl_ring_cons_set_state(b->out_dir, 0);
 			fill_out(b);
 		}
 	}
 	post_tcp_recv(b);
 	post_bell_recv(b);
+}
+
+void bridge_tick(struct bridge *b, uint64_t now)
+{
+	if (!b->polling || b->closing || b->sending)
+		return;
+	if (!gl_ring_empty(b->out_dir)) {
+		gl_ring_cons_set_state(b->out_dir, 0);
+		bridge_kick(b);
+		return;
+	}
+	if (now - b->last_active >= BRIDGE_POLL_WINDOW_NS) {
+		b->polling = false;
+		gl_ring_cons_set_state(b->out_dir, GLEAM_RING_CONS_NEED_WAKEUP);
+		if (!gl_ring_empty(b->out_dir)) {
+			gl_ring_cons_set_state(b->out_dir, 0);
+			bridge_kick(b);
+		}
+	}
 }
 
 bool bridge_complete(struct bridge *b, struct op *op, int res)

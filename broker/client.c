@@ -38,10 +38,24 @@ struct csess {
 	char *ctl_reply;
 };
 
+/* Sessions that ended lately, for gleamctl and the benchmarks. */
+#define ENDED_MAX 64
+
+struct ended {
+	uint64_t id;
+	pid_t pid;
+	char program[64];
+	struct sess_stats st;
+};
+
 static struct {
 	struct config *cfg;
+	struct ended ended[ENDED_MAX];
+	unsigned int nended;
 	int listen_fd;
-	struct op op_accept;
+	struct op op_accept, op_timer;
+	struct __kernel_timespec tick;
+	bool timer_armed;
 	struct csess *sessions;
 	uint64_t next_id;
 	uint64_t sessions_total;
@@ -75,10 +89,17 @@ static void sess_free(struct csess *s)
 	free(s->b.obuf);
 	free(s->b.ibuf);
 	free(s->ctl_reply);
-	if (!s->control)
+	if (!s->control && s->local_hello) {
+		struct ended *e = &cl.ended[cl.nended++ % ENDED_MAX];
+
+		e->id = s->id;
+		e->pid = s->pid;
+		memcpy(e->program, s->program, sizeof(e->program));
+		e->st = s->b.st;
 		gl_info("session %llu (%s, pid %d) ended: %llu records, %llu batches",
 			(unsigned long long)s->id, s->program, (int)s->pid,
 			(unsigned long long)s->b.st.records, (unsigned long long)s->b.st.batches);
+	}
 	free(s);
 }
 
@@ -151,9 +172,9 @@ static char *status(bool json)
 		append(&b, &len, &cap, "server: %s\nsessions: %llu since start\n", cl.cfg->server,
 		       (unsigned long long)cl.sessions_total);
 	if (!json)
-		append(&b, &len, &cap, "%-6s %-16s %7s %10s %10s %9s %8s %12s %12s\n", "id",
-		       "program", "pid", "records", "replies", "batches", "waits", "bytes out",
-		       "bytes in");
+		append(&b, &len, &cap, "%-6s %-16s %7s %10s %10s %9s %9s %8s %12s %12s\n", "id",
+		       "program", "pid", "records", "replies", "batches", "rec/batch", "waits",
+		       "bytes out", "bytes in");
 	for (struct csess *s = cl.sessions; s; s = s->next) {
 		const struct sess_stats *st = &s->b.st;
 
@@ -169,15 +190,33 @@ static char *status(bool json)
 			       (unsigned long long)st->batches, (unsigned long long)st->waits,
 			       (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in);
 		else
-			append(&b, &len, &cap, "%-6llu %-16s %7d %10llu %10llu %9llu %8llu %12llu %12llu\n",
+			append(&b, &len, &cap, "%-6llu %-16s %7d %10llu %10llu %9llu %9.1f %8llu %12llu %12llu\n",
 			       (unsigned long long)s->id, s->program, (int)s->pid,
 			       (unsigned long long)st->records, (unsigned long long)st->replies,
-			       (unsigned long long)st->batches, (unsigned long long)st->waits,
+			       (unsigned long long)st->batches,
+			       st->batches ? (double)st->records / (double)st->batches : 0.0,
+			       (unsigned long long)st->waits,
 			       (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in);
 		first = false;
 	}
-	if (json)
+	if (json) {
+		unsigned int n = MIN(cl.nended, (unsigned int)ENDED_MAX);
+
+		append(&b, &len, &cap, "],\"ended\":[");
+		for (unsigned int i = 0; i < n; i++) {
+			const struct ended *e = &cl.ended[(cl.nended - n + i) % ENDED_MAX];
+
+			append(&b, &len, &cap, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,"
+			       "\"records\":%llu,\"replies\":%llu,\"batches\":%llu,\"waits\":%llu,"
+			       "\"bytes_out\":%llu,\"bytes_in\":%llu,\"payload\":%llu}",
+			       i ? "," : "", (unsigned long long)e->id, e->program, (int)e->pid,
+			       (unsigned long long)e->st.records, (unsigned long long)e->st.replies,
+			       (unsigned long long)e->st.batches, (unsigned long long)e->st.waits,
+			       (unsigned long long)e->st.bytes_out, (unsigned long long)e->st.bytes_in,
+			       (unsigned long long)e->st.payload);
+		}
 		append(&b, &len, &cap, "]}\n");
+	}
 	return b;
 }
 
@@ -227,6 +266,10 @@ static void local_hello(struct csess *s, int n)
 		return;
 	}
 	h.program[sizeof(h.program) - 1] = 0;
+	/* Shown in text and JSON: keep it to harmless characters. */
+	for (char *p = h.program; *p; p++)
+		if (*p < 0x21 || *p > 0x7e || *p == '"' || *p == '\\')
+			*p = '_';
 	snprintf(s->program, sizeof(s->program), "%s", h.program);
 	if (!getsockopt(s->b.bell, SOL_SOCKET, SO_PEERCRED, &cred, &clen)) {
 		s->pid = cred.pid;
@@ -354,6 +397,37 @@ static void on_accept(int fd)
 	bridge_kick(&s->b);
 }
 
+/* The flush timer runs only while some session is being polled. */
+static void arm_timer(void)
+{
+	struct io_uring_sqe *sqe;
+	bool any = false;
+
+	if (cl.timer_armed)
+		return;
+	for (struct csess *s = cl.sessions; s && !any; s = s->next)
+		any = s->b.polling;
+	if (!any)
+		return;
+	sqe = loop_sqe();
+	io_uring_prep_timeout(sqe, &cl.tick, 0, 0);
+	io_uring_sqe_set_data(sqe, &cl.op_timer);
+	cl.timer_armed = true;
+}
+
+static void on_tick(void)
+{
+	uint64_t now = gl_now_ns();
+	struct csess *s, *next;
+
+	cl.timer_armed = false;
+	for (s = cl.sessions; s; s = next) {
+		next = s->next;
+		bridge_tick(&s->b, now);
+		sess_maybe_free(s);
+	}
+}
+
 static void on_cqe(struct io_uring_cqe *cqe)
 {
 	struct op *op = io_uring_cqe_get_data(cqe);
@@ -363,6 +437,10 @@ static void on_cqe(struct io_uring_cqe *cqe)
 		return;
 	if (op->type == OP_ACCEPT) {
 		on_accept(cqe->res);
+		return;
+	}
+	if (op->type == OP_TIMER) {
+		on_tick();
 		return;
 	}
 	s = op->owner;
@@ -404,6 +482,8 @@ int client_main(struct config *c)
 
 	cl.cfg = c;
 	cl.op_accept = (struct op){ OP_ACCEPT, NULL };
+	cl.op_timer = (struct op){ OP_TIMER, NULL };
+	cl.tick.tv_nsec = (long long)c->flush_us * 1000;
 	err = gl_parse_hostport(c->server, GLEAM_WIRE_PORT, &cl.server, &cl.server_len);
 	if (err) {
 		gl_err("cannot resolve server '%s'", c->server);
@@ -449,6 +529,7 @@ int client_main(struct config *c)
 			n++;
 		}
 		io_uring_cq_advance(&g_loop.ring, n);
+		arm_timer();
 	}
 	unlink(c->socket_path);
 	return 0;

@@ -56,6 +56,7 @@ struct sess_stats {
 	uint64_t bytes_out;
 	uint64_t bytes_in;
 	uint64_t waits;		/* records that asked for a reply */
+	uint64_t payload;	/* bytes the calls carry, without framing and headers */
 };
 
 /*
@@ -85,6 +86,9 @@ struct bridge {
 	bool bell_pending;
 	bool hello_done;
 	bool closing;
+	bool client;			/* our out ring is the application's SQ */
+	bool polling;			/* looked at on the flush timer */
+	uint64_t last_active;		/* ns: when records last arrived */
 	int inflight;
 	char bellbuf[256];	/* bells, or the local hello and control requests */
 	char bellout;
@@ -102,6 +106,10 @@ extern struct loop g_loop;
 struct io_uring_sqe *loop_sqe(void);
 void bridge_init(struct bridge *b, bool client, void *owner);
 void bridge_kick(struct bridge *b);
+/* On the flush timer: send what arrived unrung; stop polling when idle. */
+void bridge_tick(struct bridge *b, uint64_t now);
+/* How long a session is polled after its last record. */
+#define BRIDGE_POLL_WINDOW_NS	(20 * 1000 * 1000ull)
 /* Process a completion; returns false when the bridge should close. */
 bool bridge_complete(struct bridge *b, struct op *op, int res);
 void bridge_close(struct bridge *b);

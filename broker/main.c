@@ -49,8 +49,10 @@ static int set_key(struct config *c, const char *k, const char *v)
 		strcpy(c->backend, v);
 	else if (!strcmp(k, "cuda-lib") && n < sizeof(c->cuda_lib))
 		strcpy(c->cuda_lib, v);
-	else if (!strcmp(k, "ring-shift") && atoi(v) >= 20 && atoi(v) <= GLEAM_RING_MAX_SHIFT)
+	else if (!strcmp(k, "ring-shift") && atoi(v) >= 22 && atoi(v) <= GLEAM_RING_MAX_SHIFT)
 		c->ring_shift = (unsigned int)atoi(v);
+	else if (!strcmp(k, "flush-us") && atoi(v) >= 10 && atoi(v) <= 100000)
+		c->flush_us = (unsigned int)atoi(v);
 	else
 		return -EINVAL;
 	return 0;
@@ -183,7 +185,8 @@ static void usage(void)
 		"usage: gleamd client [--server HOST[:PORT]] [--socket PATH] [--config FILE]\n"
 		"       gleamd server [--listen ADDR[:PORT]] [--backend cuda|sim|auto]\n"
 		"                     [--cuda-lib PATH] [--config FILE]\n"
-		"common options: --log-level 0|1|2, --ring-shift N, --help\n");
+		"common options: --log-level 0|1|2, --ring-shift N (22..28), --help\n"
+		"client options: --flush-us N (timer for records nobody waits for, default 50)\n");
 }
 
 int main(int argc, char **argv)
@@ -197,6 +200,7 @@ int main(int argc, char **argv)
 		{ "config", required_argument, NULL, 'f' },
 		{ "log-level", required_argument, NULL, 'L' },
 		{ "ring-shift", required_argument, NULL, 'r' },
+		{ "flush-us", required_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -236,6 +240,7 @@ int main(int argc, char **argv)
 		case 'b': key = "backend"; break;
 		case 'c': key = "cuda-lib"; break;
 		case 'r': key = "ring-shift"; break;
+		case 'F': key = "flush-us"; break;
 		case 'f': continue;
 		case 'L': gl_log_level = atoi(optarg); continue;
 		case 'h': usage(); return 0;

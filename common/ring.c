@@ -255,6 +255,18 @@ void gl_ring_cons_set_sleeping(struct gl_ring_dir *d, bool on)
 	FENCE();
 }
 
+void gl_ring_cons_set_state(struct gl_ring_dir *d, uint32_t flags)
+{
+	__atomic_store_n(&d->ctl->cons_flags, flags, __ATOMIC_SEQ_CST);
+	FENCE();
+}
+
+uint32_t gl_ring_cons_flags(struct gl_ring_dir *d)
+{
+	FENCE();
+	return LOAD_RELAXED(&d->ctl->cons_flags);
+}
+
 void gl_ring_prod_set_sleeping(struct gl_ring_dir *d, bool on)
 {
 	uint32_t f = LOAD_RELAXED(&d->ctl->prod_flags) & GLEAM_RING_PROD_CLOSED;

@@ -76,6 +76,9 @@ bool gl_ring_empty(struct gl_ring_dir *d);
  * flag is set and rings the doorbell only then.
  */
 void gl_ring_cons_set_sleeping(struct gl_ring_dir *d, bool on);
+/* GLEAM_RING_CONS_* flags, for a consumer that also polls. */
+void gl_ring_cons_set_state(struct gl_ring_dir *d, uint32_t flags);
+uint32_t gl_ring_cons_flags(struct gl_ring_dir *d);
 void gl_ring_prod_set_sleeping(struct gl_ring_dir *d, bool on);
 bool gl_ring_cons_sleeping(struct gl_ring_dir *d);
 bool gl_ring_prod_sleeping(struct gl_ring_dir *d);

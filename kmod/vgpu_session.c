@@ -11,7 +11,8 @@
 #include <linux/cred.h>
 #include <linux/fs.h>
 #include <linux/gfp.h>
-#include <linux/jiffies.h>
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/poll.h>
@@ -76,7 +77,8 @@ static void gleam_ring_write_layout(struct gleam_ring_mem *ring)
 /*
  * Each part starts on a page so that the application and gleamd can map
  * the region whole, and so that the control blocks of the two directions
- * never share a page with data.
+ * never share a page with data.  The size is the caller's to choose, so a
+ * failed allocation is an answer (ENOMEM), not a warning in the log.
  */
 static struct gleam_ring_mem *gleam_ring_alloc(u32 sq_shift, u32 cq_shift)
 {
@@ -105,7 +107,7 @@ static struct gleam_ring_mem *gleam_ring_alloc(u32 sq_shift, u32 cq_shift)
 	ring->nr_pages = info->region_size >> PAGE_SHIFT;
 
 	ring->pages = kvcalloc(ring->nr_pages, sizeof(*ring->pages),
-			       GFP_KERNEL_ACCOUNT);
+			       GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
 	if (!ring->pages)
 		goto out_free_ring;
 	for (i = 0; i < ring->nr_pages; i++) {
@@ -365,14 +367,6 @@ static long gleam_ioc_kick(struct gleam_session *s, unsigned long arg)
 	return 0;
 }
 
-/* Round up, so that a wait never ends before the time asked for. */
-static long gleam_timeout_jiffies(u64 ns)
-{
-	u64 j = nsecs_to_jiffies64(ns) + 1;
-
-	return min_t(u64, j, MAX_SCHEDULE_TIMEOUT - 1);
-}
-
 static bool gleam_wait_done(struct gleam_session *s)
 {
 	return atomic_read(&s->app_pending) || READ_ONCE(s->error);
@@ -385,8 +379,7 @@ static bool gleam_wait_done(struct gleam_session *s)
 static long gleam_ioc_wait(struct gleam_session *s, void __user *argp)
 {
 	struct gleam_vgpu_wait w;
-	long left;
-	int err;
+	int err, ret;
 
 	if (copy_from_user(&w, argp, sizeof(w)))
 		return -EFAULT;
@@ -402,11 +395,18 @@ static long gleam_ioc_wait(struct gleam_session *s, void __user *argp)
 	if (!w.timeout_ns)
 		return -ETIMEDOUT;
 
+	/*
+	 * An hrtimer, not jiffies: a wait never ends before the time asked
+	 * for, and short waits (spin, then sleep briefly) mean what they say.
+	 * Only a fatal signal ends it early.
+	 */
 	atomic64_inc(&s->vgpu->waits);
-	left = wait_event_killable_timeout(s->wq, gleam_wait_done(s),
-					   gleam_timeout_jiffies(w.timeout_ns));
-	if (left < 0)
-		return left;
+	ret = __wait_event_hrtimeout(s->wq, gleam_wait_done(s),
+				     ns_to_ktime(min_t(u64, w.timeout_ns,
+						       KTIME_MAX - 1)),
+				     TASK_KILLABLE);
+	if (ret == -ERESTARTSYS)
+		return ret;
 	if (atomic_xchg(&s->app_pending, 0))
 		return 0;
 	err = READ_ONCE(s->error);

@@ -323,10 +323,21 @@ static CUresult put_record(struct shim_call *c, uint32_t tag, unsigned int flags
 	return CUDA_SUCCESS;
 }
 
-static void publish(void)
+/*
+ * Publish what was reserved.  A record nobody waits for need not ring a
+ * gleamd that polls: it is sent within a timer tick, and a launch costs no
+ * system call.  Waited-for records, long data and a filling ring always ring.
+ */
+static void publish(bool urgent)
 {
+	uint32_t f;
+
 	gl_ring_commit(&conn.ring.sq);
-	if (gl_ring_cons_sleeping(&conn.ring.sq))
+	f = gl_ring_cons_flags(&conn.ring.sq);
+	if (!(f & GLEAM_RING_CONS_NEED_WAKEUP))
+		return;
+	if (urgent || !(f & GLEAM_RING_CONS_POLLING) ||
+	    gl_ring_space(&conn.ring.sq) < conn.ring.sq.size / 2)
 		ring_bell();
 }
 
@@ -343,7 +354,7 @@ CUresult shim_submit(struct shim_call *c, uint32_t tag, unsigned int flags)
 	} else if (total + c->args_len + 64 * (size_t)c->niov <= room) {
 		r = put_record(c, tag, flags, c->iov, c->niov);
 		if (!r)
-			publish();
+			publish(flags & GLEAM_REC_F_REPLY || total > 65536);
 	} else {
 		/*
 		 * Long data (a module image) goes in pieces: each carries the
@@ -375,7 +386,7 @@ CUresult shim_submit(struct shim_call *c, uint32_t tag, unsigned int flags)
 			r = put_record(c, tag, i < c->niov ? (flags & ~GLEAM_REC_F_REPLY) |
 				       GLEAM_REC_F_MORE : flags, piece, np);
 			if (!r)
-				publish();
+				publish(true);
 		}
 	}
 	pthread_mutex_unlock(&conn.sq_lock);

@@ -32,3 +32,11 @@ check-integration: all
 	BUILD=$(BUILD) tests/integration/run.sh
 
 CHECK_TARGETS += check-unit check-valgrind check-integration
+
+# The benchmark workloads: a driver-API program like the test programs.
+BENCH_BIN := $(BUILD)/bin/gleam-bench
+$(BENCH_BIN): tests/bench/gleam-bench.c
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) $(WARN) -I$(CUDA)/include -o $@ $< -L$(CUDA)/lib64/stubs -lcuda
+
+ALL_TARGETS += $(BENCH_BIN)

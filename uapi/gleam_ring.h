@@ -47,6 +47,12 @@ struct gleam_ring_ctl {
 
 /* The consumer sleeps: a producer that publishes must ring the doorbell. */
 #define GLEAM_RING_CONS_NEED_WAKEUP	(1U << 0)
+/*
+ * With NEED_WAKEUP: the consumer also looks at the ring on a timer of a few
+ * tens of microseconds, so a producer need not ring for a record nobody
+ * waits for.  Records that are waited for are always rung.
+ */
+#define GLEAM_RING_CONS_POLLING		(1U << 1)
 /* The producer sleeps for space: a consumer that frees must ring. */
 #define GLEAM_RING_PROD_NEED_WAKEUP	(1U << 0)
 /* The producer will publish no more (it exited or gave up). */

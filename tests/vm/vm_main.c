@@ -574,6 +574,26 @@ static int t_echo(void)
 	return 0;
 }
 
+/* The state letter of /proc/PID/stat, or 0. */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[256], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
 /* An application killed while it waits: its session ends at once. */
 static int t_kill_app(void)
 {
@@ -603,7 +623,12 @@ static int t_kill_app(void)
 	close(pfd[1]);
 	VM_CHECK(read(pfd[0], &id, 8) == 8, "child did not start");
 	close(pfd[0]);
-	usleep(300000);
+	/* a killable sleep shows as D */
+	t0 = vm_now_ns();
+	while (proc_state(pid) != 'D' && vm_now_ns() - t0 < 20 * VM_SEC)
+		usleep(1000);
+	VM_CHECK(proc_state(pid) == 'D', "child not asleep in WAIT: %c",
+		 proc_state(pid));
 	t0 = vm_now_ns();
 	kill(pid, SIGKILL);
 	err = wait_child(pid, 10 * VM_SEC);
@@ -797,7 +822,7 @@ static int t_fuzz(void)
 	VM_CHECK(pid >= 0, "fork");
 	if (pid == 0) {
 		alarm(400);
-		_exit(vm_fuzz(seed, 4000) ? 1 : 0);
+		_exit(vm_fuzz(seed, 8000) ? 1 : 0);
 	}
 	r = wait_child(pid, 420 * VM_SEC);
 	VM_CHECK(r == 0, "fuzzer: %d", r);

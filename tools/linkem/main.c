@@ -252,8 +252,9 @@ int main(int argc, char **argv)
 
 	ret = relay_create(&r, &s);
 	if (ret) {
-		fprintf(stderr, "linkem: cannot start relay on %s: %s\n",
-			listen, strerror(-ret));
+		/* The parts that can fail have said why. */
+		if (ret == -ENOMEM)
+			fprintf(stderr, "linkem: %s\n", strerror(-ret));
 		return 1;
 	}
 	print_settings(r, &s);

@@ -1054,6 +1054,7 @@ int relay_run(struct relay *r)
 
 int relay_create(struct relay **rp, const struct settings *s)
 {
+	char addr[80];
 	struct relay *r;
 	sigset_t mask;
 	int d, ret;
@@ -1096,13 +1097,24 @@ int relay_create(struct relay **rp, const struct settings *s)
 	ret = epoll_add(r, &r->sig, EPOLLIN);
 	if (!ret)
 		ret = epoll_add(r, &r->tmr, EPOLLIN);
-	if (!ret && s->control_path)
+	if (ret)
+		goto out_destroy;
+	if (s->control_path) {
 		ret = control_open(r);
-	if (ret)
-		goto out_destroy;
+		if (ret) {
+			fprintf(stderr, "linkem: control socket %s: %s\n",
+				s->control_path, strerror(-ret));
+			goto out_destroy;
+		}
+	}
 	ret = listener_open(r);
-	if (ret)
+	if (ret) {
+		format_addr(addr, sizeof(addr),
+			    (struct sockaddr *)&s->listen_addr, s->listen_len);
+		fprintf(stderr, "linkem: listen on %s: %s\n", addr,
+			strerror(-ret));
 		goto out_destroy;
+	}
 
 	r->start_ns = mono_ns();
 	for (d = 0; d < NR_DIRS; d++)

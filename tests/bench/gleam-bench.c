@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gleam-bench WORKLOAD [ARG]: one benchmark workload against whatever
+ * libcuda.so.1 the loader finds (NVIDIA's, or Gleam's under gleam-run).
+ * Prints one JSON object: the workload, its wall time, the bytes that had
+ * to cross to the GPU and back, and the number of points where the program
+ * truly waited for the GPU (for T_floor, Documentation/benchmarks.md).
+ *
+ *   launch-cost [N]      N asynchronous launches of an empty kernel: client time per launch
+ *   sync-rtt [N]         N synchronisations of an idle stream
+ *   htod BYTES           host-to-device copy throughput (pinned source)
+ *   dtoh BYTES           device-to-host copy throughput
+ *   launch-heavy [N]     N small kernels, a synchronisation every 100
+ *   matmul [N]           tiled matrix multiply of N x N (default 2048), 5 times
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda.h>
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+#define CK(call) \
+	do { \
+		CUresult _r = (call); \
+		if (_r) { \
+			const char *_n = "?"; \
+			cuGetErrorName(_r, &_n); \
+			fprintf(stderr, "gleam-bench: %s: %s\n", #call, _n); \
+			exit(1); \
+		} \
+	} while (0)
+
+static CUmodule load(const char *file)
+{
+	const char *dir = getenv("GLEAM_TEST_KERNELS");
+	char path[4096];
+	CUmodule m;
+
+	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "build/tests/kernels", file);
+	CK(cuModuleLoad(&m, path));
+	return m;
+}
+
+static void report(const char *w, double s, double bytes, long waits, const char *extra_k,
+		   double extra_v)
+{
+	printf("{\"workload\":\"%s\",\"seconds\":%.6f,\"bytes\":%.0f,\"waits\":%ld", w, s, bytes,
+	       waits);
+	if (extra_k)
+		printf(",\"%s\":%.6g", extra_k, extra_v);
+	printf("}\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *w = argc > 1 ? argv[1] : "";
+	long n = argc > 2 ? atol(argv[2]) : 0;
+	CUcontext ctx;
+	CUstream s;
+	CUdevice dev;
+	CUfunction nullk;
+	double t0, t1;
+
+	CK(cuInit(0));
+	CK(cuDeviceGet(&dev, 0));
+	CK(cuDevicePrimaryCtxRetain(&ctx, dev));
+	CK(cuCtxSetCurrent(ctx));
+	CK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	CK(cuModuleGetFunction(&nullk, load("misc.ptx"), "null_kernel"));
+	/* Warm up: module load, the first launch and the first wait are not measured. */
+	CK(cuLaunchKernel(nullk, 1, 1, 1, 32, 1, 1, 0, s, NULL, NULL));
+	CK(cuStreamSynchronize(s));
+
+	if (!strcmp(w, "launch-cost")) {
+		n = n ? n : 20000;
+		t0 = now();
+		for (long i = 0; i < n; i++)
+			CK(cuLaunchKernel(nullk, 1, 1, 1, 32, 1, 1, 0, s, NULL, NULL));
+		t1 = now();
+		CK(cuStreamSynchronize(s));
+		report(w, t1 - t0, 0, 0, "us_per_call", (t1 - t0) / (double)n * 1e6);
+	} else if (!strcmp(w, "sync-rtt")) {
+		n = n ? n : 2000;
+		t0 = now();
+		for (long i = 0; i < n; i++)
+			CK(cuStreamSynchronize(s));
+		t1 = now();
+		report(w, t1 - t0, 0, n, "us_per_call", (t1 - t0) / (double)n * 1e6);
+	} else if (!strcmp(w, "htod") || !strcmp(w, "dtoh")) {
+		size_t bytes = n ? (size_t)n : (256u << 20);
+		CUdeviceptr d;
+		void *h;
+
+		CK(cuMemAllocHost(&h, bytes));
+		memset(h, 0x5a, bytes);
+		CK(cuMemAlloc(&d, bytes));
+		CK(cuMemcpyHtoD(d, h, bytes));
+		CK(cuCtxSynchronize());
+		t0 = now();
+		if (w[0] == 'h') {
+			CK(cuMemcpyHtoDAsync(d, h, bytes, s));
+			CK(cuStreamSynchronize(s));
+		} else {
+			CK(cuMemcpyDtoH(h, d, bytes));
+		}
+		t1 = now();
+		report(w, t1 - t0, (double)bytes, 1, "gbytes_per_s", (double)bytes / (t1 - t0) / 1e9);
+		CK(cuMemFree(d));
+		CK(cuMemFreeHost(h));
+	} else if (!strcmp(w, "launch-heavy")) {
+		n = n ? n : 10000;
+		t0 = now();
+		for (long i = 0; i < n; i++) {
+			CK(cuLaunchKernel(nullk, 1, 1, 1, 32, 1, 1, 0, s, NULL, NULL));
+			if (i % 100 == 99)
+				CK(cuStreamSynchronize(s));
+		}
+		CK(cuStreamSynchronize(s));
+		t1 = now();
+		report(w, t1 - t0, 0, (n + 99) / 100, NULL, 0);
+	} else if (!strcmp(w, "matmul")) {
+		int dim = n ? (int)n : 2048;
+		size_t bytes = (size_t)dim * dim * sizeof(float);
+		CUfunction mm;
+		CUdeviceptr a, b, c;
+		float *h = malloc(bytes);
+		void *args[] = { &a, &b, &c, &dim };
+
+		if (!h)
+			return 1;
+		for (size_t i = 0; i < (size_t)dim * dim; i++)
+			h[i] = (float)(i % 17) * 0.125f;
+		CK(cuModuleGetFunction(&mm, load("matmul.ptx"), "matmul_tiled"));
+		CK(cuMemAlloc(&a, bytes));
+		CK(cuMemAlloc(&b, bytes));
+		CK(cuMemAlloc(&c, bytes));
+		t0 = now();
+		for (int r = 0; r < 5; r++) {
+			CK(cuMemcpyHtoD(a, h, bytes));
+			CK(cuMemcpyHtoD(b, h, bytes));
+			CK(cuLaunchKernel(mm, (unsigned int)(dim + 15) / 16, (unsigned int)(dim + 15) / 16,
+					  1, 16, 16, 1, 0, NULL, args, NULL));
+			CK(cuMemcpyDtoH(h, c, bytes));
+		}
+		t1 = now();
+		report(w, t1 - t0, 15.0 * (double)bytes, 5, NULL, 0);
+		free(h);
+	} else {
+		fprintf(stderr, "usage: gleam-bench launch-cost|sync-rtt|htod|dtoh|launch-heavy|matmul [N]\n");
+		return 2;
+	}
+	CK(cuStreamDestroy(s));
+	CK(cuDevicePrimaryCtxRelease(dev));
+	return 0;
+}

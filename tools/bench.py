@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""make bench: Gleam against running locally and against its own synchronous mode.
+
+For each link profile (loopback, and linkem-emulated 10 Gbit/s 0.1 ms, 1 Gbit/s
+0.5 ms, 300 Mbit/s 3 ms) a client gleamd reaches the server gleamd through the
+link, and every workload runs in each mode: directly on the GPU (where there is
+one), through Gleam with every call waiting (GLEAM_ASYNC=0), and through Gleam.
+Each result gets T_floor = G + B/W + S*R (Documentation/benchmarks.md): G the
+workload's time run directly on the GPU, B the bytes its calls must carry, W
+the link's rate, S the points where it truly waits, R the link's round trip.
+
+Writes build/bench/results.json and prints a table.  Only the Python standard
+library is used.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.abspath(os.environ.get("BUILD", os.path.join(ROOT, "build")))
+BIN = os.path.join(BUILD, "bin")
+
+# name, rate (bits/s, None: loopback), one-way delay (seconds)
+PROFILES = [
+    ("loopback", None, 0.0),
+    ("10gbit-0.1ms", 10e9, 0.00005),
+    ("1gbit-0.5ms", 1e9, 0.00025),
+    ("300mbit-3ms", 300e6, 0.0015),
+]
+
+
+def have_gpu():
+    if os.environ.get("GLEAM_BACKEND") == "sim":
+        return False
+    try:
+        return subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode == 0
+    except OSError:
+        return False
+
+
+def workloads(gpu):
+    big = 256 << 20 if gpu else 64 << 20
+    return [
+        ("launch-cost", ["launch-cost", "2000"]),
+        ("sync-rtt", ["sync-rtt", "500"]),
+        ("htod", ["htod", str(big)]),
+        ("dtoh", ["dtoh", str(big)]),
+        ("launch-heavy", ["launch-heavy", "10000"]),
+        ("matmul", ["matmul", "2048" if gpu else "256"]),
+    ]
+
+
+PROGRAMS = [("prog:matmul", "matmul"), ("prog:vecadd", "vecadd"), ("prog:streams", "streams")]
+
+
+class Daemons:
+    def __init__(self, tmp, backend):
+        self.tmp = tmp
+        self.procs = []
+        self.port = 21000 + os.getpid() % 20000
+        env = dict(os.environ)
+        env.pop("LD_LIBRARY_PATH", None)
+        self.env = env
+        self.spawn([os.path.join(BIN, "gleamd"), "server", "--listen",
+                    "127.0.0.1:%d" % self.port, "--backend", backend], "server.log")
+        self.wait(lambda: subprocess.run([os.path.join(BIN, "gleamctl"), "server-info",
+                                          "127.0.0.1:%d" % self.port],
+                                         capture_output=True).stdout.find(b"unreachable") < 0)
+
+    def spawn(self, argv, log):
+        p = subprocess.Popen(argv, stdout=open(os.path.join(self.tmp, log), "ab"),
+                             stderr=subprocess.STDOUT, env=self.env, start_new_session=True)
+        self.procs.append(p)
+        return p
+
+    @staticmethod
+    def wait(cond, limit=60.0):
+        end = time.time() + limit
+        while time.time() < end:
+            if cond():
+                return
+            time.sleep(0.1)
+        raise RuntimeError("a daemon did not start in time")
+
+    def link(self, name, rate, delay):
+        """A client gleamd for this profile, through linkem unless loopback."""
+        target = "127.0.0.1:%d" % self.port
+        procs = []
+        if rate:
+            lport = self.port + 1 + len(self.procs)
+            procs.append(self.spawn([os.path.join(BIN, "linkem"), "--listen",
+                                     "127.0.0.1:%d" % lport, "--connect", target,
+                                     "--rate", "%dbit" % int(rate), "--delay",
+                                     "%dus" % int(delay * 1e6)], "linkem-%s.log" % name))
+            target = "127.0.0.1:%d" % lport
+        sock = os.path.join(self.tmp, "gleamd-%s.sock" % name)
+        procs.append(self.spawn([os.path.join(BIN, "gleamd"), "client", "--server", target,
+                                 "--socket", sock], "client-%s.log" % name))
+        env = dict(os.environ, GLEAM_SOCKET=sock)
+        self.wait(lambda: subprocess.run([os.path.join(BIN, "gleamctl"), "status"],
+                                         env=env, capture_output=True).returncode == 0)
+        return sock, procs
+
+    def stop(self, procs=None):
+        for p in procs if procs is not None else self.procs:
+            try:
+                os.killpg(p.pid, signal.SIGTERM)
+            except OSError:
+                pass
+            p.wait()
+
+
+def run(argv, env, timeout=600):
+    t0 = time.time()
+    r = subprocess.run(argv, env=env, capture_output=True, timeout=timeout)
+    wall = time.time() - t0
+    if r.returncode:
+        raise RuntimeError("%s failed: %s" % (" ".join(argv), r.stderr.decode()[-300:]))
+    out = r.stdout.decode().strip().splitlines()
+    rep = None
+    for line in out:
+        if line.startswith("{"):
+            rep = json.loads(line)
+    return rep, wall
+
+
+def last_session(sock):
+    env = dict(os.environ, GLEAM_SOCKET=sock)
+    r = subprocess.run([os.path.join(BIN, "gleamctl"), "status", "--json"], env=env,
+                       capture_output=True)
+    try:
+        ended = json.loads(r.stdout)["client"]["ended"]
+        return ended[-1] if ended else None
+    except (ValueError, KeyError):
+        return None
+
+
+def main():
+    gpu = have_gpu()
+    backend = "cuda" if gpu else "sim"
+    os.makedirs(os.path.join(BUILD, "bench"), exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix="gleam-bench.")
+    kernels = os.path.join(BUILD, "tests", "kernels")
+    base_env = dict(os.environ, GLEAM_TEST_KERNELS=kernels)
+    base_env.pop("LD_LIBRARY_PATH", None)
+    results = []
+    d = Daemons(tmp, backend)
+    try:
+        items = [(w, [os.path.join(BIN, "gleam-bench")] + a) for w, a in workloads(gpu)]
+        items += [(w, [os.path.join(BUILD, "tests", "programs", p)]) for w, p in PROGRAMS]
+        direct = {}
+        if gpu:
+            for w, argv in items:
+                rep, wall = run(argv, base_env)
+                direct[w] = rep["seconds"] if rep else wall
+                results.append(dict(workload=w, link="none", mode="direct",
+                                    seconds=direct[w], floor_seconds=direct[w], wire_bytes=0,
+                                    round_trips=rep["waits"] if rep else 0,
+                                    detail=rep or {}))
+                print("direct %-14s %9.4f s" % (w, direct[w]), flush=True)
+        for name, rate, delay in PROFILES:
+            sock, procs = d.link(name, rate, delay)
+            rtt = 2 * delay
+            w_rate = (rate / 8.0) if rate else None
+            for w, argv in items:
+                async_waits = None
+                for mode in ("gleam", "gleam-sync"):
+                    env = dict(base_env, GLEAM_SOCKET=sock,
+                               LD_LIBRARY_PATH=os.path.join(BUILD, "lib"),
+                               GLEAM_ASYNC="0" if mode == "gleam-sync" else "1")
+                    rep, wall = run(argv, env)
+                    sess = last_session(sock) or {}
+                    secs = rep["seconds"] if rep else wall
+                    wire = sess.get("bytes_out", 0) + sess.get("bytes_in", 0)
+                    if mode == "gleam":
+                        async_waits = rep["waits"] if rep else sess.get("waits", 0)
+                        payload = rep["bytes"] if rep else sess.get("payload", 0)
+                    g = direct.get(w, 0.0)
+                    floor = g + (payload / w_rate if w_rate else 0.0) + async_waits * rtt
+                    res = dict(workload=w, link=name, mode=mode, seconds=secs,
+                               floor_seconds=floor, wire_bytes=wire,
+                               round_trips=sess.get("waits", 0), detail=rep or {})
+                    results.append(res)
+                    print("%-13s %-14s %-10s %9.4f s  floor %9.4f s  wire %11d B  waits %6d" %
+                          (name, w, mode, secs, floor, wire, res["round_trips"]), flush=True)
+            d.stop(procs)
+    finally:
+        d.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    out = os.path.join(BUILD, "bench", "results.json")
+    with open(out, "w") as f:
+        json.dump(dict(backend=backend, results=results), f, indent=1)
+    table(results, gpu)
+    print("\nresults: %s (backend %s%s)" % (out, backend,
+                                           "" if gpu else "; sim numbers say nothing about GPUs"))
+
+
+def table(results, gpu):
+    by = {}
+    for r in results:
+        by[(r["workload"], r["link"], r["mode"])] = r
+    print("\n%-14s %-13s %10s %10s %10s %10s %8s %9s" % (
+        "workload", "link", "direct s", "sync s", "gleam s", "floor s", "T/floor", "vs sync"))
+    for (w, link, mode), r in sorted(by.items()):
+        if mode != "gleam":
+            continue
+        s = by.get((w, link, "gleam-sync"))
+        dr = by.get((w, "none", "direct"))
+        ratio = r["seconds"] / r["floor_seconds"] if r["floor_seconds"] > 0 else float("nan")
+        speed = s["seconds"] / r["seconds"] if s and r["seconds"] > 0 else float("nan")
+        print("%-14s %-13s %10s %10.4f %10.4f %10.4f %8.2f %8.1fx" % (
+            w, link, "%.4f" % dr["seconds"] if dr else "-", s["seconds"] if s else float("nan"),
+            r["seconds"], r["floor_seconds"], ratio, speed))
+    lc = [r for r in results if r["workload"] == "launch-cost"]
+    for r in lc:
+        us = r["detail"].get("us_per_call")
+        if us is not None:
+            print("launch client cost: %-13s %-10s %8.2f us per cuLaunchKernel" %
+                  (r["link"], r["mode"], us))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
