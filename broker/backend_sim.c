@@ -457,14 +457,46 @@ CUresult sim_cuCtxGetStreamPriorityRange(int *least, int *greatest)
 
 /* ---- modules and functions ---- */
 
+static bool defines(const struct sim_module *m, const char *name);
+
+/*
+ * The sim compiles nothing: a PTX module loads only when every entry in it
+ * is one of the test kernels; any other code fails as a JIT error would.
+ */
+static CUresult check_ptx(const unsigned char *p, size_t n)
+{
+	const unsigned char *e = p, *end = p + n;
+
+	if (n < 8 || p[0] == 0x7f || !memmem(p, n, ".version", 8))
+		return CUDA_SUCCESS;
+	while ((e = memmem(e, (size_t)(end - e), ".entry", 6))) {
+		char name[GLEAM_NAME_MAX];
+		size_t k = 0;
+
+		e += 6;
+		while (e < end && (*e == ' ' || *e == '\t'))
+			e++;
+		while (e < end && k < sizeof(name) - 1 && *e != '(' && *e != ' ' && *e != '\n')
+			name[k++] = (char)*e++;
+		name[k] = 0;
+		if (!sim_kernel_find(name))
+			return CUDA_ERROR_INVALID_PTX;
+	}
+	return CUDA_SUCCESS;
+}
+
 static CUresult load(const void *image, struct sim_module **out)
 {
 	size_t n = gl_image_size(image, GLEAM_IMAGE_MAX);
 	struct sim_module *m;
+	CUresult r;
 
 	CTX_OK();
 	if (!n)
 		return CUDA_ERROR_INVALID_IMAGE;
+	r = check_ptx(image, n);
+	if (r)
+		return r;
 	m = obj_new(sizeof(*m), K_MODULE);
 	if (!m)
 		return CUDA_ERROR_OUT_OF_MEMORY;

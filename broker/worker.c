@@ -93,6 +93,8 @@ void wk_handle_new(struct worker *w, unsigned int kind, uint64_t id, void *real,
 	h->kind = kind;
 	h->real = r ? NULL : real;
 	h->status = r;
+	/* Uses of the handle report this failure: it is not deferred as well. */
+	w->kept_error = r != CUDA_SUCCESS;
 	if (!r || h->status)
 		h->deferred = CUDA_SUCCESS;
 }
@@ -308,6 +310,7 @@ static int replay(struct worker *w, const struct gleam_rec *hdr, const unsigned 
 	CUresult r;
 	int err;
 
+	w->kept_error = false;
 	if (!fn) {
 		gl_err("record for %s (%u) has no replay here", gl_fn_name(hdr->fn), hdr->fn);
 		r = CUDA_ERROR_NOT_SUPPORTED;
@@ -320,7 +323,7 @@ static int replay(struct worker *w, const struct gleam_rec *hdr, const unsigned 
 	ce = ctx_entry(w, hdr->ctx);
 	if (!(hdr->flags & GLEAM_REC_F_REPLY)) {
 		/* Nobody waits: keep the first error for the next call that does. */
-		if (r && r != CUDA_ERROR_NOT_READY) {
+		if (r && r != CUDA_ERROR_NOT_READY && !w->kept_error) {
 			CUresult *d = ce ? &ce->deferred : &w->session_err;
 
 			if (!*d)

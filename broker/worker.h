@@ -61,6 +61,7 @@ struct worker {
 	unsigned char *rec;	/* the record being replayed, copied out of the ring */
 	size_t rec_cap;
 	uint64_t replayed;
+	bool kept_error;	/* the last creation's failure is kept with its handle */
 };
 
 /* One record in replay. */

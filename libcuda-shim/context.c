@@ -243,6 +243,7 @@ CUresult shim_cuCtxDestroy(CUcontext h)
 		       &a, sizeof(a));
 	if (r)
 		return r;
+	shim_mem_forget_ctx(o->id);
 	/* Popped if current here; other threads keep a handle that now fails. */
 	if (depth && stack[depth - 1] == c)
 		depth--;

@@ -90,6 +90,78 @@ void shim_mem_forget_ctx(uint64_t ctx)
 	pthread_mutex_unlock(&dev_allocs.lock);
 }
 
+/*
+ * The driver refuses a copy or fill outside its allocations at the call;
+ * the shim knows every allocation and module global, so it refuses them
+ * here too rather than let the error surface later.
+ */
+CUresult shim_check_range(CUdeviceptr p, size_t len)
+{
+	CUresult r = CUDA_ERROR_INVALID_VALUE;
+	long i;
+
+	if (!len)
+		return CUDA_SUCCESS;
+	pthread_mutex_lock(&dev_allocs.lock);
+	i = find_le(p);
+	if (i >= 0 && p - dev_allocs.a[i].base < dev_allocs.a[i].size &&
+	    len <= dev_allocs.a[i].size - (p - dev_allocs.a[i].base))
+		r = CUDA_SUCCESS;
+	pthread_mutex_unlock(&dev_allocs.lock);
+	return r;
+}
+
+static CUresult get_global(unsigned int fn, unsigned int kind, void *parent, const char *name,
+			   CUdeviceptr *dptr, size_t *bytes)
+{
+	struct gl_a_cuModuleGetGlobal a = { 0 };
+	struct gl_r_cuModuleGetGlobal o = { 0 };
+	struct shim_call c;
+	struct iovec iov;
+	CUresult r;
+
+	r = shim_begin(&c, fn);
+	if (r)
+		return r;
+	if (!name)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = shim_handle_id(kind, parent, &a.hmod);
+	if (r)
+		return r;
+	a.name_len = strnlen(name, GLEAM_NAME_MAX) + 1;
+	if (a.name_len > GLEAM_NAME_MAX)
+		return CUDA_ERROR_INVALID_VALUE;
+	iov.iov_base = (void *)name;
+	iov.iov_len = a.name_len;
+	c.args = &a;
+	c.args_len = sizeof(a);
+	c.iov = &iov;
+	c.niov = 1;
+	c.out = &o;
+	c.out_len = sizeof(o);
+	r = shim_call(&c);
+	if (r)
+		return r;
+	/* A global is device memory like any allocation, for range checks. */
+	if (o.bytes && shim_check_range((CUdeviceptr)o.dptr, (size_t)o.bytes))
+		alloc_add(o.dptr, o.bytes, c.ctx);
+	if (dptr)
+		*dptr = (CUdeviceptr)o.dptr;
+	if (bytes)
+		*bytes = (size_t)o.bytes;
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuModuleGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUmodule hmod, const char *name)
+{
+	return get_global(GL_FN_cuModuleGetGlobal, GL_H_MODULE, hmod, name, dptr, bytes);
+}
+
+CUresult shim_cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary lib, const char *name)
+{
+	return get_global(GL_FN_cuLibraryGetGlobal, GL_H_LIBRARY, lib, name, dptr, bytes);
+}
+
 CUresult shim_cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 {
 	struct gl_a_cuMemAlloc a = { .bytesize = bytesize };
@@ -275,6 +347,9 @@ static CUresult htod(unsigned int fn, CUdeviceptr dst, const void *src, size_t n
 		if (r)
 			return r;
 	}
+	r = shim_check_range(dst, n);
+	if (r)
+		return r;
 	piece = shim_piece_max();
 	/*
 	 * Each piece is a copy of its own, in stream order: the worker never

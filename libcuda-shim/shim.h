@@ -96,6 +96,9 @@ extern struct shim_state shim;
 struct shim_ctx *shim_current(void);
 CUresult shim_require_ctx(struct shim_ctx **ctx);
 CUresult shim_dev_check(CUdevice dev);
+/* len bytes at p lie inside one allocation (or module global) we know. */
+CUresult shim_check_range(CUdeviceptr p, size_t len);
+void shim_mem_forget_ctx(uint64_t ctx);
 
 /* One call on the wire. */
 struct shim_call {

@@ -37,6 +37,11 @@ class Arg:
         words = self.text.split()
         self.ann = None
         self.len = None
+        if words and words[0].startswith("dev[") and words[0].endswith("]"):
+            # A device range the shim checks against what it allocated.
+            self.range = words.pop(0)[4:-1]
+        else:
+            self.range = None
         if words and (words[0] in ("out", "new", "del", "str")
                       or words[0].startswith("in:") or words[0].startswith("out:")):
             a = words.pop(0)
@@ -273,6 +278,9 @@ def shim_generated_body(f, w):
         else:
             k = a.scalar_kind()
             w(f"\ta.{a.name} = ({k}){a.name};\n")
+            if a.range:
+                w(f"\tr = shim_check_range({a.name}, (size_t)({a.range}));\n")
+                w("\tif (r)\n\t\treturn shim_end(&c, r);\n")
     n = 0
     for a in ins:
         if a.ann == "str":

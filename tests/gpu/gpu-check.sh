@@ -32,6 +32,8 @@ PROGRAMS=(
 	"contexts"
 	"threads"
 	"errors"
+	"asyncerr"
+	"bigcopy"
 )
 
 # Run modes: name and the environment the Gleam runs get.

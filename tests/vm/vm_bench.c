@@ -5,9 +5,9 @@
  * two doorbells:
  *   vgpu  /dev/vgpu0 and the control node (KICK, WAIT, read/write/poll)
  *   unix  an AF_UNIX SOCK_SEQPACKET pair beside a memfd ring, as gleamd
- *         offers
- *         without the module (one byte per doorbell; SO_RCVTIMEO bounds
- *         the application's wait as WAIT's timeout does)
+ *         offers without the module (a one-byte message per doorbell;
+ *         SO_RCVTIMEO bounds the application's wait as WAIT's timeout
+ *         does)
  * Each side either sleeps at once when its ring is empty ("sleep") or
  * first polls the ring for up to 50 us ("spin").  A doorbell is rung only
  * when the other side has set NEED_WAKEUP, so the spin rows show what the

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# On the GPU machine, from a build made elsewhere: the whole GPU test suite
+# (gpu-check: every test program directly and through Gleam, in both modes),
+# a check that the driver printed what tests/programs/expected/ says (what
+# CI's sim runs are compared with), and the benchmarks.  Ends with a short
+# table.  Logs and results go to $OUT (default build/gpu).
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$ROOT"
+BUILD=${BUILD:-build}
+OUT=${OUT:-$BUILD/gpu}
+mkdir -p "$OUT"
+export BUILD
+
+nvidia-smi -L || { echo "SKIP: no NVIDIA GPU"; exit 77; }
+mem_before=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
+
+OUT=$OUT/gpu-check tests/gpu/gpu-check.sh "$@" >"$OUT/gpu-check.log" 2>&1
+check_rc=$?
+
+expect_fail=0
+for exp in tests/programs/expected/*.out; do
+	name=$(basename "$exp" .out)
+	got=$OUT/gpu-check/direct/$name.out
+	[ -f "$got" ] || continue
+	if ! cmp -s "$exp" "$got"; then
+		echo "expected/$name.out differs from what NVIDIA's driver printed:" >>"$OUT/expected.log"
+		diff "$exp" "$got" >>"$OUT/expected.log"
+		expect_fail=$((expect_fail + 1))
+	fi
+done
+
+bench_rc=0
+if [ "${GLEAM_SKIP_BENCH:-0}" != 1 ]; then
+	python3 tools/bench.py >"$OUT/bench.log" 2>&1
+	bench_rc=$?
+	cp "$BUILD/bench/results.json" "$OUT/" 2>/dev/null
+fi
+sleep 2
+mem_after=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
+
+echo "== gpu-check"
+sed -n '/^program/,$p' "$OUT/gpu-check.log"
+grep '^FAIL' "$OUT/gpu-check.log"
+echo "== expected outputs: $expect_fail differ"
+[ -f "$OUT/expected.log" ] && cat "$OUT/expected.log"
+echo "== bench (exit $bench_rc)"
+sed -n '/^workload/,$p' "$OUT/bench.log"
+[ $bench_rc -ne 0 ] && tail -n 20 "$OUT/bench.log"
+echo "== GPU memory used: $mem_before MiB before, $mem_after MiB after"
+echo
+printf '%-22s %s\n' "gpu-check" "$([ $check_rc -eq 0 ] && echo PASS || echo FAIL)"
+printf '%-22s %s\n' "expected outputs" "$([ $expect_fail -eq 0 ] && echo PASS || echo "FAIL ($expect_fail)")"
+printf '%-22s %s\n' "bench" "$([ $bench_rc -eq 0 ] && echo ran || echo FAIL)"
+[ $check_rc -eq 0 ] && [ $expect_fail -eq 0 ] && [ $bench_rc -eq 0 ]
