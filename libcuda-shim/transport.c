@@ -232,6 +232,7 @@ static CUresult wait_until(bool (*cond)(void *), void *arg, bool space)
 		struct pollfd pfd = { .fd = conn.sock, .events = POLLIN };
 		char buf[64];
 		ssize_t n;
+		bool gone;
 
 		if (conn.leader) {
 			pthread_cond_wait(&conn.rx_cv, &conn.rx_lock);
@@ -253,14 +254,18 @@ static CUresult wait_until(bool (*cond)(void *), void *arg, bool space)
 			continue;
 		}
 		pthread_mutex_unlock(&conn.rx_lock);
-		n = poll(&pfd, 1, 1000);
-		if (n > 0)
+		/* A long wait is fine (a first cuInit can take seconds); a closed socket is not. */
+		gone = false;
+		if (poll(&pfd, 1, 1000) > 0) {
 			n = recv(conn.sock, buf, sizeof(buf), MSG_DONTWAIT);
+			gone = n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) ||
+			       (pfd.revents & (POLLHUP | POLLERR));
+		}
 		pthread_mutex_lock(&conn.rx_lock);
 		gl_ring_cons_set_sleeping(&conn.ring.cq, false);
 		gl_ring_prod_set_sleeping(&conn.ring.sq, false);
 		conn.leader = false;
-		if (n == 0 || (pfd.revents & (POLLHUP | POLLERR)))
+		if (gone)
 			lose_session("gleamd closed the connection");
 		pthread_cond_broadcast(&conn.rx_cv);
 	}

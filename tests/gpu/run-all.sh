@@ -25,12 +25,16 @@ for exp in tests/programs/expected/*.out; do
 	name=$(basename "$exp" .out)
 	got=$OUT/gpu-check/direct/$name.out
 	[ -f "$got" ] || continue
+	# memops runs with a larger size there than its default.
+	[ "$name" = memops ] && continue
 	if ! cmp -s "$exp" "$got"; then
 		echo "expected/$name.out differs from what NVIDIA's driver printed:" >>"$OUT/expected.log"
 		diff "$exp" "$got" >>"$OUT/expected.log"
 		expect_fail=$((expect_fail + 1))
 	fi
 done
+
+cp /run/gleam/*.log "$OUT/" 2>/dev/null
 
 bench_rc=0
 if [ "${GLEAM_SKIP_BENCH:-0}" != 1 ]; then

@@ -46,6 +46,7 @@ struct fz_map {
 struct fz {
 	uint64_t rng;
 	int ctl;
+	int nullfd;
 	int sfd[NSESS];
 	uint64_t ids[NIDS];	/* session ids seen, for valid-looking calls */
 	unsigned int nids;
@@ -95,7 +96,8 @@ static int pick_fd(struct fz *f)
 		return f->ctl;
 	if (r < 9)
 		return f->sfd[rnd(f, NSESS)];
-	return (int)rnd(f, 3) ? 1000 : 0;	/* not ours: EBADF or stdin */
+	/* not ours: closed, or /dev/null (never the console: random ioctls) */
+	return (int)rnd(f, 3) ? 1000 : f->nullfd;
 }
 
 static void scribble(struct fz *f, uint8_t *p, size_t len)
@@ -515,6 +517,7 @@ int vm_fuzz(uint64_t seed, unsigned int ops)
 	for (i = 0; i < NSESS; i++)
 		f.sfd[i] = -1;
 	f.ctl = -1;
+	f.nullfd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	f.guard = mmap(NULL, 2 * 4096, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (f.guard == MAP_FAILED)

@@ -1110,7 +1110,7 @@ int relay_create(struct relay **rp, const struct settings *s)
 	ret = listener_open(r);
 	if (ret) {
 		format_addr(addr, sizeof(addr),
-			    (struct sockaddr *)&s->listen_addr, s->listen_len);
+			    (const struct sockaddr *)&s->listen_addr, s->listen_len);
 		fprintf(stderr, "linkem: listen on %s: %s\n", addr,
 			strerror(-ret));
 		goto out_destroy;
