@@ -115,6 +115,59 @@ class Daemons:
             p.wait()
 
 
+def echo_server():
+    """A TCP echo server on loopback, in a thread; returns its port."""
+    import socket
+    import threading
+    srv = socket.socket()
+    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+
+    def serve(c):
+        c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        while True:
+            b = c.recv(4096)
+            if not b:
+                return
+            c.sendall(b)
+
+    def accept():
+        while True:
+            c, _ = srv.accept()
+            threading.Thread(target=serve, args=(c,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    return srv.getsockname()[1]
+
+
+def can_connect(port):
+    import socket
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+def measure_rtt(port, n=300):
+    """Median round trip of 64 bytes through what listens on port."""
+    import socket
+    c = socket.create_connection(("127.0.0.1", port))
+    c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    times = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        c.sendall(b"x" * 64)
+        got = 0
+        while got < 64:
+            got += len(c.recv(64 - got))
+        times.append(time.perf_counter() - t0)
+    c.close()
+    times.sort()
+    return times[len(times) // 2]
+
+
 def run(argv, env, timeout=600):
     t0 = time.time()
     r = subprocess.run(argv, env=env, capture_output=True, timeout=timeout)
@@ -149,6 +202,7 @@ def main():
     base_env = dict(os.environ, GLEAM_TEST_KERNELS=kernels)
     base_env.pop("LD_LIBRARY_PATH", None)
     results = []
+    rtts = {}
     d = Daemons(tmp, backend)
     try:
         items = [(w, [os.path.join(BIN, "gleam-bench")] + a) for w, a in workloads(gpu)]
@@ -163,9 +217,22 @@ def main():
                                     round_trips=rep["waits"] if rep else 0,
                                     detail=rep or {}))
                 print("direct %-14s %9.4f s" % (w, direct[w]), flush=True)
+        echo = echo_server()
         for name, rate, delay in PROFILES:
             sock, procs = d.link(name, rate, delay)
-            rtt = 2 * delay
+            # R is the round trip this link really has, emulator included.
+            if rate:
+                eport = d.port + 100 + len(d.procs)
+                probe = d.spawn([os.path.join(BIN, "linkem"), "--listen", "127.0.0.1:%d" % eport,
+                                 "--connect", "127.0.0.1:%d" % echo, "--rate", "%dbit" % int(rate),
+                                 "--delay", "%dus" % int(delay * 1e6)], "linkem-rtt-%s.log" % name)
+                Daemons.wait(lambda: can_connect(eport), 10)
+                rtt = measure_rtt(eport)
+                d.stop([probe])
+            else:
+                rtt = measure_rtt(echo)
+            print("link %-13s measured round trip %.1f us" % (name, rtt * 1e6), flush=True)
+            rtts[name] = rtt
             w_rate = (rate / 8.0) if rate else None
             for w, argv in items:
                 async_waits = None
@@ -194,7 +261,7 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
     out = os.path.join(BUILD, "bench", "results.json")
     with open(out, "w") as f:
-        json.dump(dict(backend=backend, results=results), f, indent=1)
+        json.dump(dict(backend=backend, rtt_seconds=rtts, results=results), f, indent=1)
     table(results, gpu)
     print("\nresults: %s (backend %s%s)" % (out, backend,
                                            "" if gpu else "; sim numbers say nothing about GPUs"))
