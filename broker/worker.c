@@ -483,6 +483,14 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 				break;
 		}
 	}
-	/* Process exit releases every context, allocation and module. */
+	/*
+	 * Process exit releases every context, allocation and module on the
+	 * GPU; the worker's own memory goes back here.
+	 */
+	free(w.rec);
+	free(w.asm_buf);
+	free(w.h);
+	gl_ring_unmap(&w.ring);
+	close(w.bell);
 	return 0;
 }
