@@ -31,6 +31,7 @@ include tools/tools.mk
 include tests/tests.mk
 -include tests/programs/programs.mk
 -include kmod/kmod.mk
+include tests/fuzz/fuzz.mk
 
 all-targets: $(ALL_TARGETS)
 

@@ -28,6 +28,8 @@ struct config {
 
 int config_load(struct config *c, const char *path);
 void config_defaults(struct config *c, enum role role);
+/* One setting by its config-file key; 0 or -EINVAL. */
+int config_set(struct config *c, const char *key, const char *value);
 
 /* One io_uring operation in flight; embedded in its owner. */
 enum op_type {
@@ -41,6 +43,7 @@ enum op_type {
 	OP_CTL_RECV,
 	OP_CTL_SEND,
 	OP_CHILD,
+	OP_VGPU,		/* broker/vgpu.c: the control node, netlink */
 };
 
 struct op {
@@ -72,6 +75,8 @@ struct bridge {
 	uint16_t in_type;
 	int tcp;
 	int bell;			/* local socket: doorbells */
+	/* Rings the application instead of the bell socket (/dev/vgpuN). */
+	void (*ring_app)(struct bridge *b);
 	unsigned char *obuf;
 	size_t olen, osent, ocap;
 	uint32_t out_consumed;		/* ring bytes in obuf, released on send */

@@ -57,7 +57,7 @@ static CUresult ctx_create(struct wk_call *k, unsigned int fn)
 	CUcontext c = NULL;
 	CUresult r;
 
-	if (!a)
+	if (!a || wk_handle_taken(k->w, a->pctx))
 		return CUDA_ERROR_INVALID_VALUE;
 	r = k->w->be->op.f_cuCtxCreate(&c, (unsigned int)a->flags, (CUdevice)a->dev);
 	wk_handle_new(k->w, GL_H_CTX, a->pctx, c, r);
@@ -176,7 +176,7 @@ CUresult wk_cuModuleLoadData(struct wk_call *k)
 	CUmodule m = NULL;
 	CUresult r;
 
-	if (!a || !img)
+	if (!a || !img || wk_handle_taken(k->w, a->module))
 		return CUDA_ERROR_INVALID_VALUE;
 	/* The image must lie whole inside the record, by its own headers. */
 	if (!gl_image_size(img, k->blen - k->pos))
@@ -193,7 +193,7 @@ CUresult wk_cuLibraryLoadData(struct wk_call *k)
 	CUlibrary l = NULL;
 	CUresult r;
 
-	if (!a || !img)
+	if (!a || !img || wk_handle_taken(k->w, a->library))
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!gl_image_size(img, k->blen - k->pos))
 		return CUDA_ERROR_INVALID_IMAGE;
@@ -229,7 +229,7 @@ static CUresult get_func(struct wk_call *k, bool kernel)
 	void *parent, *f = NULL;
 	CUresult r;
 
-	if (!a)
+	if (!a || wk_handle_taken(k->w, a->hfunc))
 		return CUDA_ERROR_INVALID_VALUE;
 	name = wk_str(k, a->name_len);
 	if (!name)

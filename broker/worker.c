@@ -77,6 +77,11 @@ CUresult wk_stream(struct worker *w, uint64_t id, CUstream *s)
 	return wk_handle(w, GL_H_STREAM, id, (void **)s);
 }
 
+bool wk_handle_taken(struct worker *w, uint64_t id)
+{
+	return id < 16 || (w->hcap && slot(w, id)->id == id);
+}
+
 void wk_handle_new(struct worker *w, unsigned int kind, uint64_t id, void *real, CUresult r)
 {
 	struct wk_handle *h;
@@ -248,7 +253,8 @@ static int put_reply(struct worker *w, const struct gleam_reply *h, const void *
 	}
 	memcpy(p, h, sizeof(*h));
 	((struct gleam_reply *)p)->len = (uint32_t)len;
-	memcpy(p + sizeof(*h), a, alen);
+	if (alen)
+		memcpy(p + sizeof(*h), a, alen);
 	memset(p + sizeof(*h) + alen, 0, ALIGN8(alen) - alen);
 	if (blen)
 		memcpy(p + sizeof(*h) + ALIGN8(alen), b, blen);
@@ -354,21 +360,22 @@ static int replay(struct worker *w, const struct gleam_rec *hdr, const unsigned 
 static int assemble(struct worker *w, const struct gleam_rec *hdr, const unsigned char *body,
 		    size_t blen, const unsigned char **out, size_t *olen)
 {
-	size_t alen;
+	size_t alen = ALIGN8((size_t)gl_fn_args_size[hdr->fn]);
 
-	if (!(hdr->flags & GLEAM_REC_F_MORE) && !w->asm_len) {
+	if (!(hdr->flags & GLEAM_REC_F_MORE) && !w->asm_active) {
 		*out = body;
 		*olen = blen;
 		return 1;
 	}
-	if (w->asm_len && hdr->fn != w->asm_fn)
+	if (w->asm_active && hdr->fn != w->asm_fn)
 		return -EPROTO;
-	/* Later pieces repeat the argument block: keep only their data. */
-	alen = w->asm_len ? ALIGN8((size_t)gl_fn_args_size[hdr->fn]) : 0;
+	/* Every piece carries the argument block; later ones add only data. */
 	if (alen > blen)
 		return -EPROTO;
-	body += alen;
-	blen -= alen;
+	if (w->asm_active) {
+		body += alen;
+		blen -= alen;
+	}
 	if (w->asm_len + blen > GLEAM_IMAGE_MAX + GLEAM_REC_MAX)
 		return -E2BIG;
 	if (w->asm_len + blen > w->asm_cap) {
@@ -380,14 +387,44 @@ static int assemble(struct worker *w, const struct gleam_rec *hdr, const unsigne
 		w->asm_buf = p;
 		w->asm_cap = cap;
 	}
-	memcpy(w->asm_buf + w->asm_len, body, blen);
+	if (blen)
+		memcpy(w->asm_buf + w->asm_len, body, blen);
 	w->asm_len += blen;
 	w->asm_fn = hdr->fn;
+	w->asm_active = true;
 	if (hdr->flags & GLEAM_REC_F_MORE)
 		return 0;
 	*out = w->asm_buf;
 	*olen = w->asm_len;
 	return 1;
+}
+
+int worker_handle(struct worker *w, unsigned char *rec, uint32_t len)
+{
+	const unsigned char *body;
+	struct gleam_rec hdr;
+	size_t blen;
+	int err;
+
+	if (len < sizeof(hdr))
+		return -EPROTO;
+	memcpy(&hdr, rec, sizeof(hdr));
+	hdr.len = len;
+	if (hdr.reserved || (hdr.flags & ~GLEAM_REC_F_KNOWN)) {
+		gl_err("malformed record header: ending the session");
+		return -EPROTO;
+	}
+	err = assemble(w, &hdr, rec + sizeof(hdr), len - sizeof(hdr), &body, &blen);
+	if (err < 0) {
+		gl_err("bad record pieces: ending the session");
+		return err;
+	}
+	if (err == 0)
+		return 0;
+	err = replay(w, &hdr, body, blen);
+	w->asm_len = 0;
+	w->asm_active = false;
+	return err;
 }
 
 int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_lib)
@@ -411,12 +448,10 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 		return 3;
 	}
 	for (;;) {
-		const unsigned char *p, *body;
-		struct gleam_rec hdr;
+		const unsigned char *p;
 		uint32_t len;
-		size_t blen;
 
-		p = gl_ring_peek(&w.ring.sq, sizeof(hdr), GLEAM_REC_MAX, &len);
+		p = gl_ring_peek(&w.ring.sq, sizeof(struct gleam_rec), GLEAM_REC_MAX, &len);
 		if (!p) {
 			if (w.ring.sq.broken) {
 				gl_err("session ring corrupted: ending the session");
@@ -458,22 +493,7 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 		gl_ring_consume(&w.ring.sq, len);
 		if (gl_ring_consume_publish(&w.ring.sq))
 			bell(&w);
-		memcpy(&hdr, w.rec, sizeof(hdr));
-		hdr.len = len;
-		if (hdr.reserved || (hdr.flags & ~GLEAM_REC_F_KNOWN)) {
-			gl_err("malformed record header: ending the session");
-			break;
-		}
-		err = assemble(&w, &hdr, w.rec + sizeof(hdr), len - sizeof(hdr), &body, &blen);
-		if (err < 0) {
-			gl_err("bad record pieces: ending the session");
-			break;
-		}
-		if (err == 0)
-			continue;
-		err = replay(&w, &hdr, body, blen);
-		w.asm_len = 0;
-		if (err)
+		if (worker_handle(&w, w.rec, len))
 			break;
 		/* A session whose peer is gone stops now, not when its ring drains. */
 		if (!(w.replayed & 63)) {

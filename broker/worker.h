@@ -58,6 +58,7 @@ struct worker {
 	unsigned char *asm_buf;	/* pieces of a record flagged MORE */
 	size_t asm_len, asm_cap;
 	unsigned int asm_fn;
+	bool asm_active;	/* a record in pieces is being joined */
 	unsigned char *rec;	/* the record being replayed, copied out of the ring */
 	size_t rec_cap;
 	uint64_t replayed;
@@ -76,6 +77,9 @@ struct wk_call {
 	size_t rstruct;		/* size of the fixed reply part */
 };
 
+/* Check and replay one record copied out of the ring; <0 ends the session. */
+int worker_handle(struct worker *w, unsigned char *rec, uint32_t len);
+
 typedef CUresult (*wk_handler_fn)(struct wk_call *k);
 extern const wk_handler_fn wk_handlers[GL_FN_LIMIT];
 
@@ -91,6 +95,8 @@ int wk_reply_piece(struct wk_call *k, uint64_t offset, const void *p, uint64_t l
 CUresult wk_handle(struct worker *w, unsigned int kind, uint64_t id, void **real);
 CUresult wk_stream(struct worker *w, uint64_t id, CUstream *s);
 void wk_handle_new(struct worker *w, unsigned int kind, uint64_t id, void *real, CUresult r);
+/* Whether id cannot name a new handle: in use, or one of the special values. */
+bool wk_handle_taken(struct worker *w, uint64_t id);
 void wk_handle_del(struct worker *w, unsigned int kind, uint64_t id);
 /* The backend's current context changed behind the worker's back. */
 void wk_current_changed(struct worker *w, uint64_t id);

@@ -42,6 +42,9 @@ class Arg:
             self.range = words.pop(0)[4:-1]
         else:
             self.range = None
+        self.renew = bool(words) and words[0] == "renew"
+        if self.renew:
+            words[0] = "new"
         if words and (words[0] in ("out", "new", "del", "str")
                       or words[0].startswith("in:") or words[0].startswith("out:")):
             a = words.pop(0)
@@ -391,6 +394,10 @@ def worker_body(f, w):
             w(f"\tvoid *v_{a.name};\n")
     w("\tCUresult r;\n\n")
     w(f"\ta = wk_args(k, sizeof(*a));\n\tif (!a)\n\t\treturn CUDA_ERROR_INVALID_VALUE;\n")
+    for a in f.args:
+        if a.ann == "new" and not a.renew:
+            # An id already in use would leak what it names: refused.
+            w(f"\tif (wk_handle_taken(k->w, a->{a.name}))\n\t\treturn CUDA_ERROR_INVALID_VALUE;\n")
     if outs:
         w(f"\to = wk_reply_struct(k, sizeof(*o));\n\tif (!o)\n\t\treturn CUDA_ERROR_OUT_OF_MEMORY;\n")
     for a in f.args:

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+/* gleamd's settings: defaults, the config file, one key at a time. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gleamd.h"
+#include "util.h"
+
+void config_defaults(struct config *c, enum role role)
+{
+	memset(c, 0, sizeof(*c));
+	c->role = role;
+	gl_local_socket_path(c->socket_path, sizeof(c->socket_path));
+	snprintf(c->server, sizeof(c->server), "127.0.0.1:%d", GLEAM_WIRE_PORT);
+	snprintf(c->listen, sizeof(c->listen), "0.0.0.0:%d", GLEAM_WIRE_PORT);
+	snprintf(c->backend, sizeof(c->backend), "auto");
+	c->ring_shift = GL_RING_DEFAULT_SHIFT;
+	c->flush_us = 50;
+}
+
+int config_set(struct config *c, const char *k, const char *v)
+{
+	size_t n = strlen(v);
+
+	if (!strcmp(k, "server") && n < sizeof(c->server))
+		strcpy(c->server, v);
+	else if (!strcmp(k, "socket") && n < sizeof(c->socket_path))
+		strcpy(c->socket_path, v);
+	else if (!strcmp(k, "listen") && n < sizeof(c->listen))
+		strcpy(c->listen, v);
+	else if (!strcmp(k, "backend") && (!strcmp(v, "cuda") || !strcmp(v, "sim") ||
+					   !strcmp(v, "auto")))
+		strcpy(c->backend, v);
+	else if (!strcmp(k, "cuda-lib") && n < sizeof(c->cuda_lib))
+		strcpy(c->cuda_lib, v);
+	else if (!strcmp(k, "ring-shift") && atoi(v) >= 22 && atoi(v) <= GLEAM_RING_MAX_SHIFT)
+		c->ring_shift = (unsigned int)atoi(v);
+	else if (!strcmp(k, "flush-us") && atoi(v) >= 10 && atoi(v) <= 100000)
+		c->flush_us = (unsigned int)atoi(v);
+	else
+		return -EINVAL;
+	return 0;
+}
+
+/* "key = value" lines, '#' comments; unknown keys are errors. */
+int config_load(struct config *c, const char *path)
+{
+	char line[512];
+	FILE *f = fopen(path, "re");
+	int ln = 0;
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char *k = line, *v, *e;
+
+		ln++;
+		if (!strchr(line, '\n') && !feof(f)) {
+			gl_err("%s:%d: line too long", path, ln);
+			fclose(f);
+			return -EINVAL;
+		}
+		if ((e = strchr(k, '#')))
+			*e = 0;
+		while (*k == ' ' || *k == '\t')
+			k++;
+		if (!*k || *k == '\n')
+			continue;
+		v = strchr(k, '=');
+		if (!v) {
+			gl_err("%s:%d: expected key = value", path, ln);
+			fclose(f);
+			return -EINVAL;
+		}
+		*v++ = 0;
+		for (e = v + strlen(v); e > v && strchr(" \t\r\n", e[-1]); e--)
+			e[-1] = 0;
+		while (*v == ' ' || *v == '\t')
+			v++;
+		for (e = k + strlen(k); e > k && strchr(" \t", e[-1]); e--)
+			e[-1] = 0;
+		if (config_set(c, k, v)) {
+			gl_err("%s:%d: bad setting '%s'", path, ln, k);
+			fclose(f);
+			return -EINVAL;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+

@@ -1,0 +1,52 @@
+# libFuzzer targets (clang, ASan, UBSan) for the decoders that read bytes
+# from outside.  `make fuzz FUZZ_SECONDS=N` runs each for N seconds (default
+# 600) and keeps its corpus in $(BUILD)/fuzz/corpus-NAME; `make check` runs
+# each for a short while.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 600
+FUZZ_CHECK_SECONDS ?= 10
+FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-std=gnu11 -D_GNU_SOURCE -I$(BUILD)/gen -Iuapi -Icommon -Ibroker -I$(CUDA)/include
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_TARGETS := ring image config records
+
+FUZZ_SRC_ring    := tests/fuzz/fuzz_ring.c common/ring.c
+FUZZ_SRC_image   := tests/fuzz/fuzz_image.c common/image.c
+FUZZ_SRC_config  := tests/fuzz/fuzz_config.c broker/config.c common/util.c
+FUZZ_SRC_records := tests/fuzz/fuzz_records.c broker/worker.c broker/wk_custom.c \
+	broker/backend_sim.c broker/backend_cuda.c broker/sim_kernels.c common/ring.c \
+	common/util.c common/image.c $(GEN_DIR)/worker_gen.c $(GEN_DIR)/api_gen.c
+
+$(FUZZ_DIR)/fuzz_%: $(GEN_DIR)/.stamp
+	@mkdir -p $(FUZZ_DIR)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_SRC_$*) -ldl -lm
+
+FUZZ_BINS := $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS))
+$(FUZZ_BINS): $(wildcard tests/fuzz/*.c broker/*.c broker/*.h common/*.c common/*.h)
+
+.PHONY: fuzz check-fuzz
+fuzz: $(FUZZ_BINS)
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_DIR)/corpus-$$t; \
+		echo "fuzz_$$t: $(FUZZ_SECONDS) s"; \
+		$(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+			-artifact_prefix=$(FUZZ_DIR)/ \
+			-print_final_stats=1 $(FUZZ_DIR)/corpus-$$t tests/fuzz/seeds/$$t \
+			2>$(FUZZ_DIR)/fuzz_$$t.log || { tail -n 40 $(FUZZ_DIR)/fuzz_$$t.log; exit 1; }; \
+		grep -E 'stat::number_of_executed_units|cov:' $(FUZZ_DIR)/fuzz_$$t.log | tail -n 2; \
+	done
+
+# The first corpus directory is where new inputs go: never the seeds.
+check-fuzz: $(FUZZ_BINS)
+	@for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(FUZZ_DIR)/corpus-$$t; \
+		$(FUZZ_DIR)/fuzz_$$t -max_total_time=$(FUZZ_CHECK_SECONDS) -max_len=65536 \
+			-artifact_prefix=$(FUZZ_DIR)/ $(FUZZ_DIR)/corpus-$$t \
+			tests/fuzz/seeds/$$t >$(FUZZ_DIR)/check_$$t.log 2>&1 && \
+			echo "fuzz_$$t: ok ($(FUZZ_CHECK_SECONDS) s, $$(grep -o 'Done [0-9]* runs' $(FUZZ_DIR)/check_$$t.log))" || \
+			{ echo "fuzz_$$t: FAILED"; tail -n 40 $(FUZZ_DIR)/check_$$t.log; exit 1; }; \
+	done
+
+ifneq ($(shell command -v $(FUZZ_CC) 2>/dev/null),)
+CHECK_TARGETS += check-fuzz
+endif
