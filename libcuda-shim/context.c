@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 
+#include "export.h"
 #include "shim.h"
 #include "util.h"
 
@@ -15,6 +16,8 @@
 static __thread struct shim_ctx *stack[STACK_MAX];
 static __thread int depth;
 static pthread_mutex_t prim_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Contexts made by cuCtxCreate and not destroyed, per device. */
+static int created[GLEAM_GPUS_MAX_LOCAL];
 
 struct shim_ctx *shim_current(void)
 {
@@ -58,6 +61,49 @@ static CUresult ctx_record(unsigned int fn, uint64_t ctx, const void *args, size
 
 /* ---- primary contexts ---- */
 
+/* The device's primary context object, made on first use; prim_lock held. */
+static struct shim_ctx *prim_obj(CUdevice dev)
+{
+	struct shim_dev *d = &shim.dev[dev];
+
+	if (!d->pctx) {
+		struct shim_ctx *c = (struct shim_ctx *)shim_obj_new(GL_H_CTX);
+
+		if (!c)
+			return NULL;
+		c->dev = dev;
+		c->o.dev = dev;
+		c->primary = true;
+		shim_obj_created(&c->o);
+		/* Read without the lock by shim_ctx_of_device(). */
+		__atomic_store_n(&d->pctx, c, __ATOMIC_RELEASE);
+	}
+	return d->pctx;
+}
+
+/*
+ * The handle cuDevicePrimaryCtxRetain returns, without retaining it: the
+ * runtime asks for it (export table 6bd5fb6c, slot 2) before it decides
+ * to retain.
+ */
+CUresult shim_primary_ctx(CUdevice dev, CUcontext *pctx)
+{
+	struct shim_ctx *c;
+	CUresult r = shim_dev_check(dev);
+
+	if (r)
+		return r;
+	if (!pctx)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&prim_lock);
+	c = prim_obj(dev);
+	pthread_mutex_unlock(&prim_lock);
+	if (!c)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*pctx = (CUcontext)c;
+	return CUDA_SUCCESS;
+}
+
 CUresult shim_cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 {
 	struct shim_dev *d;
@@ -69,18 +115,9 @@ CUresult shim_cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 		return CUDA_ERROR_INVALID_VALUE;
 	d = &shim.dev[dev];
 	pthread_mutex_lock(&prim_lock);
-	if (!d->pctx) {
-		struct shim_ctx *c = (struct shim_ctx *)shim_obj_new(GL_H_CTX);
-
-		if (!c) {
-			pthread_mutex_unlock(&prim_lock);
-			return CUDA_ERROR_OUT_OF_MEMORY;
-		}
-		c->dev = dev;
-		c->o.dev = dev;
-		c->primary = true;
-		shim_obj_created(&c->o);
-		d->pctx = c;
+	if (!prim_obj(dev)) {
+		pthread_mutex_unlock(&prim_lock);
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	if (d->prim_refs == 0) {
 		struct gl_a_cuDevicePrimaryCtxRetain a = { .pctx = d->pctx->o.id, .dev = dev };
@@ -106,6 +143,13 @@ CUresult shim_cuDevicePrimaryCtxRelease(CUdevice dev)
 	if (r)
 		return r;
 	d = &shim.dev[dev];
+	/*
+	 * The last release ends the context: the runtime's context-local
+	 * destructors run first, while it still works, and unlocked, since
+	 * they may call the driver.
+	 */
+	if (__atomic_load_n(&d->prim_refs, __ATOMIC_RELAXED) == 1 && d->pctx)
+		shim_export_ctx_gone(d->pctx);
 	pthread_mutex_lock(&prim_lock);
 	if (d->prim_refs <= 0)
 		r = CUDA_ERROR_INVALID_CONTEXT;
@@ -124,6 +168,9 @@ CUresult shim_cuDevicePrimaryCtxReset(CUdevice dev)
 	if (r)
 		return r;
 	d = &shim.dev[dev];
+	/* As for the last release: destructors first, unlocked. */
+	if (__atomic_load_n(&d->prim_refs, __ATOMIC_RELAXED) > 0 && d->pctx)
+		shim_export_ctx_gone(d->pctx);
 	pthread_mutex_lock(&prim_lock);
 	if (d->prim_refs > 0) {
 		d->prim_refs = 0;
@@ -174,6 +221,18 @@ CUresult shim_cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags)
 
 /* ---- created contexts ---- */
 
+/*
+ * The shim keeps no context with its streams and allocations, only their
+ * device.  While a device has no context but its primary one, that is
+ * where they belong: the CUDA runtime's case.  NULL when it is not certain.
+ */
+struct shim_ctx *shim_ctx_of_device(CUdevice dev)
+{
+	if (shim_dev_check(dev) || __atomic_load_n(&created[dev], __ATOMIC_RELAXED))
+		return NULL;
+	return __atomic_load_n(&shim.dev[dev].pctx, __ATOMIC_ACQUIRE);
+}
+
 static CUresult ctx_create(unsigned int fn, CUcontext *pctx, unsigned int flags, CUdevice dev)
 {
 	struct gl_a_cuCtxCreate a = { .flags = flags, .dev = dev };
@@ -200,6 +259,7 @@ static CUresult ctx_create(unsigned int fn, CUcontext *pctx, unsigned int flags,
 		return r;
 	}
 	shim_obj_created(&c->o);
+	__atomic_add_fetch(&created[dev], 1, __ATOMIC_RELAXED);
 	stack[depth++] = c;
 	*pctx = (CUcontext)c;
 	return CUDA_SUCCESS;
@@ -238,12 +298,14 @@ CUresult shim_cuCtxDestroy(CUcontext h)
 	c = (struct shim_ctx *)o;
 	if (c->primary)
 		return CUDA_ERROR_INVALID_CONTEXT;
+	shim_export_ctx_gone(c);
 	a.ctx = o->id;
 	r = ctx_record(GL_FN_cuCtxDestroy, shim_current() ? shim_current()->o.id : 0,
 		       &a, sizeof(a));
 	if (r)
 		return r;
 	shim_mem_forget_ctx(o->id);
+	__atomic_sub_fetch(&created[c->dev], 1, __ATOMIC_RELAXED);
 	/* Popped if current here; other threads keep a handle that now fails. */
 	if (depth && stack[depth - 1] == c)
 		depth--;

@@ -449,15 +449,3 @@ CUresult shim_cuGetProcAddress(const char *symbol, void **pfn, int cudaVersion,
 {
 	return shim_cuGetProcAddress_v2(symbol, pfn, cudaVersion, flags, NULL);
 }
-
-CUresult shim_cuGetExportTable(const void **table, const CUuuid *id)
-{
-	static bool said;
-
-	if (!table || !id)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
-		gl_err("cuGetExportTable: the runtime's private tables are not provided yet");
-	*table = NULL;
-	return CUDA_ERROR_NOT_SUPPORTED;
-}

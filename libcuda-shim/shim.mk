@@ -1,7 +1,8 @@
 # libcuda.so.1: the driver API, exported through a version script that
 # lists it and nothing else.
 SHIM_SRCS := libcuda-shim/core.c libcuda-shim/context.c libcuda-shim/memory.c \
-	libcuda-shim/module.c libcuda-shim/transport.c libcuda-shim/errors.c
+	libcuda-shim/module.c libcuda-shim/transport.c libcuda-shim/errors.c \
+	libcuda-shim/export.c libcuda-shim/md2.c libcuda-shim/cls.c
 SHIM_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(SHIM_SRCS)) \
 	$(BUILD)/obj/gen/shim_gen.o $(BUILD)/obj/gen/errors_gen.o $(COMMON_OBJS)
 SHIM_LIB  := $(BUILD)/lib/libcuda.so.1

@@ -8,6 +8,7 @@ Suite *ring_suite(void);
 Suite *table_suite(void);
 Suite *image_suite(void);
 Suite *shim_suite(void);
+Suite *export_suite(void);
 Suite *config_suite(void);
 
 #endif
