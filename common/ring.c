@@ -92,12 +92,22 @@ static int attach_dir(struct gl_ring_dir *d, unsigned char *base, size_t len,
 int gl_ring_attach(void *mem, size_t len, struct gl_ring *r)
 {
 	struct gleam_ring_layout l;
-	int err;
 
 	if (len < GLEAM_RING_LAYOUT_SIZE)
 		return -EINVAL;
 	/* One copy of the layout: the other side may change it under us. */
 	memcpy(&l, mem, sizeof(l));
+	return gl_ring_attach_layout(mem, len, &l, r);
+}
+
+int gl_ring_attach_layout(void *mem, size_t len, const struct gleam_ring_layout *lp,
+			  struct gl_ring *r)
+{
+	struct gleam_ring_layout l = *lp;
+	int err;
+
+	if (len < GLEAM_RING_LAYOUT_SIZE)
+		return -EINVAL;
 	if (l.magic != GLEAM_RING_MAGIC || l.version != GLEAM_RING_VERSION ||
 	    l.region_size != len)
 		return -EPROTO;

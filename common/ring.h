@@ -41,6 +41,13 @@ int gl_ring_memfd(unsigned int sq_shift, unsigned int cq_shift);
 int gl_ring_map(int fd, struct gl_ring *r);
 /* Attach to a region already mapped at mem, len bytes; 0 or -errno. */
 int gl_ring_attach(void *mem, size_t len, struct gl_ring *r);
+/*
+ * The same with the layout from elsewhere than the region's first page
+ * (gleamd takes a /dev/vgpuN session's from the kernel: the application
+ * can write that page).
+ */
+int gl_ring_attach_layout(void *mem, size_t len, const struct gleam_ring_layout *l,
+			  struct gl_ring *r);
 void gl_ring_unmap(struct gl_ring *r);
 
 /*

@@ -6,6 +6,7 @@
  * one for requests, so that a reply never lands among events.
  */
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,27 +98,20 @@ static uint64_t get_u64(struct nlattr **tb, int type)
 	return tb[type] ? nla_get_u64(tb[type]) : 0;
 }
 
-static int ev_cb(struct nl_msg *msg, void *arg)
+/* One session event from a message of the family; -EINVAL if it is none. */
+static int parse_event(struct nlmsghdr *nlh, struct gleam_vgpu_nl_event *ev)
 {
-	struct gleam_vgpu_nl *nl = arg;
-	struct nlmsghdr *nlh = nlmsg_hdr(msg);
 	struct nlattr *tb[GLEAM_VGPU_A_MAX + 1];
-	struct gleam_vgpu_nl_event *ev;
 	struct genlmsghdr *gh;
 
 	if (!genlmsg_valid_hdr(nlh, 0))
-		return NL_SKIP;
+		return -EINVAL;
 	gh = nlmsg_data(nlh);
 	if (gh->cmd != GLEAM_VGPU_CMD_SESSION_OPENED &&
 	    gh->cmd != GLEAM_VGPU_CMD_SESSION_ENDED)
-		return NL_SKIP;
+		return -EINVAL;
 	if (genlmsg_parse(nlh, 0, tb, GLEAM_VGPU_A_MAX, gleam_nl_policy) < 0)
-		return NL_SKIP;
-	if (nl->q_len == EVQ_LEN) {
-		nl->lost = true;
-		return NL_SKIP;
-	}
-	ev = &nl->q[(nl->q_head + nl->q_len++) % EVQ_LEN];
+		return -EINVAL;
 	memset(ev, 0, sizeof(*ev));
 	ev->cmd = gh->cmd;
 	ev->vgpu = get_u32(tb, GLEAM_VGPU_A_VGPU);
@@ -126,7 +120,38 @@ static int ev_cb(struct nl_msg *msg, void *arg)
 	ev->uid = get_u32(tb, GLEAM_VGPU_A_UID);
 	ev->reason = get_u32(tb, GLEAM_VGPU_A_END_REASON);
 	ev->signal = get_u32(tb, GLEAM_VGPU_A_END_SIGNAL);
+	return 0;
+}
+
+static int ev_cb(struct nl_msg *msg, void *arg)
+{
+	struct gleam_vgpu_nl *nl = arg;
+	struct gleam_vgpu_nl_event ev;
+
+	if (parse_event(nlmsg_hdr(msg), &ev))
+		return NL_SKIP;
+	if (nl->q_len == EVQ_LEN) {
+		nl->lost = true;
+		return NL_SKIP;
+	}
+	nl->q[(nl->q_head + nl->q_len++) % EVQ_LEN] = ev;
 	return NL_OK;
+}
+
+int gleam_vgpu_nl_parse(const struct gleam_vgpu_nl *nl, void *buf, size_t len,
+			struct gleam_vgpu_nl_event *ev, unsigned int max)
+{
+	struct nlmsghdr *nlh = buf;
+	int left = len > INT_MAX ? INT_MAX : (int)len;
+	unsigned int n = 0;
+
+	for (; n < max && nlmsg_ok(nlh, left); nlh = nlmsg_next(nlh, &left)) {
+		if (nlh->nlmsg_type != nl->family)
+			continue;
+		if (!parse_event(nlh, &ev[n]))
+			n++;
+	}
+	return (int)n;
 }
 
 static struct nl_sock *sock_new(int *err)

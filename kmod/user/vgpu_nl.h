@@ -8,6 +8,7 @@
 #define GLEAM_VGPU_NL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct gleam_vgpu_nl;
@@ -47,6 +48,13 @@ int gleam_vgpu_nl_fd(const struct gleam_vgpu_nl *nl);
  */
 int gleam_vgpu_nl_recv(struct gleam_vgpu_nl *nl,
 		       struct gleam_vgpu_nl_event *ev, int timeout_ms);
+/*
+ * For a caller that reads the event socket itself (e.g. through io_uring):
+ * the session events in one datagram from gleam_vgpu_nl_fd(), at most max;
+ * their count.  Messages of other families and other commands are skipped.
+ */
+int gleam_vgpu_nl_parse(const struct gleam_vgpu_nl *nl, void *buf, size_t len,
+			struct gleam_vgpu_nl_event *ev, unsigned int max);
 /* Counters of one device; -ENODEV if there is no such device. */
 int gleam_vgpu_nl_stats(struct gleam_vgpu_nl *nl, unsigned int vgpu,
 			struct gleam_vgpu_stats *st);
