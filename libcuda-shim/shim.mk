@@ -3,11 +3,16 @@
 SHIM_SRCS := libcuda-shim/core.c libcuda-shim/context.c libcuda-shim/memory.c \
 	libcuda-shim/module.c libcuda-shim/transport.c libcuda-shim/errors.c \
 	libcuda-shim/export.c libcuda-shim/md2.c libcuda-shim/cls.c
+# /dev/vgpuN sessions: kmod/user/vgpu_user.c (MIT, libc only) is compiled
+# in, so that the library still links nothing but libc and libpthread.
+SHIM_SRCS += libcuda-shim/vgpu.c
 SHIM_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(SHIM_SRCS)) \
-	$(BUILD)/obj/gen/shim_gen.o $(BUILD)/obj/gen/errors_gen.o $(COMMON_OBJS)
+	$(BUILD)/obj/gen/shim_gen.o $(BUILD)/obj/gen/errors_gen.o $(COMMON_OBJS) \
+	$(BUILD)/obj/kmod/user/vgpu_user.o
 SHIM_LIB  := $(BUILD)/lib/libcuda.so.1
 
-$(BUILD)/obj/libcuda-shim/%.o: CFLAGS_EXTRA := -Ilibcuda-shim -fvisibility=hidden
+$(BUILD)/obj/libcuda-shim/%.o: CFLAGS_EXTRA := -Ilibcuda-shim -Ikmod/user -fvisibility=hidden
+$(BUILD)/obj/kmod/user/vgpu_user.o: CFLAGS_EXTRA := -Ikmod/user -fvisibility=hidden
 $(BUILD)/obj/gen/shim_gen.o $(BUILD)/obj/gen/errors_gen.o: CFLAGS_EXTRA := -Ilibcuda-shim -fvisibility=hidden
 
 $(SHIM_LIB): $(SHIM_OBJS) $(GEN_DIR)/libcuda.map

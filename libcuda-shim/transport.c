@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * The shim's end of the session ring: records go out on the SQ, replies
- * come back on the CQ, doorbells cross the local socket only when the other
- * side sleeps.
+ * come back on the CQ, doorbells are rung only when the other side sleeps.
+ * The ring comes from /dev/vgpuN when a node opens, else from gleamd's
+ * local socket; the doorbells travel the same way (transport.h).
  *
  * Any number of application threads submit (under sq_lock) and wait.  One
  * waiting thread at a time, the leader, drains the CQ and sleeps on the
- * socket; it hands each reply to the thread whose tag it carries and wakes
- * everyone, so that no reply is ever consumed by the wrong thread.
+ * transport; it hands each reply to the thread whose tag it carries and
+ * wakes everyone, so that no reply is ever consumed by the wrong thread.
  */
 #include <errno.h>
 #include <poll.h>
@@ -19,6 +20,7 @@
 
 #include "gleam_local.h"
 #include "shim.h"
+#include "transport.h"
 #include "util.h"
 
 struct waiter {
@@ -33,6 +35,7 @@ struct waiter {
 };
 
 static struct {
+	const struct shim_transport *tp;
 	int sock;
 	struct gl_ring ring;
 	pthread_mutex_t sq_lock;
@@ -72,18 +75,73 @@ static void lose_session(const char *why)
 	pthread_cond_broadcast(&conn.rx_cv);
 }
 
+static const char *why_lost(int err)
+{
+	switch (err) {
+	case -ENOTCONN:
+		return "gleamd went away";
+	case -ECONNRESET:
+		return "gleamd ended the session";
+	case -EHOSTDOWN:
+		return "no gleamd serves this node";
+	default:
+		return strerror(-err);
+	}
+}
+
 static void ring_bell(void)
+{
+	int err = conn.tp->bell();
+
+	if (err) {
+		pthread_mutex_lock(&conn.rx_lock);
+		lose_session(why_lost(err));
+		pthread_mutex_unlock(&conn.rx_lock);
+	}
+}
+
+/* ---- the local socket ---- */
+
+static int sock_bell(void)
 {
 	char b = GLEAM_BELL_SQ;
 
 	/* A full socket buffer already holds a bell: nothing is lost. */
 	if (send(conn.sock, &b, 1, MSG_DONTWAIT | MSG_NOSIGNAL) < 0 &&
-	    errno != EAGAIN && errno != EWOULDBLOCK) {
-		pthread_mutex_lock(&conn.rx_lock);
-		lose_session("doorbell failed");
-		pthread_mutex_unlock(&conn.rx_lock);
-	}
+	    errno != EAGAIN && errno != EWOULDBLOCK)
+		return -ENOTCONN;
+	return 0;
 }
+
+static int sock_sleep(void)
+{
+	struct pollfd pfd = { .fd = conn.sock, .events = POLLIN };
+	char buf[64];
+	ssize_t n;
+
+	/* A long wait is fine (a first cuInit can take seconds); a closed socket is not. */
+	if (poll(&pfd, 1, 1000) > 0) {
+		n = recv(conn.sock, buf, sizeof(buf), MSG_DONTWAIT);
+		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) ||
+		    (pfd.revents & (POLLHUP | POLLERR)))
+			return -ENOTCONN;
+	}
+	return 0;
+}
+
+static void sock_close(void)
+{
+	gl_ring_unmap(&conn.ring);
+	close(conn.sock);
+	conn.sock = -1;
+}
+
+static const struct shim_transport sock_transport = {
+	.name = "socket",
+	.bell = sock_bell,
+	.sleep = sock_sleep,
+	.close = sock_close,
+};
 
 size_t shim_piece_max(void)
 {
@@ -91,7 +149,7 @@ size_t shim_piece_max(void)
 	return MIN((size_t)GLEAM_PIECE_MAX, conn.ring.sq.size / 4 - 4096);
 }
 
-CUresult shim_connect(void)
+static CUresult sock_connect(void)
 {
 	struct gleam_local_hello h = { .magic = GLEAM_LOCAL_MAGIC,
 				       .version = GLEAM_LOCAL_VERSION,
@@ -149,12 +207,57 @@ CUresult shim_connect(void)
 		return CUDA_ERROR_NO_DEVICE;
 	}
 	conn.sock = fd;
-	conn.next_tag = 1;
+	conn.tp = &sock_transport;
 	return CUDA_SUCCESS;
 proto:
 	gl_err("gleamd at %s does not speak this protocol", path);
 	close(fd);
 	return CUDA_ERROR_NO_DEVICE;
+}
+
+/*
+ * A child of fork() must keep off its parent's session: a second producer
+ * would corrupt the ring, and an inherited /dev/vgpuN descriptor and
+ * mapping would keep the session open after the parent died.  The child
+ * has only this thread, so nothing else uses what is closed here; as
+ * with CUDA, the child has no working context.
+ */
+static void drop_in_child(void)
+{
+	conn.tp->close();
+	conn.dead = CUDA_ERROR_NOT_INITIALIZED;
+}
+
+/*
+ * /dev/vgpuN first, then the socket; GLEAM_TRANSPORT=vgpu or socket allows
+ * only one.
+ */
+CUresult shim_connect(void)
+{
+	const char *want = getenv("GLEAM_TRANSPORT");
+	bool vgpu = true, sock = true;
+	CUresult r;
+
+	if (want && !strcmp(want, "vgpu"))
+		sock = false;
+	else if (want && !strcmp(want, "socket"))
+		vgpu = false;
+	else if (want && *want && strcmp(want, "auto"))
+		gl_err("GLEAM_TRANSPORT=%s: not vgpu, socket or auto; trying both", want);
+	conn.next_tag = 1;
+	if (vgpu && !shim_vgpu_connect(&conn.ring, &conn.tp)) {
+		r = CUDA_SUCCESS;
+	} else if (!sock) {
+		gl_err("no /dev/vgpuN could be opened (GLEAM_TRANSPORT=vgpu)");
+		return CUDA_ERROR_NO_DEVICE;
+	} else {
+		r = sock_connect();
+		if (r)
+			return r;
+		gl_dbg("session on gleamd's socket");
+	}
+	pthread_atfork(NULL, NULL, drop_in_child);
+	return r;
 }
 
 /* Drain the CQ, handing replies to their waiters; rx_lock held.  */
@@ -229,10 +332,7 @@ static CUresult wait_until(bool (*cond)(void *), void *arg, bool space)
 	if (space)
 		conn.space_waiters++;
 	while (!conn.dead && !cond(arg)) {
-		struct pollfd pfd = { .fd = conn.sock, .events = POLLIN };
-		char buf[64];
-		ssize_t n;
-		bool gone;
+		int err;
 
 		if (conn.leader) {
 			pthread_cond_wait(&conn.rx_cv, &conn.rx_lock);
@@ -254,19 +354,13 @@ static CUresult wait_until(bool (*cond)(void *), void *arg, bool space)
 			continue;
 		}
 		pthread_mutex_unlock(&conn.rx_lock);
-		/* A long wait is fine (a first cuInit can take seconds); a closed socket is not. */
-		gone = false;
-		if (poll(&pfd, 1, 1000) > 0) {
-			n = recv(conn.sock, buf, sizeof(buf), MSG_DONTWAIT);
-			gone = n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) ||
-			       (pfd.revents & (POLLHUP | POLLERR));
-		}
+		err = conn.tp->sleep();
 		pthread_mutex_lock(&conn.rx_lock);
 		gl_ring_cons_set_sleeping(&conn.ring.cq, false);
 		gl_ring_prod_set_sleeping(&conn.ring.sq, false);
 		conn.leader = false;
-		if (gone)
-			lose_session("gleamd closed the connection");
+		if (err)
+			lose_session(why_lost(err));
 		pthread_cond_broadcast(&conn.rx_cv);
 	}
 	if (space)
