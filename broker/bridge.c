@@ -69,6 +69,10 @@ static void ring_bell(struct bridge *b)
 {
 	struct io_uring_sqe *sqe;
 
+	if (b->ring_app && !b->closing) {
+		b->ring_app(b);
+		return;
+	}
 	if (b->bell < 0 || b->closing)
 		return;
 	if (b->bell_sending) {

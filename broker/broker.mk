@@ -1,17 +1,26 @@
 # gleamd: both roles, the replay worker and its backends.  liburing is
 # linked statically: GPU machines need not have it installed.
-GLEAMD_SRCS := broker/main.c broker/bridge.c broker/client.c broker/server.c \
+GLEAMD_SRCS := broker/main.c broker/config.c broker/bridge.c broker/client.c broker/server.c \
 	broker/worker.c broker/wk_custom.c broker/backend_cuda.c broker/backend_sim.c \
 	broker/sim_kernels.c
+# /dev/vgpuN sessions: the helpers of kmod/user/, and libnl-genl-3 for the
+# module's netlink family, linked dynamically (GPU machines have it).
+GLEAMD_SRCS += broker/vgpu.c
+GLEAMD_NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null || \
+		    echo -I/usr/include/libnl3)
+GLEAMD_NL_LIBS := $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null || \
+		  echo -lnl-genl-3 -lnl-3)
 GLEAMD_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(GLEAMD_SRCS)) $(BUILD)/obj/gen/worker_gen.o \
-	$(COMMON_OBJS)
+	$(COMMON_OBJS) $(BUILD)/obj/kmod/user/vgpu_user.o $(BUILD)/obj/kmod/user/vgpu_nl.o
 GLEAMD := $(BUILD)/bin/gleamd
 
-$(BUILD)/obj/broker/%.o: CFLAGS_EXTRA := -Ibroker
+$(BUILD)/obj/broker/%.o: CFLAGS_EXTRA := -Ibroker -Ikmod/user
 $(BUILD)/obj/gen/worker_gen.o: CFLAGS_EXTRA := -Ibroker
+$(BUILD)/obj/kmod/user/vgpu_nl.o: CFLAGS_EXTRA := -Ikmod/user $(GLEAMD_NL_CFLAGS)
 
 $(GLEAMD): $(GLEAMD_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $(GLEAMD_OBJS) -Wl,-Bstatic -luring -Wl,-Bdynamic -ldl -lpthread -lm
+	$(CC) -o $@ $(GLEAMD_OBJS) -Wl,-Bstatic -luring -Wl,-Bdynamic $(GLEAMD_NL_LIBS) \
+		-ldl -lpthread -lm
 
 ALL_TARGETS += $(GLEAMD)

@@ -2,10 +2,12 @@
 /*
  * gleamd, client role: accepts applications on the local socket, gives
  * each a session ring, and bridges it to a connection of its own to the
- * server.  gleamctl talks to the same socket.
+ * server.  Sessions of /dev/vgpuN come from vgpu.c with their ring already
+ * mapped and are bridged the same way.  gleamctl talks to the socket.
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -20,6 +22,7 @@
 
 #include "gleamd.h"
 #include "util.h"
+#include "vgpu.h"
 
 struct csess {
 	struct bridge b;
@@ -36,6 +39,8 @@ struct csess {
 	socklen_t addrlen;
 	struct op op_ctl_send;
 	char *ctl_reply;
+	struct vgpu_link vl;		/* a /dev/vgpuN session: its id */
+	char via[16];			/* "socket" or the node's name */
 };
 
 /* Sessions that ended lately, for gleamctl and the benchmarks. */
@@ -45,6 +50,7 @@ struct ended {
 	uint64_t id;
 	pid_t pid;
 	char program[64];
+	char via[16];
 	struct sess_stats st;
 };
 
@@ -81,6 +87,7 @@ static void sess_free(struct csess *s)
 			break;
 		}
 	}
+	vgpu_unlink(&s->vl);
 	if (s->b.tcp >= 0)
 		close(s->b.tcp);
 	if (s->b.bell >= 0)
@@ -95,6 +102,7 @@ static void sess_free(struct csess *s)
 		e->id = s->id;
 		e->pid = s->pid;
 		memcpy(e->program, s->program, sizeof(e->program));
+		memcpy(e->via, s->via, sizeof(e->via));
 		e->st = s->b.st;
 		gl_info("session %llu (%s, pid %d) ended: %llu records, %llu batches",
 			(unsigned long long)s->id, s->program, (int)s->pid,
@@ -134,6 +142,7 @@ static void append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 static void append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 {
 	va_list ap;
+	char *p;
 	int n;
 
 	for (;;) {
@@ -148,10 +157,81 @@ static void append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
 		}
 		if (*cap >= GLEAM_CTL_REPLY_MAX)
 			return;
-		*cap *= 2;
-		*buf = realloc(*buf, *cap);
-		if (!*buf)
+		p = realloc(*buf, *cap * 2);
+		if (!p)
 			return;
+		*buf = p;
+		*cap *= 2;
+	}
+}
+
+/* The /dev/vgpuN nodes: gleamd's counters and the module's. */
+static void status_vgpu(char **b, size_t *len, size_t *cap, bool json)
+{
+	struct vgpu_node_status nodes[GLEAM_VGPU_MAX];
+	struct vgpu_status st;
+	unsigned int n = vgpu_status(&st, nodes, ARRAY_SIZE(nodes));
+
+	if (json) {
+		append(b, len, cap, ",\"vgpu\":{\"serving\":%s,\"why\":\"%s\",\"nr_vgpus\":%u,"
+		       "\"kick_writes\":%llu,\"nodes\":[", st.serving ? "true" : "false", st.why,
+		       st.nr_vgpus, (unsigned long long)st.kick_writes);
+		for (unsigned int i = 0; i < n; i++) {
+			const struct vgpu_node_status *v = &nodes[i];
+
+			append(b, len, cap, "%s{\"vgpu\":%u,\"sessions\":%llu,\"active\":%llu,"
+			       "\"kick_events\":%llu,\"kicks\":%llu,\"ended_by_app\":%llu,"
+			       "\"ended_by_gleamd\":%llu", i ? "," : "", v->vgpu,
+			       (unsigned long long)v->sessions, (unsigned long long)v->active,
+			       (unsigned long long)v->kick_events, (unsigned long long)v->kicks,
+			       (unsigned long long)v->ended_by_app,
+			       (unsigned long long)v->ended_by_gleamd);
+			if (v->have_kernel)
+				append(b, len, cap, ",\"kernel\":{\"sessions_opened\":%llu,"
+				       "\"sessions_active\":%llu,\"kicks_to_daemon\":%llu,"
+				       "\"kicks_to_app\":%llu,\"waits\":%llu,\"wait_timeouts\":%llu,"
+				       "\"ring_bytes\":%llu}",
+				       (unsigned long long)v->k_sessions_opened,
+				       (unsigned long long)v->k_sessions_active,
+				       (unsigned long long)v->k_kicks_to_daemon,
+				       (unsigned long long)v->k_kicks_to_app,
+				       (unsigned long long)v->k_waits,
+				       (unsigned long long)v->k_wait_timeouts,
+				       (unsigned long long)v->k_ring_bytes);
+			append(b, len, cap, "}");
+		}
+		append(b, len, cap, "]}");
+		return;
+	}
+	if (!st.serving) {
+		append(b, len, cap, "vgpu: not served (%s)\n", st.why[0] ? st.why : "no module");
+		return;
+	}
+	append(b, len, cap, "vgpu: %u node(s); %llu kick writes\n", st.nr_vgpus,
+	       (unsigned long long)st.kick_writes);
+	append(b, len, cap, "%-6s %8s %6s %11s %9s %9s %12s | kernel: %8s %6s %9s %9s %9s %8s %10s\n",
+	       "node", "sessions", "active", "kick-events", "kicks", "app-ended", "gleamd-ended",
+	       "opened", "active", "to-daemon", "to-app", "waits", "timeouts", "ring-bytes");
+	for (unsigned int i = 0; i < n; i++) {
+		const struct vgpu_node_status *v = &nodes[i];
+		char name[16];
+
+		snprintf(name, sizeof(name), "vgpu%u", v->vgpu);
+		append(b, len, cap, "%-6s %8llu %6llu %11llu %9llu %9llu %12llu |", name,
+		       (unsigned long long)v->sessions, (unsigned long long)v->active,
+		       (unsigned long long)v->kick_events, (unsigned long long)v->kicks,
+		       (unsigned long long)v->ended_by_app, (unsigned long long)v->ended_by_gleamd);
+		if (v->have_kernel)
+			append(b, len, cap, "         %8llu %6llu %9llu %9llu %9llu %8llu %10llu\n",
+			       (unsigned long long)v->k_sessions_opened,
+			       (unsigned long long)v->k_sessions_active,
+			       (unsigned long long)v->k_kicks_to_daemon,
+			       (unsigned long long)v->k_kicks_to_app,
+			       (unsigned long long)v->k_waits,
+			       (unsigned long long)v->k_wait_timeouts,
+			       (unsigned long long)v->k_ring_bytes);
+		else
+			append(b, len, cap, "         (no counters)\n");
 	}
 }
 
@@ -171,10 +251,12 @@ static char *status(bool json)
 	else
 		append(&b, &len, &cap, "server: %s\nsessions: %llu since start\n", cl.cfg->server,
 		       (unsigned long long)cl.sessions_total);
-	if (!json)
-		append(&b, &len, &cap, "%-6s %-16s %7s %10s %10s %9s %9s %8s %12s %12s\n", "id",
+	if (!json) {
+		status_vgpu(&b, &len, &cap, false);
+		append(&b, &len, &cap, "%-6s %-16s %7s %10s %10s %9s %9s %8s %12s %12s %s\n", "id",
 		       "program", "pid", "records", "replies", "batches", "rec/batch", "waits",
-		       "bytes out", "bytes in");
+		       "bytes out", "bytes in", "via");
+	}
 	for (struct csess *s = cl.sessions; s; s = s->next) {
 		const struct sess_stats *st = &s->b.st;
 
@@ -182,21 +264,22 @@ static char *status(bool json)
 			continue;
 		if (json)
 			append(&b, &len, &cap, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"uid\":%u,"
-			       "\"server_session\":%llu,\"records\":%llu,\"replies\":%llu,"
+			       "\"via\":\"%s\",\"server_session\":%llu,\"records\":%llu,\"replies\":%llu,"
 			       "\"batches\":%llu,\"waits\":%llu,\"bytes_out\":%llu,\"bytes_in\":%llu}",
 			       first ? "" : ",", (unsigned long long)s->id, s->program, (int)s->pid,
-			       (unsigned int)s->uid, (unsigned long long)s->server_session,
+			       (unsigned int)s->uid, s->via, (unsigned long long)s->server_session,
 			       (unsigned long long)st->records, (unsigned long long)st->replies,
 			       (unsigned long long)st->batches, (unsigned long long)st->waits,
 			       (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in);
 		else
-			append(&b, &len, &cap, "%-6llu %-16s %7d %10llu %10llu %9llu %9.1f %8llu %12llu %12llu\n",
+			append(&b, &len, &cap, "%-6llu %-16s %7d %10llu %10llu %9llu %9.1f %8llu %12llu %12llu %s\n",
 			       (unsigned long long)s->id, s->program, (int)s->pid,
 			       (unsigned long long)st->records, (unsigned long long)st->replies,
 			       (unsigned long long)st->batches,
 			       st->batches ? (double)st->records / (double)st->batches : 0.0,
 			       (unsigned long long)st->waits,
-			       (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in);
+			       (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in,
+			       s->via);
 		first = false;
 	}
 	if (json) {
@@ -206,16 +289,18 @@ static char *status(bool json)
 		for (unsigned int i = 0; i < n; i++) {
 			const struct ended *e = &cl.ended[(cl.nended - n + i) % ENDED_MAX];
 
-			append(&b, &len, &cap, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,"
+			append(&b, &len, &cap, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"via\":\"%s\","
 			       "\"records\":%llu,\"replies\":%llu,\"batches\":%llu,\"waits\":%llu,"
 			       "\"bytes_out\":%llu,\"bytes_in\":%llu,\"payload\":%llu}",
-			       i ? "," : "", (unsigned long long)e->id, e->program, (int)e->pid,
+			       i ? "," : "", (unsigned long long)e->id, e->program, (int)e->pid, e->via,
 			       (unsigned long long)e->st.records, (unsigned long long)e->st.replies,
 			       (unsigned long long)e->st.batches, (unsigned long long)e->st.waits,
 			       (unsigned long long)e->st.bytes_out, (unsigned long long)e->st.bytes_in,
 			       (unsigned long long)e->st.payload);
 		}
-		append(&b, &len, &cap, "]}\n");
+		append(&b, &len, &cap, "]");
+		status_vgpu(&b, &len, &cap, true);
+		append(&b, &len, &cap, "}\n");
 	}
 	return b;
 }
@@ -365,6 +450,33 @@ static void on_connect(struct csess *s, int res)
 	bridge_kick(&s->b);
 }
 
+/* A session with its buffers, on the list; NULL with nothing allocated. */
+static struct csess *sess_new(void)
+{
+	struct csess *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	bridge_init(&s->b, true, s);
+	s->op_ctl_send = (struct op){ OP_CTL_SEND, s };
+	s->b.obuf = malloc(GLEAM_FRAME_MAX + 64);
+	s->b.ocap = GLEAM_FRAME_MAX + 64;
+	s->b.ibuf = malloc(2 * (GLEAM_FRAME_MAX + 64));
+	s->b.icap = 2 * (GLEAM_FRAME_MAX + 64);
+	if (!s->b.obuf || !s->b.ibuf) {
+		free(s->b.obuf);
+		free(s->b.ibuf);
+		free(s);
+		return NULL;
+	}
+	s->id = ++cl.next_id;
+	s->started = time(NULL);
+	snprintf(s->via, sizeof(s->via), "socket");
+	s->next = cl.sessions;
+	cl.sessions = s;
+	return s;
+}
+
 static void on_accept(int fd)
 {
 	struct csess *s;
@@ -372,29 +484,70 @@ static void on_accept(int fd)
 	post_accept();
 	if (fd < 0)
 		return;
-	s = calloc(1, sizeof(*s));
+	s = sess_new();
 	if (!s) {
 		close(fd);
 		return;
 	}
-	bridge_init(&s->b, true, s);
-	s->op_ctl_send = (struct op){ OP_CTL_SEND, s };
 	s->b.bell = fd;
-	s->id = ++cl.next_id;
-	s->started = time(NULL);
-	s->next = cl.sessions;
-	cl.sessions = s;
-	if (!s->b.obuf)
-		s->b.obuf = malloc(GLEAM_FRAME_MAX + 64), s->b.ocap = GLEAM_FRAME_MAX + 64;
-	if (!s->b.ibuf)
-		s->b.ibuf = malloc(2 * (GLEAM_FRAME_MAX + 64)), s->b.icap = 2 * (GLEAM_FRAME_MAX + 64);
-	if (!s->b.obuf || !s->b.ibuf) {
-		bridge_close(&s->b);
-		sess_maybe_free(s);
-		return;
-	}
 	/* The hello arrives through the bell receive. */
 	bridge_kick(&s->b);
+}
+
+/* The bridge's doorbell for a /dev/vgpuN session: a kick by session id. */
+static void ring_vgpu_app(struct bridge *b)
+{
+	vgpu_ring(&((struct csess *)b)->vl);
+}
+
+int client_vgpu_session(struct gl_ring *ring, uint64_t id, unsigned int vgpu,
+			pid_t pid, uid_t uid, const char *program)
+{
+	struct csess *s = sess_new();
+
+	if (!s)
+		return -ENOMEM;
+	s->b.ring = *ring;
+	s->b.ring_app = ring_vgpu_app;
+	s->vl.id = id;
+	s->vl.vgpu = vgpu;
+	vgpu_link_add(&s->vl);
+	s->pid = pid;
+	s->uid = uid;
+	snprintf(s->program, sizeof(s->program), "%s", program);
+	snprintf(s->via, sizeof(s->via), "vgpu%u", vgpu);
+	s->local_hello = true;
+	cl.sessions_total++;
+	gl_info("session %llu: %s (pid %d, uid %u) on /dev/vgpu%u", (unsigned long long)s->id,
+		s->program, (int)s->pid, (unsigned int)s->uid, vgpu);
+	start_connect(s);
+	/* A connection that could not even start leaves nothing in flight. */
+	sess_maybe_free(s);
+	return 0;
+}
+
+static struct csess *vl_sess(struct vgpu_link *l)
+{
+	return (struct csess *)((char *)l - offsetof(struct csess, vl));
+}
+
+void client_vgpu_rung(struct vgpu_link *l)
+{
+	struct csess *s = vl_sess(l);
+
+	/* As a bell on the socket: the application published or made room. */
+	gl_ring_cons_set_sleeping(s->b.out_dir, false);
+	bridge_kick(&s->b);
+	sess_maybe_free(s);
+}
+
+void client_vgpu_end(struct vgpu_link *l)
+{
+	struct csess *s = vl_sess(l);
+
+	/* Closing the connection ends the server's session and its worker. */
+	bridge_close(&s->b);
+	sess_maybe_free(s);
 }
 
 /* The flush timer runs only while some session is being polled. */
@@ -441,6 +594,10 @@ static void on_cqe(struct io_uring_cqe *cqe)
 	}
 	if (op->type == OP_TIMER) {
 		on_tick();
+		return;
+	}
+	if (op->type == OP_VGPU) {
+		vgpu_complete(op, cqe->res);
 		return;
 	}
 	s = op->owner;
@@ -519,6 +676,7 @@ int client_main(struct config *c)
 	}
 	gl_info("client role: %s -> server %s", c->socket_path, c->server);
 	post_accept();
+	vgpu_start();
 	while (!g_loop.stop) {
 		struct io_uring_cqe *cqe;
 		unsigned int head, n = 0;
@@ -530,6 +688,7 @@ int client_main(struct config *c)
 		}
 		io_uring_cq_advance(&g_loop.ring, n);
 		arm_timer();
+		vgpu_flush();
 	}
 	unlink(c->socket_path);
 	return 0;

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gleamd, client role: sessions of /dev/vgpuN (gleam_vgpu.ko) beside those
+ * of the local socket.  vgpu.c owns the control node and the netlink
+ * family; client.c owns sessions, whichever way they came.
+ */
+#ifndef GLEAM_BROKER_VGPU_H
+#define GLEAM_BROKER_VGPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "gleam_vgpu.h"
+#include "gleamd.h"
+
+/* A client session's tie to its kernel session; embedded in the session. */
+struct vgpu_link {
+	uint64_t id;			/* the kernel's session id; 0: none */
+	unsigned int vgpu;
+	bool ended;			/* END read: the application let go */
+	bool kick_queued;
+	struct vgpu_link *hnext;
+};
+
+/* Counters of one node: gleamd's, and the module's (as in sysfs). */
+struct vgpu_node_status {
+	unsigned int vgpu;
+	uint64_t sessions;		/* OPEN events served */
+	uint64_t active;
+	uint64_t kick_events;		/* the applications rang */
+	uint64_t kicks;			/* gleamd rang */
+	uint64_t ended_by_app;		/* END events */
+	uint64_t ended_by_gleamd;	/* END_SESSION: server or ring trouble */
+	bool have_kernel;
+	uint64_t k_sessions_opened;
+	uint64_t k_sessions_active;
+	uint64_t k_kicks_to_daemon;
+	uint64_t k_kicks_to_app;
+	uint64_t k_waits;
+	uint64_t k_wait_timeouts;
+	uint64_t k_ring_bytes;
+};
+
+struct vgpu_status {
+	bool serving;
+	char why[96];			/* when not serving */
+	unsigned int nr_vgpus;
+	uint64_t kick_writes;		/* write()s of session ids */
+};
+
+/* vgpu.c */
+/* Take the control node if there is one; without it, socket sessions only. */
+void vgpu_start(void);
+void vgpu_complete(struct op *op, int res);
+/* Before the loop sleeps: ring the applications queued since. */
+void vgpu_flush(void);
+void vgpu_ring(struct vgpu_link *l);
+/* A client session now serves l->id. */
+void vgpu_link_add(struct vgpu_link *l);
+/*
+ * The client session is gone: end the kernel session if the application
+ * still holds it.  Clears l->id; a second call does nothing.
+ */
+void vgpu_unlink(struct vgpu_link *l);
+/* Fills st and up to max nodes; returns the number of nodes. */
+unsigned int vgpu_status(struct vgpu_status *st, struct vgpu_node_status *nodes,
+			 unsigned int max);
+
+/* client.c */
+/*
+ * A session for a mapped ring: takes the ring over (it is unmapped when
+ * the session ends) and connects to the server.  -errno with nothing
+ * taken.
+ */
+int client_vgpu_session(struct gl_ring *ring, uint64_t id, unsigned int vgpu,
+			pid_t pid, uid_t uid, const char *program);
+/* The application rang (records published or replies consumed). */
+void client_vgpu_rung(struct vgpu_link *l);
+/* The application let go of the session: end it and its server session. */
+void client_vgpu_end(struct vgpu_link *l);
+
+#endif /* GLEAM_BROKER_VGPU_H */
