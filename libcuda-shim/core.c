@@ -137,6 +137,7 @@ static void shim_init_once(void)
 	if (getenv("GLEAM_DEBUG"))
 		gl_log_level = 2;
 	gl_log_prefix = "libcuda(gleam)";
+	shim_transport_tune();
 	r = shim_connect();
 	if (r) {
 		shim.init_result = r;

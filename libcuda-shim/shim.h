@@ -126,6 +126,8 @@ static inline CUresult shim_end(struct shim_call *c, CUresult r)
 
 /* Transport. */
 CUresult shim_connect(void);
+/* Read the transport's tunables from the environment (GLEAM_SPIN_US). */
+void shim_transport_tune(void);
 /* Submit one record; long data is cut into pieces flagged MORE. */
 CUresult shim_submit(struct shim_call *c, uint32_t tag, unsigned int flags);
 uint32_t shim_new_waiter(struct shim_call *c);

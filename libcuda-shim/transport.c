@@ -320,6 +320,17 @@ bad:
 	return n;
 }
 
+/* How long a waiting thread watches the ring before it sleeps. */
+static uint64_t spin_ns;
+
+void shim_transport_tune(void)
+{
+	const char *e = getenv("GLEAM_SPIN_US");
+
+	spin_ns = e ? strtoull(e, NULL, 10) * 1000 :
+		  sysconf(_SC_NPROCESSORS_ONLN) >= 8 ? 30000 : 0;
+}
+
 /*
  * Wait until cond(arg) holds or the session is lost; takes rx_lock.
  * space: the caller waits for SQ space rather than for a reply.
@@ -343,6 +354,23 @@ static CUresult wait_until(bool (*cond)(void *), void *arg, bool space)
 			conn.leader = false;
 			pthread_cond_broadcast(&conn.rx_cv);
 			continue;
+		}
+		/*
+		 * A reply often comes within tens of microseconds: where there
+		 * are cores to spare, watch the ring that long before sleeping,
+		 * so that a round trip does not pay for waking this thread.
+		 */
+		if (spin_ns && !space) {
+			uint64_t end = gl_now_ns() + spin_ns;
+
+			pthread_mutex_unlock(&conn.rx_lock);
+			while (gl_ring_empty(&conn.ring.cq) && !conn.dead && gl_now_ns() < end)
+				__builtin_ia32_pause();
+			pthread_mutex_lock(&conn.rx_lock);
+			if (!gl_ring_empty(&conn.ring.cq)) {
+				conn.leader = false;
+				continue;
+			}
 		}
 		gl_ring_cons_set_sleeping(&conn.ring.cq, true);
 		if (conn.space_waiters)
