@@ -61,25 +61,23 @@ static void changed(void)
 
 int shim_cls_put(uint64_t ctx, void *key, void *value, shim_cls_dtor dtor)
 {
-	long i;
-
 	pthread_mutex_lock(&cls.lock);
-	i = find(ctx, key);
-	if (i < 0) {
-		if (cls.n == cls.cap) {
-			size_t cap = cls.cap ? 2 * cls.cap : 16;
-			struct cls_entry *e = realloc(cls.e, cap * sizeof(*e));
-
-			if (!e) {
-				pthread_mutex_unlock(&cls.lock);
-				return -ENOMEM;
-			}
-			cls.e = e;
-			cls.cap = cap;
-		}
-		i = (long)cls.n++;
+	if (find(ctx, key) >= 0) {
+		pthread_mutex_unlock(&cls.lock);
+		return -EEXIST;
 	}
-	cls.e[i] = (struct cls_entry){ ctx, key, value, dtor, ++cls.seq };
+	if (cls.n == cls.cap) {
+		size_t cap = cls.cap ? 2 * cls.cap : 16;
+		struct cls_entry *e = realloc(cls.e, cap * sizeof(*e));
+
+		if (!e) {
+			pthread_mutex_unlock(&cls.lock);
+			return -ENOMEM;
+		}
+		cls.e = e;
+		cls.cap = cap;
+	}
+	cls.e[cls.n++] = (struct cls_entry){ ctx, key, value, dtor, ++cls.seq };
 	changed();
 	pthread_mutex_unlock(&cls.lock);
 	return 0;

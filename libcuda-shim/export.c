@@ -10,6 +10,7 @@
  * CUDA_ERROR_NOT_SUPPORTED and says so once, naming table and slot: a
  * caller that jumps through a slot finds a function, never NULL.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -238,7 +239,15 @@ static CUresult cls_put(CUcontext ctx, void *key, void *value, shim_cls_dtor dto
 
 	if (r)
 		return r;
-	return shim_cls_put(id, key, value, dtor) ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
+	switch (shim_cls_put(id, key, value, dtor)) {
+	case 0:
+		return CUDA_SUCCESS;
+	case -EEXIST:
+		/* NVIDIA's driver keeps the first value and refuses the second. */
+		return CUDA_ERROR_INVALID_HANDLE;
+	default:
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
 }
 
 static CUresult cls_delete(CUcontext ctx, void *key)

@@ -56,7 +56,7 @@ int shim_integrity_answer(const struct shim_integrity_in *in, uint64_t out[2]);
  */
 typedef void (*shim_cls_dtor)(CUcontext ctx, void *key, void *value);
 
-/* Insert or replace; 0 or -ENOMEM. */
+/* Insert; -EEXIST for a key already there (kept, as the driver does), -ENOMEM. */
 int shim_cls_put(uint64_t ctx, void *key, void *value, shim_cls_dtor dtor);
 /* 0 or -ENOENT.  No lock and no allocation when the thread asked before. */
 int shim_cls_get(uint64_t ctx, void *key, void **value);

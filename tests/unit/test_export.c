@@ -124,7 +124,13 @@ START_TEST(test_cls_semantics)
 	ck_assert_ptr_eq(v, (void *)0x11);
 	/* Keys are per context. */
 	ck_assert_int_eq(shim_cls_get(7002, &k1, &v), -ENOENT);
-	/* put replaces, and a kept answer does not survive the change. */
+	/* A key already there keeps its value, as on NVIDIA's driver. */
+	ck_assert_int_eq(shim_cls_put(7000, &k1, (void *)0x22, count_dtor), -EEXIST);
+	ck_assert_int_eq(shim_cls_get(7000, &k1, &v), 0);
+	ck_assert_ptr_eq(v, (void *)0x11);
+	/* A kept answer does not survive a change. */
+	ck_assert_int_eq(shim_cls_delete(7000, &k1), 0);
+	ck_assert_int_eq(shim_cls_get(7000, &k1, &v), -ENOENT);
 	ck_assert_int_eq(shim_cls_put(7000, &k1, (void *)0x22, count_dtor), 0);
 	ck_assert_int_eq(shim_cls_get(7000, &k1, &v), 0);
 	ck_assert_ptr_eq(v, (void *)0x22);
@@ -192,6 +198,7 @@ START_TEST(test_cls_threads)
 	ck_assert_int_eq(pthread_create(&t, NULL, cls_reader, NULL), 0);
 	pthread_join(t, &res);
 	ck_assert_ptr_eq(res, (void *)0x10);
+	ck_assert_int_eq(shim_cls_delete(7003, &thread_key), 0);
 	ck_assert_int_eq(shim_cls_put(7003, &thread_key, (void *)0x20, NULL), 0);
 	ck_assert_int_eq(pthread_create(&t, NULL, cls_reader, NULL), 0);
 	pthread_join(t, &res);
