@@ -906,3 +906,144 @@ struct gl_backend gl_backend_sim_rw = {
 #undef X
 	},
 };
+
+/* ---- what the CUDA runtime asks beyond the above ---- */
+
+/*
+ * Occupancy as a GPU of compute capability 9.0 would compute it, from
+ * warps and shared memory only (the test kernels use few registers).
+ */
+CUresult sim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, CUfunction f, int block,
+								   size_t smem, unsigned int flags)
+{
+	const unsigned int warps_max = 64, blocks_max = 32, smem_max = 228 * 1024;
+	unsigned int warps, by_warps, by_smem;
+
+	CTX_OK();
+	if (!is(f, K_FUNC))
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (block <= 0 || (flags & ~(unsigned int)CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (block > 1024 || smem > 232448) {
+		*n = 0;
+		return CUDA_SUCCESS;
+	}
+	warps = ((unsigned int)block + 31) / 32;
+	by_warps = warps_max / warps;
+	/* Every block holds 1 KiB of shared memory the system reserves. */
+	by_smem = smem_max / ((unsigned int)smem + 1024);
+	*n = (int)MIN(blocks_max, MIN(by_warps, by_smem));
+	return CUDA_SUCCESS;
+}
+
+static CUresult sim_attr_check(CUfunction_attribute a, int v)
+{
+	switch (a) {
+	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+		return v < 0 || v > 232448 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+		return v < -1 || v > 100 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
+	case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+	case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+		return v < 0 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+}
+
+/* The sim keeps no attributes: the shim answers them from its own copy. */
+CUresult sim_cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v)
+{
+	CTX_OK();
+	if (!is(f, K_FUNC))
+		return CUDA_ERROR_INVALID_HANDLE;
+	return sim_attr_check(a, v);
+}
+
+CUresult sim_cuKernelSetAttribute(CUfunction_attribute a, int v, CUkernel k, CUdevice dev)
+{
+	if (dev != 0)
+		return CUDA_ERROR_INVALID_DEVICE;
+	if (!is(k, K_FUNC))
+		return CUDA_ERROR_INVALID_HANDLE;
+	return sim_attr_check(a, v);
+}
+
+static bool sim_cache_ok(CUfunc_cache c)
+{
+	return (unsigned int)c <= CU_FUNC_CACHE_PREFER_EQUAL;
+}
+
+/* A preference only: nothing in the sim depends on it. */
+CUresult sim_cuFuncSetCacheConfig(CUfunction f, CUfunc_cache c)
+{
+	CTX_OK();
+	if (!is(f, K_FUNC))
+		return CUDA_ERROR_INVALID_HANDLE;
+	return sim_cache_ok(c) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult sim_cuKernelSetCacheConfig(CUkernel k, CUfunc_cache c, CUdevice dev)
+{
+	if (dev != 0)
+		return CUDA_ERROR_INVALID_DEVICE;
+	if (!is(k, K_FUNC))
+		return CUDA_ERROR_INVALID_HANDLE;
+	return sim_cache_ok(c) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* Each context's cache preference, read back as set (few contexts per session). */
+static struct {
+	const struct sim_ctx *ctx;
+	CUfunc_cache config;
+} sim_cache_pref[16];
+
+CUresult sim_cuCtxGetCacheConfig(CUfunc_cache *c)
+{
+	CTX_OK();
+	*c = CU_FUNC_CACHE_PREFER_NONE;
+	for (size_t i = 0; i < ARRAY_SIZE(sim_cache_pref); i++)
+		if (sim_cache_pref[i].ctx == sim.cur)
+			*c = sim_cache_pref[i].config;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuCtxSetCacheConfig(CUfunc_cache c)
+{
+	size_t i, free_slot = ARRAY_SIZE(sim_cache_pref);
+
+	CTX_OK();
+	if (!sim_cache_ok(c))
+		return CUDA_ERROR_INVALID_VALUE;
+	for (i = 0; i < ARRAY_SIZE(sim_cache_pref); i++) {
+		if (sim_cache_pref[i].ctx == sim.cur)
+			break;
+		if (!sim_cache_pref[i].ctx && free_slot == ARRAY_SIZE(sim_cache_pref))
+			free_slot = i;
+	}
+	if (i == ARRAY_SIZE(sim_cache_pref))
+		i = free_slot;
+	if (i == ARRAY_SIZE(sim_cache_pref))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	sim_cache_pref[i].ctx = sim.cur;
+	sim_cache_pref[i].config = c;
+	return CUDA_SUCCESS;
+}
+
+/* One device: it has no peer, and is no peer of itself. */
+CUresult sim_cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer)
+{
+	if (dev != 0 || peer != 0)
+		return CUDA_ERROR_INVALID_DEVICE;
+	*can = 0;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuDeviceGetP2PAttribute(int *v, CUdevice_P2PAttribute a, CUdevice src, CUdevice dst)
+{
+	/* Two devices are needed, and the sim has one. */
+	return CUDA_ERROR_INVALID_DEVICE;
+}

@@ -3,7 +3,8 @@
  * The runtime's private tables (cuGetExportTable): MD2 against RFC 1319,
  * the integrity answer against the vector in Documentation/export-tables.md,
  * the tables' sizes and slots as the runtime sees them through the built
- * libcuda.so.1, and the context-local storage's semantics.
+ * libcuda.so.1, the context-local storage's semantics, and the answer to
+ * every cuGetProcAddress request cudart 13 makes.
  */
 #include <check.h>
 #include <dlfcn.h>
@@ -405,6 +406,49 @@ START_TEST(test_cls_table_without_context)
 }
 END_TEST
 
+/*
+ * Every (symbol, version) pair cudart 13 and the libraries measured with
+ * it ask for, with the entry point it must get or NOT_FOUND
+ * (tests/cudart/getprocaddress.txt).
+ */
+START_TEST(test_proc_address_requests)
+{
+	CUresult (*gpa2)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *) =
+		(void *)sym("cuGetProcAddress_v2");
+	CUresult (*gpa1)(const char *, void **, int, cuuint64_t) = (void *)sym("cuGetProcAddress");
+	const char *path = getenv("GLEAM_PROCADDR_LIST");
+	FILE *f = fopen(path ? path : "tests/cudart/getprocaddress.txt", "r");
+	char line[256], name[128], want[128];
+	int n = 0, found = 0;
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		CUdriverProcAddressQueryResult st;
+		void *p = (void *)1;
+		int ver;
+
+		if (line[0] == '#' || sscanf(line, "%127s %d %127s", name, &ver, want) != 3)
+			continue;
+		n++;
+		ck_assert_int_eq(gpa2(name, &p, ver, 0, &st), CUDA_SUCCESS);
+		if (!strcmp(want, "NOT_FOUND")) {
+			ck_assert_msg(p == NULL && st != CU_GET_PROC_ADDRESS_SUCCESS,
+				      "%s@%d should not be found", name, ver);
+			ck_assert_int_eq(gpa1(name, &p, ver, 0), CUDA_ERROR_NOT_FOUND);
+			continue;
+		}
+		found++;
+		ck_assert_msg(st == CU_GET_PROC_ADDRESS_SUCCESS && p == sym(want),
+			      "%s@%d should be %s", name, ver, want);
+		ck_assert_int_eq(gpa1(name, &p, ver, 0), CUDA_SUCCESS);
+		ck_assert_ptr_eq(p, sym(want));
+	}
+	fclose(f);
+	ck_assert_int_ge(n, 400);
+	ck_assert_int_ge(found, 100);
+}
+END_TEST
+
 Suite *export_suite(void)
 {
 	Suite *s = suite_create("export");
@@ -423,6 +467,7 @@ Suite *export_suite(void)
 	tcase_add_test(lib_t, test_table_slots);
 	tcase_add_test(lib_t, test_integrity_slot);
 	tcase_add_test(lib_t, test_cls_table_without_context);
+	tcase_add_test(lib_t, test_proc_address_requests);
 	suite_add_tcase(s, lib_t);
 	return s;
 }

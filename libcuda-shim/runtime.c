@@ -1,0 +1,1043 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What the CUDA runtime (cudart) asks cuGetProcAddress for beyond the
+ * rest of the shim: stream capture state, host registration, pointer
+ * attributes, occupancy, function attributes and cache configuration, peer
+ * queries, unified copies, and the first ABI versions of two primary
+ * context calls.  Most are answered here; the rest wait once and are kept.
+ */
+#include <stdlib.h>
+
+#include "export.h"
+#include "shim.h"
+#include "util.h"
+
+/* Entry points generated from the API table have no header of their own. */
+CUresult shim_cuDevicePrimaryCtxRelease(CUdevice dev);
+CUresult shim_cuDevicePrimaryCtxReset(CUdevice dev);
+CUresult shim_cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr);
+CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p);
+CUresult shim_cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n, int per_thread);
+CUresult shim_cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n, int per_thread);
+CUresult shim_cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, CUstream s,
+				int per_thread);
+CUresult shim_cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s, int per_thread);
+CUresult shim_cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel);
+/* Exported entry points that cuda.h names only for per-thread stream builds. */
+CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n);
+CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s);
+CUresult cuStreamSynchronize_ptsz(CUstream s);
+
+/* Say once that a case is not supported, and refuse it. */
+#define REFUSE(...) \
+	({ \
+		static bool said_; \
+		if (!__atomic_exchange_n(&said_, true, __ATOMIC_RELAXED)) \
+			gl_err(__VA_ARGS__); \
+		CUDA_ERROR_NOT_SUPPORTED; \
+	})
+
+/* ---- primary contexts: the first ABI versions behave as the second ---- */
+
+CUresult shim_cuDevicePrimaryCtxRelease_v1(CUdevice dev)
+{
+	return shim_cuDevicePrimaryCtxRelease(dev);
+}
+
+CUresult shim_cuDevicePrimaryCtxReset_v1(CUdevice dev)
+{
+	return shim_cuDevicePrimaryCtxReset(dev);
+}
+
+/* ---- streams ---- */
+
+static bool special_stream(CUstream s)
+{
+	return !s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD;
+}
+
+/* A stream argument's device: the current context's for the special streams. */
+static CUresult stream_dev(CUstream s, int per_thread, CUdevice *dev)
+{
+	struct shim_obj *o;
+	struct shim_ctx *c;
+	CUresult r;
+
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (special_stream(s)) {
+		r = shim_require_ctx(&c);
+		if (!r)
+			*dev = c->dev;
+		return r;
+	}
+	r = shim_obj_get(GL_H_STREAM, s, &o);
+	if (!r)
+		*dev = o->dev;
+	return r;
+}
+
+/*
+ * Graph capture is not supported (cuStreamBeginCapture answers
+ * CUDA_ERROR_NOT_SUPPORTED), so no stream is ever capturing: the runtime,
+ * which asks before many calls, is answered here.
+ */
+CUresult shim_cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *status, int per_thread)
+{
+	CUdevice dev;
+	CUresult r;
+
+	if (!status)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = stream_dev(s, per_thread, &dev);
+	if (r)
+		return r;
+	*status = CU_STREAM_CAPTURE_STATUS_NONE;
+	return CUDA_SUCCESS;
+}
+
+/*
+ * The other outputs describe an active capture; with none, NVIDIA's
+ * driver leaves them as they were, and so does the shim.
+ */
+static CUresult capture_info(CUstream s, int per_thread, CUstreamCaptureStatus *status)
+{
+	return shim_cuStreamIsCapturing(s, status, per_thread);
+}
+
+CUresult shim_cuStreamGetCaptureInfo(CUstream s, CUstreamCaptureStatus *status, cuuint64_t *id,
+				     int per_thread)
+{
+	return capture_info(s, per_thread, status);
+}
+
+CUresult shim_cuStreamGetCaptureInfo_v2(CUstream s, CUstreamCaptureStatus *status, cuuint64_t *id,
+					CUgraph *graph, const CUgraphNode **deps, size_t *ndeps,
+					int per_thread)
+{
+	return capture_info(s, per_thread, status);
+}
+
+CUresult shim_cuStreamGetCaptureInfo_v3(CUstream s, CUstreamCaptureStatus *status, cuuint64_t *id,
+					CUgraph *graph, const CUgraphNode **deps,
+					const CUgraphEdgeData **edges, size_t *ndeps, int per_thread)
+{
+	return capture_info(s, per_thread, status);
+}
+
+static __thread CUstreamCaptureMode capture_mode = CU_STREAM_CAPTURE_MODE_GLOBAL;
+
+/*
+ * The thread's mode is kept, for the day capture is supported.  NVIDIA's
+ * driver takes any value here (it is checked when a capture begins).
+ */
+CUresult shim_cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode)
+{
+	CUstreamCaptureMode old;
+
+	if (!mode)
+		return CUDA_ERROR_INVALID_VALUE;
+	old = capture_mode;
+	capture_mode = *mode;
+	*mode = old;
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuStreamGetDevice(CUstream s, CUdevice *device, int per_thread)
+{
+	if (!device)
+		return CUDA_ERROR_INVALID_VALUE;
+	return stream_dev(s, per_thread, device);
+}
+
+static CUresult stream_ctx(CUstream s, int per_thread, CUcontext *pctx)
+{
+	struct shim_ctx *c;
+	CUdevice dev;
+	CUresult r;
+
+	if (!pctx)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (special_stream(s) && shim.initialised) {
+		r = shim_require_ctx(&c);
+		if (!r)
+			*pctx = (CUcontext)c;
+		return r;
+	}
+	r = stream_dev(s, per_thread, &dev);
+	if (r)
+		return r;
+	c = shim_ctx_of_device(dev);
+	if (!c)
+		return REFUSE("cuStreamGetCtx: the context of a stream is known only while its "
+			      "device has no context but the primary one: returning "
+			      "CUDA_ERROR_NOT_SUPPORTED");
+	*pctx = (CUcontext)c;
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuStreamGetCtx(CUstream s, CUcontext *pctx, int per_thread)
+{
+	return stream_ctx(s, per_thread, pctx);
+}
+
+/* There are no green contexts here. */
+CUresult shim_cuStreamGetCtx_v2(CUstream s, CUcontext *pctx, CUgreenCtx *pgreen, int per_thread)
+{
+	CUresult r;
+
+	if (!pgreen)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = stream_ctx(s, per_thread, pctx);
+	if (!r)
+		*pgreen = NULL;
+	return r;
+}
+
+/* ---- host memory registration ---- */
+
+/*
+ * There is nothing to pin on a machine without the GPU: copies from any
+ * host memory go through the ring.  Registration is kept so that what the
+ * driver would say about the memory (pointer attributes, double or missing
+ * registrations) is said here too.  Mapping it into the device's address
+ * space cannot be done across a network, and is refused.
+ */
+struct host_reg {
+	uintptr_t base;
+	size_t size;
+	unsigned int flags;
+	uint64_t ctx;		/* id of the context current at registration */
+	CUdevice dev;
+	struct host_reg *next;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct host_reg *list;
+} regs = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* The registration holding p, copied out; false if none. */
+static bool reg_find(uintptr_t p, struct host_reg *out)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&regs.lock);
+	for (struct host_reg *h = regs.list; h; h = h->next) {
+		if (p - h->base < h->size) {
+			*out = *h;
+			found = true;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&regs.lock);
+	return found;
+}
+
+CUresult shim_cuMemHostRegister(void *p, size_t size, unsigned int flags)
+{
+	struct host_reg *h;
+	struct shim_ctx *c;
+	uintptr_t b = (uintptr_t)p;
+	unsigned int f;
+	CUresult r = shim_require_ctx(&c);
+
+	if (r)
+		return r;
+	if (!p || !size || b + size < b)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (flags & ~(unsigned int)(CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP |
+				    CU_MEMHOSTREGISTER_IOMEMORY | CU_MEMHOSTREGISTER_READ_ONLY))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (flags & (CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_IOMEMORY))
+		return REFUSE("cuMemHostRegister: host memory cannot be mapped into a GPU across "
+			      "the network: returning CUDA_ERROR_NOT_SUPPORTED");
+	if (!shim_cuMemHostGetFlags(&f, p) || !shim_cuMemHostGetFlags(&f, (char *)p + size - 1))
+		return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+	h = malloc(sizeof(*h));
+	if (!h)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*h = (struct host_reg){ .base = b, .size = size, .flags = flags, .ctx = c->o.id,
+				.dev = c->dev };
+	pthread_mutex_lock(&regs.lock);
+	for (struct host_reg *o = regs.list; o; o = o->next) {
+		if (b < o->base + o->size && o->base < b + size) {
+			pthread_mutex_unlock(&regs.lock);
+			free(h);
+			return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+		}
+	}
+	h->next = regs.list;
+	regs.list = h;
+	pthread_mutex_unlock(&regs.lock);
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuMemHostUnregister(void *p)
+{
+	struct host_reg **pp, *h = NULL;
+
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	pthread_mutex_lock(&regs.lock);
+	for (pp = &regs.list; *pp; pp = &(*pp)->next) {
+		if ((*pp)->base == (uintptr_t)p) {
+			h = *pp;
+			*pp = h->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&regs.lock);
+	if (!h)
+		return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+	free(h);
+	return CUDA_SUCCESS;
+}
+
+/* ---- pointer attributes ---- */
+
+/* What the shim knows about an address. */
+struct ptr_info {
+	CUmemorytype type;	/* 0: not memory the driver knows */
+	uintptr_t base;
+	size_t size;
+	CUdevice dev;		/* -1: not known */
+	struct shim_ctx *ctx;	/* NULL: not known */
+};
+
+static void ptr_info(CUdeviceptr p, struct ptr_info *pi)
+{
+	struct host_reg reg;
+	CUdeviceptr base;
+	unsigned int f;
+	size_t size;
+
+	memset(pi, 0, sizeof(*pi));
+	pi->dev = -1;
+	if (!shim_cuMemGetAddressRange(&base, &size, p)) {
+		pi->type = CU_MEMORYTYPE_DEVICE;
+		pi->base = base;
+		pi->size = size;
+		/* The allocation's device is not kept: certain only with one device. */
+		if (shim.ndev == 1)
+			pi->dev = 0;
+	} else if (reg_find(p, &reg)) {
+		pi->type = CU_MEMORYTYPE_HOST;
+		pi->base = reg.base;
+		pi->size = reg.size;
+		pi->dev = reg.dev;
+	} else if (!shim_cuMemHostGetFlags(&f, (void *)p)) {
+		pi->type = CU_MEMORYTYPE_HOST;
+		if (shim.ndev == 1)
+			pi->dev = 0;
+	}
+	if (pi->dev >= 0)
+		pi->ctx = shim_ctx_of_device(pi->dev);
+}
+
+/*
+ * One attribute of known memory (pi->type != 0) into data.  An attribute
+ * whose answer the shim does not have is refused, naming it once.
+ */
+static CUresult ptr_attr(const struct ptr_info *pi, CUpointer_attribute a, CUdeviceptr p,
+			 void *data)
+{
+	bool dev = pi->type == CU_MEMORYTYPE_DEVICE;
+
+	switch (a) {
+	case CU_POINTER_ATTRIBUTE_CONTEXT:
+		if (!pi->ctx)
+			return REFUSE("cuPointerGetAttribute: the context of memory is known only "
+				      "with one device that has no context but the primary one: "
+				      "returning CUDA_ERROR_NOT_SUPPORTED");
+		*(CUcontext *)data = (CUcontext)pi->ctx;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+		if (pi->dev < 0)
+			return REFUSE("cuPointerGetAttribute: the device of memory is known only "
+				      "with one device: returning CUDA_ERROR_NOT_SUPPORTED");
+		*(int *)data = pi->dev;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+		*(unsigned int *)data = pi->type;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+		/* Host memory has no device address: the GPU is elsewhere. */
+		if (!dev)
+			return CUDA_ERROR_INVALID_VALUE;
+		*(CUdeviceptr *)data = p;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+		if (dev)
+			return CUDA_ERROR_INVALID_VALUE;
+		*(void **)data = (void *)p;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+	case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
+		*(unsigned int *)data = 0;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_MAPPED:
+		*(unsigned int *)data = dev;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+		if (!pi->size)
+			break;
+		*(CUdeviceptr *)data = pi->base;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+		if (!pi->size)
+			break;
+		*(size_t *)data = pi->size;
+		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
+		/* Memory pools are not supported: nothing comes from one. */
+		*(CUmemoryPool *)data = NULL;
+		return CUDA_SUCCESS;
+	default:
+		break;
+	}
+	{
+		static unsigned char said[64];
+
+		if ((unsigned int)a < ARRAY_SIZE(said) &&
+		    !__atomic_exchange_n(&said[a], 1, __ATOMIC_RELAXED))
+			gl_err("cuPointerGetAttribute: attribute %d is not supported by Gleam: "
+			       "returning CUDA_ERROR_NOT_SUPPORTED", (int)a);
+	}
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult shim_cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p)
+{
+	struct ptr_info pi;
+
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!data)
+		return CUDA_ERROR_INVALID_VALUE;
+	ptr_info(p, &pi);
+	if (!pi.type)
+		return CUDA_ERROR_INVALID_VALUE;
+	return ptr_attr(&pi, a, p, data);
+}
+
+/* The size of an attribute's answer, for the defaults of unknown memory. */
+static size_t attr_size(CUpointer_attribute a)
+{
+	switch (a) {
+	case CU_POINTER_ATTRIBUTE_CONTEXT:
+	case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+	case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+	case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+	case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+	case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
+		return sizeof(void *);
+	case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+	case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+	case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
+	case CU_POINTER_ATTRIBUTE_MAPPED:
+		return sizeof(unsigned int);
+	case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
+		return sizeof(int);
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Unlike the single form, memory the driver does not know is no error:
+ * its attributes read as zeros, but for a device ordinal of -2 and a host
+ * pointer that is the address itself, as NVIDIA's driver reports them.
+ * Attributes that do not apply to known memory read as zeros too.
+ */
+CUresult shim_cuPointerGetAttributes(unsigned int n, CUpointer_attribute *attrs, void **data,
+				     CUdeviceptr p)
+{
+	struct ptr_info pi;
+
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!n || !attrs || !data)
+		return CUDA_ERROR_INVALID_VALUE;
+	ptr_info(p, &pi);
+	for (unsigned int i = 0; i < n; i++) {
+		size_t sz = attr_size(attrs[i]);
+		CUresult r;
+
+		if (!data[i])
+			return CUDA_ERROR_INVALID_VALUE;
+		if (!pi.type && sz) {
+			memset(data[i], 0, sz);
+			if (attrs[i] == CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL)
+				*(int *)data[i] = -2;
+			if (attrs[i] == CU_POINTER_ATTRIBUTE_HOST_POINTER)
+				*(void **)data[i] = (void *)p;
+			continue;
+		}
+		r = pi.type ? ptr_attr(&pi, attrs[i], p, data[i]) : CUDA_ERROR_NOT_SUPPORTED;
+		if (r == CUDA_ERROR_INVALID_VALUE && sz) {
+			memset(data[i], 0, sz);
+			r = CUDA_SUCCESS;
+		}
+		if (r)
+			return r;
+	}
+	return CUDA_SUCCESS;
+}
+
+/* ---- occupancy ---- */
+
+/*
+ * The answer depends on the function, the block size, the dynamic shared
+ * memory, the flags and the function's attributes, never on time: it is
+ * asked once and kept.  Frameworks ask before launches, so a kept answer
+ * is read with no lock: each entry is a sequence lock; writers hold
+ * occ_lock.  Setting an attribute or a cache preference starts a new
+ * generation, which no kept entry matches.
+ */
+#define OCC_SLOTS	1024
+#define OCC_PROBE	4
+
+struct occ_entry {
+	uint32_t seq;		/* odd while written; 0: never used */
+	int32_t blocks;
+	uint64_t func;
+	uint64_t ctx;		/* for a kernel: its function differs per context */
+	uint64_t smem;
+	uint64_t gen;
+	int32_t block;
+	uint32_t flags;
+};
+
+static struct occ_entry occ[OCC_SLOTS];
+static uint64_t occ_gen = 1;
+static unsigned int occ_next;
+static pthread_mutex_t occ_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void occ_changed(void)
+{
+	__atomic_add_fetch(&occ_gen, 1, __ATOMIC_RELEASE);
+}
+
+static unsigned int occ_hash(uint64_t func, int block, uint64_t smem, unsigned int flags)
+{
+	uint64_t h = func * 0x9e3779b97f4a7c15ull ^ (uint64_t)block * 0xc2b2ae3d27d4eb4full ^
+		     smem * 0x165667b19e3779f9ull ^ flags;
+
+	return (unsigned int)(h ^ h >> 29) % OCC_SLOTS;
+}
+
+#define LD(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define ST(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+
+static bool occ_find(uint64_t func, uint64_t ctx, int block, uint64_t smem, unsigned int flags,
+		     int *blocks)
+{
+	uint64_t gen = __atomic_load_n(&occ_gen, __ATOMIC_ACQUIRE);
+	unsigned int h = occ_hash(func, block, smem, flags);
+
+	for (unsigned int i = 0; i < OCC_PROBE; i++) {
+		struct occ_entry *e = &occ[(h + i) % OCC_SLOTS];
+		uint32_t s = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
+		bool match;
+		int v;
+
+		if (!s || (s & 1))
+			continue;
+		match = LD(e->func) == func && LD(e->ctx) == ctx && LD(e->block) == block &&
+			LD(e->smem) == smem && LD(e->flags) == flags && LD(e->gen) == gen;
+		v = LD(e->blocks);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (match && LD(e->seq) == s) {
+			*blocks = v;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void occ_keep(uint64_t func, uint64_t ctx, int block, uint64_t smem, unsigned int flags,
+		     uint64_t gen, int blocks)
+{
+	unsigned int h = occ_hash(func, block, smem, flags);
+	struct occ_entry *e = NULL;
+
+	pthread_mutex_lock(&occ_lock);
+	for (unsigned int i = 0; i < OCC_PROBE && !e; i++) {
+		struct occ_entry *c = &occ[(h + i) % OCC_SLOTS];
+
+		if (!c->seq || c->gen != LD(occ_gen))
+			e = c;
+	}
+	if (!e)
+		e = &occ[(h + occ_next++ % OCC_PROBE) % OCC_SLOTS];
+	ST(e->seq, e->seq + 1);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	ST(e->func, func);
+	ST(e->ctx, ctx);
+	ST(e->block, block);
+	ST(e->smem, smem);
+	ST(e->flags, flags);
+	ST(e->gen, gen);
+	ST(e->blocks, blocks);
+	__atomic_store_n(&e->seq, e->seq + 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&occ_lock);
+}
+
+/*
+ * cudart passes a kernel where a function is asked for, as the driver
+ * allows; the worker knows functions.  Each kernel's function in each
+ * context is made once and kept (a kernel's id is never reused).
+ */
+struct kfunc {
+	uint64_t kernel, ctx;
+	CUfunction f;
+	struct kfunc *next;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct kfunc *list;
+} kfuncs = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static CUresult kernel_func(CUkernel kernel, uint64_t ctx, __u64 *id)
+{
+	struct shim_obj *o;
+	struct kfunc *k;
+	CUresult r = shim_obj_get(GL_H_KERNEL, kernel, &o);
+
+	if (r)
+		return r;
+	pthread_mutex_lock(&kfuncs.lock);
+	for (k = kfuncs.list; k; k = k->next)
+		if (k->kernel == o->id && k->ctx == ctx)
+			break;
+	if (!k) {
+		k = calloc(1, sizeof(*k));
+		r = k ? shim_cuKernelGetFunction(&k->f, kernel) : CUDA_ERROR_OUT_OF_MEMORY;
+		if (r) {
+			free(k);
+			pthread_mutex_unlock(&kfuncs.lock);
+			return r;
+		}
+		k->kernel = o->id;
+		k->ctx = ctx;
+		k->next = kfuncs.list;
+		kfuncs.list = k;
+	}
+	pthread_mutex_unlock(&kfuncs.lock);
+	return shim_handle_id(GL_H_FUNC, k->f, id);
+}
+
+CUresult shim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *nblocks, CUfunction func,
+								    int block, size_t smem,
+								    unsigned int flags)
+{
+	struct gl_a_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags a = {
+		.blockSize = block, .dynamicSMemSize = smem, .flags = flags };
+	struct gl_r_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags o = { 0 };
+	struct shim_call c;
+	uint64_t gen, kctx = 0;
+	__u64 key;
+	CUresult r;
+	int v;
+
+	r = shim_begin(&c, GL_FN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
+	if (r)
+		return r;
+	if (!nblocks)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = shim_handle_id(GL_H_FUNC, func, &key);
+	if (r && !shim_handle_id(GL_H_KERNEL, func, &key)) {
+		kctx = c.ctx;
+		r = CUDA_SUCCESS;
+	}
+	if (r)
+		return r;
+	/* Kept by what the caller passed: a kernel's answer is its function's. */
+	if (occ_find(key, kctx, block, smem, flags, &v)) {
+		*nblocks = v;
+		return CUDA_SUCCESS;
+	}
+	if (shim_handle_id(GL_H_FUNC, func, &a.func)) {
+		r = kernel_func((CUkernel)func, c.ctx, &a.func);
+		if (r)
+			return r;
+	}
+	gen = __atomic_load_n(&occ_gen, __ATOMIC_ACQUIRE);
+	c.args = &a;
+	c.args_len = sizeof(a);
+	c.out = &o;
+	c.out_len = sizeof(o);
+	r = shim_call(&c);
+	if (r)
+		return r;
+	occ_keep(key, kctx, block, smem, flags, gen, (int)o.numBlocks);
+	*nblocks = (int)o.numBlocks;
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuOccupancyMaxActiveBlocksPerMultiprocessor(int *nblocks, CUfunction func, int block,
+							  size_t smem)
+{
+	return shim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(nblocks, func, block,
+									 smem, 0);
+}
+
+/* ---- function and kernel attributes, cache and shared memory configuration ---- */
+
+/* An asynchronous record in the current context. */
+static CUresult send_async(unsigned int fn, const void *args, size_t len)
+{
+	struct shim_call c;
+	CUresult r = shim_begin(&c, fn);
+
+	if (r)
+		return r;
+	c.args = args;
+	c.args_len = len;
+	return shim_call(&c);
+}
+
+/*
+ * What the driver checks before it sets an attribute, checked here, so
+ * that the shim's copy of the attributes (what cuFuncGetAttribute answers
+ * from) only ever holds values the driver accepts.
+ */
+static CUresult attr_check(const struct shim_func *f, CUfunction_attribute a, int v)
+{
+	const int32_t *da = shim.dev[f->o.dev].info.attr;
+
+	switch (a) {
+	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+		if (v < 0 || (int64_t)v + f->attr[CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES] >
+		    da[CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN])
+			return CUDA_ERROR_INVALID_VALUE;
+		return CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+		return v < -1 || v > 100 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
+	case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+	case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+		return v < 0 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+	default:
+		/* The others are read-only. */
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+}
+
+CUresult shim_cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value)
+{
+	struct gl_a_cuFuncSetAttribute a = { .attrib = attrib, .value = value };
+	struct shim_func *f;
+	struct shim_obj *o;
+	CUresult r;
+
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	r = shim_obj_get(GL_H_FUNC, hfunc, &o);
+	if (r)
+		return r;
+	f = (struct shim_func *)o;
+	if ((unsigned int)attrib >= CU_FUNC_ATTRIBUTE_MAX)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = attr_check(f, attrib, value);
+	if (r)
+		return r;
+	a.hfunc = o->id;
+	r = send_async(GL_FN_cuFuncSetAttribute, &a, sizeof(a));
+	if (r)
+		return r;
+	__atomic_store_n(&f->attr[attrib], value, __ATOMIC_RELAXED);
+	occ_changed();
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkernel kernel,
+				   CUdevice dev)
+{
+	struct gl_a_cuKernelSetAttribute a = { .attrib = attrib, .val = val, .dev = dev };
+	struct shim_func *k;
+	struct shim_obj *o;
+	CUresult r = shim_dev_check(dev);
+
+	if (r)
+		return r;
+	r = shim_obj_get(GL_H_KERNEL, kernel, &o);
+	if (r)
+		return r;
+	k = (struct shim_func *)o;
+	if ((unsigned int)attrib >= CU_FUNC_ATTRIBUTE_MAX)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = attr_check(k, attrib, val);
+	if (r)
+		return r;
+	a.kernel = o->id;
+	r = send_async(GL_FN_cuKernelSetAttribute, &a, sizeof(a));
+	if (r)
+		return r;
+	__atomic_store_n(&k->attr[attrib], val, __ATOMIC_RELAXED);
+	occ_changed();
+	return CUDA_SUCCESS;
+}
+
+/*
+ * Cache preferences are hints the driver weighs, also when it computes
+ * occupancy: each one starts a new occupancy generation.
+ */
+static bool cache_config_ok(CUfunc_cache config)
+{
+	return (unsigned int)config <= CU_FUNC_CACHE_PREFER_EQUAL;
+}
+
+CUresult shim_cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
+{
+	struct gl_a_cuFuncSetCacheConfig a = { .config = config };
+	CUresult r;
+
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	r = shim_handle_id(GL_H_FUNC, hfunc, &a.hfunc);
+	if (r)
+		return r;
+	if (!cache_config_ok(config))
+		return CUDA_ERROR_INVALID_VALUE;
+	r = send_async(GL_FN_cuFuncSetCacheConfig, &a, sizeof(a));
+	if (!r)
+		occ_changed();
+	return r;
+}
+
+CUresult shim_cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev)
+{
+	struct gl_a_cuKernelSetCacheConfig a = { .config = config, .dev = dev };
+	CUresult r = shim_dev_check(dev);
+
+	if (r)
+		return r;
+	r = shim_handle_id(GL_H_KERNEL, kernel, &a.kernel);
+	if (r)
+		return r;
+	if (!cache_config_ok(config))
+		return CUDA_ERROR_INVALID_VALUE;
+	r = send_async(GL_FN_cuKernelSetCacheConfig, &a, sizeof(a));
+	if (!r)
+		occ_changed();
+	return r;
+}
+
+CUresult shim_cuCtxSetCacheConfig(CUfunc_cache config)
+{
+	struct gl_a_cuCtxSetCacheConfig a = { .config = config };
+	CUresult r;
+
+	if (!cache_config_ok(config))
+		return shim.initialised ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_NOT_INITIALIZED;
+	r = send_async(GL_FN_cuCtxSetCacheConfig, &a, sizeof(a));
+	if (!r)
+		occ_changed();
+	return r;
+}
+
+/*
+ * Shared memory bank size is fixed on every GPU this driver API reaches
+ * (compute capability 5.0 and later): four bytes, and setting it has no
+ * effect, as the driver documents.
+ */
+CUresult shim_cuCtxGetSharedMemConfig(CUsharedconfig *config)
+{
+	struct shim_ctx *c;
+	CUresult r = shim_require_ctx(&c);
+
+	if (r)
+		return r;
+	if (!config)
+		return CUDA_ERROR_INVALID_VALUE;
+	*config = CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE;
+	return CUDA_SUCCESS;
+}
+
+static bool shared_config_ok(CUsharedconfig config)
+{
+	return config == CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE ||
+	       config == CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE ||
+	       config == CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE;
+}
+
+CUresult shim_cuCtxSetSharedMemConfig(CUsharedconfig config)
+{
+	struct shim_ctx *c;
+	CUresult r = shim_require_ctx(&c);
+
+	if (r)
+		return r;
+	return shared_config_ok(config) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult shim_cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config)
+{
+	struct shim_obj *o;
+	CUresult r;
+
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	r = shim_obj_get(GL_H_FUNC, hfunc, &o);
+	if (r)
+		return r;
+	return shared_config_ok(config) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult shim_cuKernelGetParamInfo(CUkernel kernel, size_t index, size_t *off, size_t *size)
+{
+	struct shim_func *k;
+	struct shim_obj *o;
+	CUresult r;
+
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	r = shim_obj_get(GL_H_KERNEL, kernel, &o);
+	if (r)
+		return r;
+	k = (struct shim_func *)o;
+	if (index >= k->nparams)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (off)
+		*off = k->params[index].offset;
+	if (size)
+		*size = k->params[index].size;
+	return CUDA_SUCCESS;
+}
+
+/* ---- peers ---- */
+
+/*
+ * Whether two GPUs of the server reach each other never changes: asked
+ * once per pair, in no particular context (the driver needs none), and
+ * kept.  A device and itself are answered here, as the driver does.
+ */
+static int8_t peer_access[GLEAM_GPUS_MAX_LOCAL][GLEAM_GPUS_MAX_LOCAL];	/* 0: not asked */
+
+static CUresult ask_devices(unsigned int fn, const void *args, size_t len, void *out, size_t olen)
+{
+	struct shim_ctx *cur = shim_current();
+	struct shim_call c = { .fn = fn, .args = args, .args_len = len, .out = out,
+			       .out_len = olen, .force_sync = true,
+			       .ctx = cur ? cur->o.id : 0 };
+	CUresult r = shim_conn_error();
+
+	return r ? r : shim_call(&c);
+}
+
+CUresult shim_cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer)
+{
+	struct gl_a_cuDeviceCanAccessPeer a = { .dev = dev, .peerDev = peer };
+	struct gl_r_cuDeviceCanAccessPeer o = { 0 };
+	int8_t v;
+	CUresult r = shim_dev_check(dev);
+
+	if (!r)
+		r = shim_dev_check(peer);
+	if (r)
+		return r;
+	if (!can)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (dev == peer) {
+		*can = 0;
+		return CUDA_SUCCESS;
+	}
+	v = __atomic_load_n(&peer_access[dev][peer], __ATOMIC_RELAXED);
+	if (!v) {
+		r = ask_devices(GL_FN_cuDeviceCanAccessPeer, &a, sizeof(a), &o, sizeof(o));
+		if (r)
+			return r;
+		v = o.canAccessPeer ? 1 : -1;
+		__atomic_store_n(&peer_access[dev][peer], v, __ATOMIC_RELAXED);
+	}
+	*can = v > 0;
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, CUdevice src,
+				      CUdevice dst)
+{
+	struct gl_a_cuDeviceGetP2PAttribute a = { .attrib = attrib, .srcDevice = src,
+						  .dstDevice = dst };
+	struct gl_r_cuDeviceGetP2PAttribute o = { 0 };
+	CUresult r = shim_dev_check(src);
+
+	if (!r)
+		r = shim_dev_check(dst);
+	if (r)
+		return r;
+	if (!value)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (src == dst)
+		return CUDA_ERROR_INVALID_DEVICE;
+	r = ask_devices(GL_FN_cuDeviceGetP2PAttribute, &a, sizeof(a), &o, sizeof(o));
+	if (!r)
+		*value = (int)o.value;
+	return r;
+}
+
+/* ---- unified copies ---- */
+
+/*
+ * cuMemcpy and cuMemcpyAsync infer the direction from the addresses: the
+ * shim knows every device allocation, and anything else is host memory.
+ * (A host address that happened to equal a server's device address would
+ * be taken for device memory; kernels' pointer arguments rely on the same
+ * separation.)
+ */
+static bool is_device(CUdeviceptr p)
+{
+	return !shim_cuMemGetAddressRange(NULL, NULL, p);
+}
+
+CUresult shim_cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n, int per_thread)
+{
+	bool d = is_device(dst), s = is_device(src);
+	struct shim_ctx *c;
+	CUresult r;
+
+	if (d && s)
+		return per_thread ? cuMemcpyDtoD_v2_ptds(dst, src, n) : cuMemcpyDtoD_v2(dst, src, n);
+	if (d)
+		return shim_cuMemcpyHtoD(dst, (const void *)src, n, per_thread);
+	if (s)
+		return shim_cuMemcpyDtoH((void *)dst, src, n, per_thread);
+	r = shim_require_ctx(&c);
+	if (r)
+		return r;
+	if (n && (!dst || !src))
+		return CUDA_ERROR_INVALID_VALUE;
+	/* Host to host: every earlier copy into host memory has completed. */
+	memmove((void *)dst, (const void *)src, n);
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream stream,
+			    int per_thread)
+{
+	bool d = is_device(dst), s = is_device(src);
+	CUresult r;
+
+	if (d && s)
+		return per_thread ? cuMemcpyDtoDAsync_v2_ptsz(dst, src, n, stream) :
+				    cuMemcpyDtoDAsync_v2(dst, src, n, stream);
+	if (d)
+		return shim_cuMemcpyHtoDAsync(dst, (const void *)src, n, stream, per_thread);
+	if (s)
+		return shim_cuMemcpyDtoHAsync((void *)dst, src, n, stream, per_thread);
+	/* Host to host, in stream order: after what the stream holds. */
+	r = per_thread ? cuStreamSynchronize_ptsz(stream) : cuStreamSynchronize(stream);
+	if (r)
+		return r;
+	if (n && (!dst || !src))
+		return CUDA_ERROR_INVALID_VALUE;
+	memmove((void *)dst, (const void *)src, n);
+	return CUDA_SUCCESS;
+}
