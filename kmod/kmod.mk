@@ -5,7 +5,9 @@
 #   make kmod            build $(BUILD)/kmod/gleam_vgpu.ko against KDIR
 #   make kmod-user       build $(BUILD)/kmod/libgleam_vgpu.a (kmod/user/)
 #   make kmod-checkpatch checkpatch.pl --strict over the module and its ABI
-#   make vm-check        boot KDIR's kernel under QEMU and run tests/vm/
+#   make vm-check        boot KDIR's kernel under QEMU and run tests/vm/:
+#                        the module's tests, then gleamd and the test
+#                        programs through /dev/vgpuN
 
 KMOD_OUT   := $(BUILD)/kmod
 KMOD_TREE  := $(KMOD_OUT)/tree
@@ -25,7 +27,14 @@ KMOD_USER_LIB  := $(KMOD_OUT)/libgleam_vgpu.a
 VM_OUT       := $(KMOD_OUT)/vm
 VM_BIN       := $(VM_OUT)/vgpu_test
 VM_INITRAMFS := $(VM_OUT)/initramfs.cpio.gz
-VM_SRCS      := $(wildcard tests/vm/*.c) kmod/user/vgpu_user.c kmod/user/vgpu_nl.c
+VM_SRCS      := $(filter-out tests/vm/vm_cuda.c,$(wildcard tests/vm/*.c)) \
+		kmod/user/vgpu_user.c kmod/user/vgpu_nl.c
+# A driver-API program, linked like tests/programs/ against the stub libcuda.
+VM_CUDA      := $(VM_OUT)/vm_cuda
+# What the initramfs takes from the rest of the build.
+VM_GLEAM     := $(GLEAMD) $(GLEAMCTL) $(SHIM_LIB) $(TEST_PROGRAM_BINS) \
+		$(TEST_KERNEL_PTX) $(TEST_KERNEL_CUBIN) \
+		$(wildcard tests/programs/expected/*.out)
 VM_HDRS      := $(wildcard tests/vm/*.h kmod/user/*.h) uapi/gleam_vgpu.h \
 		uapi/gleam_ring.h uapi/gleam_record.h
 # The kernel that KDIR's headers describe, so that the module loads.
@@ -103,9 +112,15 @@ $(VM_BIN): $(VM_SRCS) $(VM_HDRS)
 		-Ikmod/user -Itests/vm $(KMOD_NL_CFLAGS) -o $@ $(VM_SRCS) \
 		$(KMOD_NL_LIBS) -Wl,--no-warnings
 
-$(VM_INITRAMFS): $(VM_BIN) $(KMOD_KO) tests/vm/init tests/vm/mkinitramfs.sh
+$(VM_CUDA): tests/vm/vm_cuda.c
+	@mkdir -p $(@D)
+	$(CC) $(OPT) $(WARN) -std=gnu11 -D_GNU_SOURCE -I$(CUDA)/include -pthread -o $@ $< \
+		-L$(CUDA)/lib64/stubs -lcuda
+
+$(VM_INITRAMFS): $(VM_BIN) $(KMOD_KO) $(VM_CUDA) $(VM_GLEAM) tests/vm/init \
+		tests/vm/gleam.sh tests/vm/mkinitramfs.sh
 	tests/vm/mkinitramfs.sh $@ $(VM_BUSYBOX) tests/vm/init $(KMOD_KO) \
-		$(VM_BIN)
+		$(VM_BIN) tests/vm/gleam.sh $(VM_CUDA) $(BUILD) tests/programs/expected
 
 vm-check: $(VM_INITRAMFS)
 	@test -z "$(VM_MISSING)" || \

@@ -19,7 +19,7 @@ timeout "${VM_TIMEOUT:-600}" "$qemu" \
 	-kernel "$kernel" -initrd "$initramfs" \
 	-append "console=ttyS0 panic=-1 oops=panic panic_on_warn=1 loglevel=4 gleam.seed=$seed" \
 	</dev/null 2>&1 | tr -d '\r' | tee "$log" |
-	grep -E '^(ok|not ok|# |  FAIL|  BENCH|  fuzz|  echoed|  session|  waiters|[0-9]+ passed|GLEAM-VM-RESULT|vgpu_test:|kernel )'
+	grep -E '^(ok|not ok|# |  FAIL|  BENCH|  fuzz|  echoed|  session|  waiters|  programs|[0-9]+ passed|GLEAM-VM-RESULT|vgpu_test:|kernel )'
 grep '  BENCH' "$log" | sed 's/^  //' > "$outdir/bench.txt"
 if grep -q '^GLEAM-VM-RESULT: PASS' "$log"; then
 	echo "vm-check: PASS"
