@@ -631,6 +631,25 @@ static CUresult kernel_func(CUkernel kernel, uint64_t ctx, __u64 *id)
 	return shim_handle_id(GL_H_FUNC, k->f, id);
 }
 
+/* A context went: its functions went with it. */
+void shim_runtime_ctx_gone(uint64_t ctx)
+{
+	struct kfunc **pp = &kfuncs.list;
+
+	pthread_mutex_lock(&kfuncs.lock);
+	while (*pp) {
+		struct kfunc *k = *pp;
+
+		if (k->ctx == ctx) {
+			*pp = k->next;
+			free(k);
+		} else {
+			pp = &k->next;
+		}
+	}
+	pthread_mutex_unlock(&kfuncs.lock);
+}
+
 CUresult shim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *nblocks, CUfunction func,
 								    int block, size_t smem,
 								    unsigned int flags)
@@ -702,18 +721,32 @@ static CUresult send_async(unsigned int fn, const void *args, size_t len)
 }
 
 /*
+ * A kernel belongs to no context: its calls need none current, and go in
+ * the current one if there is one.
+ */
+static CUresult send_async_any(unsigned int fn, const void *args, size_t len)
+{
+	struct shim_ctx *cur = shim_current();
+	struct shim_call c = { .fn = fn, .args = args, .args_len = len,
+			       .ctx = cur ? cur->o.id : 0 };
+	CUresult r = shim_conn_error();
+
+	return r ? r : shim_call(&c);
+}
+
+/*
  * What the driver checks before it sets an attribute, checked here, so
  * that the shim's copy of the attributes (what cuFuncGetAttribute answers
  * from) only ever holds values the driver accepts.
  */
-static CUresult attr_check(const struct shim_func *f, CUfunction_attribute a, int v)
+static CUresult attr_check(const struct shim_func *f, CUdevice dev, CUfunction_attribute a, int v)
 {
-	const int32_t *da = shim.dev[f->o.dev].info.attr;
+	int32_t optin = shim.dev[dev].info.attr[CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN];
 
 	switch (a) {
 	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-		if (v < 0 || (int64_t)v + f->attr[CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES] >
-		    da[CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN])
+		if (v < 0 || (optin > 0 &&
+			      (int64_t)v + f->attr[CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES] > optin))
 			return CUDA_ERROR_INVALID_VALUE;
 		return CUDA_SUCCESS;
 	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
@@ -745,7 +778,7 @@ CUresult shim_cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, 
 	f = (struct shim_func *)o;
 	if ((unsigned int)attrib >= CU_FUNC_ATTRIBUTE_MAX)
 		return CUDA_ERROR_INVALID_VALUE;
-	r = attr_check(f, attrib, value);
+	r = attr_check(f, f->o.dev, attrib, value);
 	if (r)
 		return r;
 	a.hfunc = o->id;
@@ -773,11 +806,11 @@ CUresult shim_cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkerne
 	k = (struct shim_func *)o;
 	if ((unsigned int)attrib >= CU_FUNC_ATTRIBUTE_MAX)
 		return CUDA_ERROR_INVALID_VALUE;
-	r = attr_check(k, attrib, val);
+	r = attr_check(k, dev, attrib, val);
 	if (r)
 		return r;
 	a.kernel = o->id;
-	r = send_async(GL_FN_cuKernelSetAttribute, &a, sizeof(a));
+	r = send_async_any(GL_FN_cuKernelSetAttribute, &a, sizeof(a));
 	if (r)
 		return r;
 	__atomic_store_n(&k->attr[attrib], val, __ATOMIC_RELAXED);
@@ -824,7 +857,7 @@ CUresult shim_cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdev
 		return r;
 	if (!cache_config_ok(config))
 		return CUDA_ERROR_INVALID_VALUE;
-	r = send_async(GL_FN_cuKernelSetCacheConfig, &a, sizeof(a));
+	r = send_async_any(GL_FN_cuKernelSetCacheConfig, &a, sizeof(a));
 	if (!r)
 		occ_changed();
 	return r;
