@@ -30,6 +30,7 @@ include tools/tools.mk
 -include tools/linkem/linkem.mk
 include tests/tests.mk
 -include tests/programs/programs.mk
+-include tests/cudart/cudart.mk
 -include kmod/kmod.mk
 include tests/fuzz/fuzz.mk
 
