@@ -17,7 +17,20 @@
 #include "util.h"
 #include "worker.h"
 
-#define SIM_MEM_TOTAL	(16ull << 30)
+/* Device memory it offers: 16 GiB, or $GLEAM_SIM_MEM bytes. */
+static uint64_t sim_mem_total(void)
+{
+	static uint64_t total;
+
+	if (!total) {
+		const char *e = getenv("GLEAM_SIM_MEM");
+
+		total = e && strtoull(e, NULL, 0) ? strtoull(e, NULL, 0) : 16ull << 30;
+	}
+	return total;
+}
+
+#define SIM_MEM_TOTAL	sim_mem_total()
 #define SIM_MAGIC	0x53494d00u
 
 enum { K_CTX = 1, K_STREAM, K_EVENT, K_MODULE, K_FUNC };
@@ -79,7 +92,10 @@ static bool is(const void *h, uint32_t kind)
 {
 	const struct sim_obj *o = h;
 
-	return o && o->magic == SIM_MAGIC && o->kind == kind;
+	/* Special handles (the legacy and per-thread streams) are no objects. */
+	if ((uintptr_t)h < 4096 || ((uintptr_t)h & 7))
+		return false;
+	return o->magic == SIM_MAGIC && o->kind == kind;
 }
 
 static void *obj_new(size_t size, uint32_t kind)
@@ -485,13 +501,15 @@ static CUresult check_ptx(const unsigned char *p, size_t n)
 	return CUDA_SUCCESS;
 }
 
-static CUresult load(const void *image, struct sim_module **out)
+/* Modules live in a context; libraries (need_ctx false) in none. */
+static CUresult load(const void *image, struct sim_module **out, bool need_ctx)
 {
 	size_t n = gl_image_size(image, GLEAM_IMAGE_MAX);
 	struct sim_module *m;
 	CUresult r;
 
-	CTX_OK();
+	if (need_ctx || sim.cur)
+		CTX_OK();
 	if (!n)
 		return CUDA_ERROR_INVALID_IMAGE;
 	r = check_ptx(image, n);
@@ -513,13 +531,13 @@ static CUresult load(const void *image, struct sim_module **out)
 
 CUresult sim_cuModuleLoadData(CUmodule *module, const void *image)
 {
-	return load(image, (struct sim_module **)module);
+	return load(image, (struct sim_module **)module, true);
 }
 
 CUresult sim_cuLibraryLoadData(CUlibrary *lib, const void *code, CUjit_option *jo, void **jv,
 			       unsigned int njo, CUlibraryOption *lo, void **lv, unsigned int nlo)
 {
-	return load(code, (struct sim_module **)lib);
+	return load(code, (struct sim_module **)lib, false);
 }
 
 /* Whether the image defines name: a PTX entry or a symbol string. */
@@ -538,13 +556,14 @@ static bool defines(const struct sim_module *m, const char *name)
 	return false;
 }
 
-static CUresult get_func(void *parent, const char *name, struct sim_func **out)
+static CUresult get_func(void *parent, const char *name, struct sim_func **out, bool need_ctx)
 {
 	const struct sim_kernel *k;
 	struct sim_func *f;
 	uint32_t off = 0;
 
-	CTX_OK();
+	if (need_ctx || sim.cur)
+		CTX_OK();
 	if (!is(parent, K_MODULE))
 		return CUDA_ERROR_INVALID_HANDLE;
 	k = sim_kernel_find(name);
@@ -569,12 +588,12 @@ static CUresult get_func(void *parent, const char *name, struct sim_func **out)
 
 CUresult sim_cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
 {
-	return get_func(hmod, name, (struct sim_func **)hfunc);
+	return get_func(hmod, name, (struct sim_func **)hfunc, true);
 }
 
 CUresult sim_cuLibraryGetKernel(CUkernel *k, CUlibrary lib, const char *name)
 {
-	return get_func(lib, name, (struct sim_func **)k);
+	return get_func(lib, name, (struct sim_func **)k, false);
 }
 
 CUresult sim_cuKernelGetFunction(CUfunction *pf, CUkernel k)

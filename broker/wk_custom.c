@@ -266,6 +266,16 @@ CUresult wk_cuLibraryGetKernel(struct wk_call *k)
 	return get_func(k, true);
 }
 
+/* A launch names a function, or a kernel, which the driver also takes. */
+static CUresult func_or_kernel(struct worker *w, uint64_t id, CUfunction *f)
+{
+	CUresult r = wk_handle(w, GL_H_FUNC, id, (void **)f);
+
+	if (r == CUDA_ERROR_INVALID_HANDLE)
+		r = wk_handle(w, GL_H_KERNEL, id, (void **)f);
+	return r;
+}
+
 /* The size-prefixed parameter block at the reader's position. */
 static CUresult params(struct wk_call *k, const void **p, size_t *len)
 {
@@ -290,7 +300,7 @@ CUresult wk_cuLaunchKernel(struct wk_call *k)
 
 	if (!a)
 		return CUDA_ERROR_INVALID_VALUE;
-	r = wk_handle(k->w, GL_H_FUNC, a->f, (void **)&f);
+	r = func_or_kernel(k->w, a->f, &f);
 	if (!r)
 		r = wk_stream(k->w, a->hStream, &s);
 	if (!r)
@@ -330,7 +340,7 @@ CUresult wk_cuLaunchKernelEx(struct wk_call *k)
 	at = lx->nattrs ? wk_data(k, lx->nattrs * sizeof(*at)) : NULL;
 	if (lx->nattrs && !at)
 		return CUDA_ERROR_INVALID_VALUE;
-	r = wk_handle(k->w, GL_H_FUNC, a->f, (void **)&f);
+	r = func_or_kernel(k->w, a->f, &f);
 	if (!r)
 		r = wk_stream(k->w, lx->stream, &cfg.hStream);
 	if (!r)

@@ -410,7 +410,7 @@ int worker_handle(struct worker *w, unsigned char *rec, uint32_t len)
 		return -EPROTO;
 	memcpy(&hdr, rec, sizeof(hdr));
 	hdr.len = len;
-	if (hdr.reserved || (hdr.flags & ~GLEAM_REC_F_KNOWN)) {
+	if (hdr.reserved || (hdr.flags & ~GLEAM_REC_F_KNOWN) || hdr.fn >= GL_FN_LIMIT) {
 		gl_err("malformed record header: ending the session");
 		return -EPROTO;
 	}

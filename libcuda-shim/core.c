@@ -222,6 +222,10 @@ CUresult shim_begin(struct shim_call *c, unsigned int fn)
 	case GL_FN_cuCtxCreate:
 	case GL_FN_cuCtxCreate_v4:
 	case GL_FN_cuCtxDestroy:
+	/* Libraries and their kernels belong to no context (CUDA 12). */
+	case GL_FN_cuLibraryLoadData:
+	case GL_FN_cuLibraryGetKernel:
+	case GL_FN_cuLibraryUnload:
 		break;
 	default:
 		if (!ctx)

@@ -306,11 +306,14 @@ CUresult shim_cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
 	return r;
 }
 
+/* A function, or a kernel where the driver takes one as a function. */
 static CUresult func_arg(CUfunction h, struct shim_func **f)
 {
 	struct shim_obj *o;
 	CUresult r = shim_obj_get(GL_H_FUNC, h, &o);
 
+	if (r && !shim_obj_get(GL_H_KERNEL, h, &o))
+		r = CUDA_SUCCESS;
 	if (!r)
 		*f = (struct shim_func *)o;
 	return r;
