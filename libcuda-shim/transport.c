@@ -83,7 +83,7 @@ static const char *why_lost(int err)
 	case -ECONNRESET:
 		return "gleamd ended the session";
 	case -EHOSTDOWN:
-		return "no gleamd serves this node";
+		return "nothing took its records for 30 s: is gleamd serving /dev/vgpuN?";
 	default:
 		return strerror(-err);
 	}
