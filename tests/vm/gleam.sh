@@ -213,7 +213,7 @@ for r in 1 2 3 4 5 6 7 8 9 10; do
 		GLEAM_TRANSPORT=socket app $G/vm_cuda rtt 400 $T/rtt.socket &&
 		rounds=$((rounds + 1))
 done
-if [ $rounds = 10 ] && app $G/vm_cuda report $T/rtt.vgpu $T/rtt.socket; then
+if [ $rounds = 10 ] && app $G/vm_cuda report $T/rtt.vgpu $T/rtt.socket 10; then
 	ok "round trip of cuCtxSynchronize, /dev/vgpuN against the socket"
 else
 	bad "round-trip benchmark"

@@ -10,8 +10,9 @@
  *   vm_cuda rtt N FILE       time N empty synchronous calls
  *                            (cuCtxSynchronize, after warm-up) and append
  *                            the nanoseconds to FILE, one a line
- *   vm_cuda report A B       percentiles of the samples in FILE A (through
- *                            /dev/vgpuN) and B (the socket), and the ratio
+ *   vm_cuda report A B R     percentiles of the samples in FILE A (through
+ *                            /dev/vgpuN) and B (the socket), written in R
+ *                            rounds of equal size, and the ratios
  */
 #include <pthread.h>
 #include <stdint.h>
@@ -184,6 +185,7 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The samples in file order (rounds one after the other). */
 static unsigned int load(const char *path, uint64_t *v)
 {
 	FILE *f = fopen(path, "r");
@@ -195,30 +197,40 @@ static unsigned int load(const char *path, uint64_t *v)
 	while (n < MAX_SAMPLES && fscanf(f, "%llu", &x) == 1)
 		v[n++] = x;
 	fclose(f);
-	qsort(v, n, sizeof(*v), cmp_u64);
 	return n;
 }
 
-static double pct(const uint64_t *v, unsigned int n, unsigned int p)
+/* Percentile p of n samples, in microseconds; sorts them. */
+static double pct(uint64_t *v, unsigned int n, unsigned int p)
 {
+	qsort(v, n, sizeof(*v), cmp_u64);
 	return v[(uint64_t)(n - 1) * p / 100] / 1000.0;
 }
 
-static int cmd_report(const char *a, const char *b)
+static int cmd_report(const char *a, const char *b, unsigned int rounds)
 {
 	static uint64_t va[MAX_SAMPLES], vb[MAX_SAMPLES];
-	unsigned int na = load(a, va), nb = load(b, vb);
+	unsigned int na = load(a, va), nb = load(b, vb), ka, kb;
+	double r, lo = 1e9, hi = 0;
 
-	if (!na || !nb) {
-		fprintf(stderr, "vm_cuda: no samples\n");
+	if (!na || !nb || !rounds || na % rounds || nb % rounds) {
+		fprintf(stderr, "vm_cuda: no samples, or not %u rounds\n", rounds);
 		return 1;
+	}
+	/* Each round's ratio of medians: how much the machine's load moved. */
+	ka = na / rounds;
+	kb = nb / rounds;
+	for (unsigned int i = 0; i < rounds; i++) {
+		r = pct(va + i * ka, ka, 50) / pct(vb + i * kb, kb, 50);
+		lo = r < lo ? r : lo;
+		hi = r > hi ? r : hi;
 	}
 	printf("  BENCH gleam vgpu   n=%u median=%.1f us p90=%.1f us p99=%.1f us\n",
 	       na, pct(va, na, 50), pct(va, na, 90), pct(va, na, 99));
 	printf("  BENCH gleam socket n=%u median=%.1f us p90=%.1f us p99=%.1f us\n",
 	       nb, pct(vb, nb, 50), pct(vb, nb, 90), pct(vb, nb, 99));
-	printf("  BENCH gleam ratio vgpu/socket: median %.2f p90 %.2f\n",
-	       pct(va, na, 50) / pct(vb, nb, 50), pct(va, na, 90) / pct(vb, nb, 90));
+	printf("  BENCH gleam ratio vgpu/socket: median %.2f p90 %.2f; per round %.2f..%.2f\n",
+	       pct(va, na, 50) / pct(vb, nb, 50), pct(va, na, 90) / pct(vb, nb, 90), lo, hi);
 	return 0;
 }
 
@@ -229,8 +241,8 @@ int main(int argc, char **argv)
 		return cmd_wait(atoi(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "rtt"))
 		return cmd_rtt((unsigned int)atoi(argv[2]), argv[3]);
-	if (argc == 4 && !strcmp(argv[1], "report"))
-		return cmd_report(argv[2], argv[3]);
-	fprintf(stderr, "usage: vm_cuda wait SECONDS | rtt N FILE | report A B\n");
+	if (argc == 5 && !strcmp(argv[1], "report"))
+		return cmd_report(argv[2], argv[3], (unsigned int)atoi(argv[4]));
+	fprintf(stderr, "usage: vm_cuda wait SECONDS | rtt N FILE | report A B ROUNDS\n");
 	return 2;
 }
