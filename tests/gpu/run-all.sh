@@ -34,6 +34,32 @@ for exp in tests/programs/expected/*.out; do
 	fi
 done
 
+# Unmodified CUDA runtime programs (static and shared cudart): directly,
+# and through Gleam in both modes, with the same output.
+export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}${CUDA:-/usr/local/cuda}/lib64
+cudart_fail=0
+cudart_rows=""
+mkdir -p "$OUT/cudart"
+for prog in basics basics-shared runtime runtime-shared exports; do
+	bin=$BUILD/tests/cudart/$prog
+	[ -x "$bin" ] || continue
+	timeout 300 "$bin" >"$OUT/cudart/$prog.direct" 2>&1
+	d=$?
+	timeout 300 "$BUILD/bin/gleam-run" "$bin" >"$OUT/cudart/$prog.gleam" 2>&1
+	g=$?
+	GLEAM_ASYNC=0 timeout 300 "$BUILD/bin/gleam-run" "$bin" >"$OUT/cudart/$prog.sync" 2>&1
+	y=$?
+	res=PASS
+	if [ $d -ne 0 ] || [ $g -ne $d ] || [ $y -ne $d ] ||
+		! cmp -s "$OUT/cudart/$prog.direct" "$OUT/cudart/$prog.gleam" ||
+		! cmp -s "$OUT/cudart/$prog.direct" "$OUT/cudart/$prog.sync"; then
+		res=FAIL
+		cudart_fail=$((cudart_fail + 1))
+	fi
+	cudart_rows="$cudart_rows$(printf '%-16s %6s %6s %10s  %s' "$prog" $d $g $y $res)
+"
+done
+
 cp /run/gleam/*.log "$OUT/" 2>/dev/null
 
 bench_rc=0
@@ -48,6 +74,9 @@ mem_after=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | h
 echo "== gpu-check"
 sed -n '/^program/,$p' "$OUT/gpu-check.log"
 grep '^FAIL' "$OUT/gpu-check.log"
+echo "== cudart programs"
+printf '%-16s %6s %6s %10s  %s\n' program direct gleam gleam-sync result
+printf '%s' "$cudart_rows"
 echo "== expected outputs: $expect_fail differ"
 [ -f "$OUT/expected.log" ] && cat "$OUT/expected.log"
 echo "== bench (exit $bench_rc)"
@@ -56,6 +85,7 @@ sed -n '/^workload/,$p' "$OUT/bench.log"
 echo "== GPU memory used: $mem_before MiB before, $mem_after MiB after"
 echo
 printf '%-22s %s\n' "gpu-check" "$([ $check_rc -eq 0 ] && echo PASS || echo FAIL)"
+printf '%-22s %s\n' "cudart programs" "$([ $cudart_fail -eq 0 ] && echo PASS || echo "FAIL ($cudart_fail)")"
 printf '%-22s %s\n' "expected outputs" "$([ $expect_fail -eq 0 ] && echo PASS || echo "FAIL ($expect_fail)")"
 printf '%-22s %s\n' "bench" "$([ $bench_rc -eq 0 ] && echo ran || echo FAIL)"
-[ $check_rc -eq 0 ] && [ $expect_fail -eq 0 ] && [ $bench_rc -eq 0 ]
+[ $check_rc -eq 0 ] && [ $expect_fail -eq 0 ] && [ $cudart_fail -eq 0 ] && [ $bench_rc -eq 0 ]
