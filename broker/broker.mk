@@ -8,8 +8,8 @@ GLEAMD_SRCS := broker/main.c broker/config.c broker/bridge.c broker/client.c bro
 GLEAMD_SRCS += broker/vgpu.c
 GLEAMD_NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null || \
 		    echo -I/usr/include/libnl3)
-GLEAMD_NL_LIBS := $(shell pkg-config --libs libnl-genl-3.0 2>/dev/null || \
-		  echo -lnl-genl-3 -lnl-3)
+# Linked statically, like liburing: GPU machines need not have libnl.
+GLEAMD_NL_LIBS := -Wl,-Bstatic -lnl-genl-3 -lnl-3 -Wl,-Bdynamic
 GLEAMD_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(GLEAMD_SRCS)) $(BUILD)/obj/gen/worker_gen.o \
 	$(COMMON_OBJS) $(BUILD)/obj/kmod/user/vgpu_user.o $(BUILD)/obj/kmod/user/vgpu_nl.o
 GLEAMD := $(BUILD)/bin/gleamd

@@ -218,7 +218,10 @@ def main():
                                     detail=rep or {}))
                 print("direct %-14s %9.4f s" % (w, direct[w]), flush=True)
         echo = echo_server()
+        want = os.environ.get("GLEAM_BENCH_PROFILES")
         for name, rate, delay in PROFILES:
+            if want and name not in want.split(","):
+                continue
             sock, procs = d.link(name, rate, delay)
             # R is the round trip this link really has, emulator included.
             if rate:
