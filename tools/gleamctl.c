@@ -131,7 +131,7 @@ static int server_info(const char *addr, struct gleam_server_info *info,
 	return err;
 }
 
-static void print_server(const char *addr, bool json)
+static int print_server(const char *addr, bool json)
 {
 	static struct gleam_gpu_info gpus[GLEAM_GPUS_MAX];
 	struct gleam_server_info info;
@@ -142,7 +142,7 @@ static void print_server(const char *addr, bool json)
 			printf("{\"address\":\"%s\",\"error\":\"%s\"}", addr, strerror(-err));
 		else
 			printf("server %s: unreachable (%s)\n", addr, strerror(-err));
-		return;
+		return err;
 	}
 	info.backend[sizeof(info.backend) - 1] = 0;
 	info.host[sizeof(info.host) - 1] = 0;
@@ -156,7 +156,7 @@ static void print_server(const char *addr, bool json)
 			       gpus[i].name, (unsigned long long)gpus[i].total_mem);
 		}
 		printf("]}");
-		return;
+		return 0;
 	}
 	printf("server %s (%s): backend %s, driver %d, %u session(s)\n", addr, info.host,
 	       info.backend, info.driver_version, info.sessions);
@@ -165,6 +165,7 @@ static void print_server(const char *addr, bool json)
 		printf("  GPU %u: %s, %llu MiB\n", i, gpus[i].name,
 		       (unsigned long long)(gpus[i].total_mem >> 20));
 	}
+	return 0;
 }
 
 /* The server's address from the client gleamd's status text. */
@@ -229,10 +230,12 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "status"))
 		return cmd_status(json);
 	if (!strcmp(argv[1], "server-info") && argc >= 3 && argv[2][0] != '-') {
-		print_server(argv[2], json);
+		/* Scripts wait on this: unreachable is a failure. */
+		int err = print_server(argv[2], json);
+
 		if (json)
 			putchar('\n');
-		return 0;
+		return err ? 1 : 0;
 	}
 	usage(stderr);
 	return 2;
