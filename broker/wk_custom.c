@@ -193,12 +193,12 @@ CUresult wk_cuLibraryLoadData(struct wk_call *k)
 	CUlibrary l = NULL;
 	CUresult r;
 
-	if (!a || !img || wk_handle_taken(k->w, a->library))
+	if (!a || !img || wk_handle_taken(k->w, a->pLib))
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!gl_image_size(img, k->blen - k->pos))
 		return CUDA_ERROR_INVALID_IMAGE;
 	r = k->w->be->op.f_cuLibraryLoadData(&l, img, NULL, NULL, 0, NULL, NULL, 0);
-	wk_handle_new(k->w, GL_H_LIBRARY, a->library, l, r);
+	wk_handle_new(k->w, GL_H_LIBRARY, a->pLib, l, r);
 	return r;
 }
 

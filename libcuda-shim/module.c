@@ -57,7 +57,7 @@ static CUresult load_image(unsigned int fn, struct shim_obj **out, unsigned int 
 	if (!o)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	if (fn == GL_FN_cuLibraryLoadData) {
-		la.library = o->id;
+		la.pLib = o->id;
 		c.args = &la;
 		c.args_len = sizeof(la);
 	} else {
@@ -177,7 +177,7 @@ CUresult shim_cuLibraryUnload(CUlibrary lib)
 	r = shim_obj_get(GL_H_LIBRARY, lib, &o);
 	if (r)
 		return r;
-	a.library = o->id;
+	a.hLib = o->id;
 	c.args = &a;
 	c.args_len = sizeof(a);
 	r = shim_call(&c);
