@@ -227,7 +227,8 @@ CUresult sim_cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)
 	d = mem(NULL, dst, n);
 	if (!d)
 		return CUDA_ERROR_INVALID_VALUE;
-	memcpy(d, src, n);
+	if (n)
+		memcpy(d, src, n);
 	return CUDA_SUCCESS;
 }
 

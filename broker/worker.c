@@ -410,7 +410,9 @@ int worker_handle(struct worker *w, unsigned char *rec, uint32_t len)
 		return -EPROTO;
 	memcpy(&hdr, rec, sizeof(hdr));
 	hdr.len = len;
-	if (hdr.reserved || (hdr.flags & ~GLEAM_REC_F_KNOWN) || hdr.fn >= GL_FN_LIMIT) {
+	/* Function 0 is padding, never a call: its reply would read as padding too. */
+	if (hdr.reserved || (hdr.flags & ~GLEAM_REC_F_KNOWN) || hdr.fn >= GL_FN_LIMIT ||
+	    !gl_fn_table[hdr.fn].name) {
 		gl_err("malformed record header: ending the session");
 		return -EPROTO;
 	}

@@ -5,6 +5,7 @@
  * session; nothing reads out of bounds or crashes the worker.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -30,6 +31,12 @@ static void drain(void)
 	}
 	while (recv(peer, buf, sizeof(buf), MSG_DONTWAIT) > 0)
 		;
+	/* Whatever the records, the replies stay well-formed and all read. */
+	if (app.cq.broken || w.ring.cq.broken || !gl_ring_empty(&app.cq)) {
+		fprintf(stderr, "app broken %d worker broken %d app pos %u tail %u wpos %u\n",
+			app.cq.broken, w.ring.cq.broken, app.cq.pos, app.cq.ctl->tail, w.ring.cq.pos);
+		abort();
+	}
 }
 
 static int setup(void)
