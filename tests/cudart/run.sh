@@ -10,46 +10,12 @@
 # Ends with "N passed, N failed".
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-BUILD=${BUILD:-build}
-case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 CUDA=${CUDA:-/usr/local/cuda}
-BIN=$BUILD/bin
-PROGS=$BUILD/tests/cudart
-EXPECTED=$ROOT/tests/cudart/expected
-TMP=$(mktemp -d /tmp/gleam-cudart.XXXXXX)
 # Apart from tests/integration/run.sh's ports, should both run at once.
 PORT=$((40000 + $$ % 20000))
-export GLEAM_SOCKET=$TMP/gleamd.sock
-passed=0
-failed=0
-
-ok() { echo "ok: $*"; passed=$((passed + 1)); }
-bad() { echo "FAIL: $*"; failed=$((failed + 1)); }
-
-cleanup() {
-	[ -n "${CPID:-}" ] && kill "$CPID" 2>/dev/null
-	[ -n "${SPID:-}" ] && kill "$SPID" 2>/dev/null
-	wait 2>/dev/null
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-
-start() {
-	"$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend sim >>"$TMP/server.log" 2>&1 &
-	SPID=$!
-	for _ in $(seq 100); do
-		"$BIN/gleamctl" server-info "127.0.0.1:$PORT" >/dev/null 2>&1 && break
-		sleep 0.05
-	done
-	"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$GLEAM_SOCKET" \
-		>>"$TMP/client.log" 2>&1 &
-	CPID=$!
-	for _ in $(seq 100); do
-		"$BIN/gleamctl" status >/dev/null 2>&1 && return 0
-		sleep 0.05
-	done
-	return 1
-}
+. "$ROOT/tests/lib/daemons.sh"
+PROGS=$BUILD/tests/cudart
+EXPECTED=$ROOT/tests/cudart/expected
 
 # Gleam's libcuda.so.1 first; the shared cudart from the toolkit.
 gleam() {
