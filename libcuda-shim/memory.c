@@ -123,16 +123,9 @@ static CUresult get_global(unsigned int fn, unsigned int kind, void *parent, con
 	r = shim_begin(&c, fn);
 	if (r)
 		return r;
-	if (!name)
-		return CUDA_ERROR_INVALID_VALUE;
-	r = shim_handle_id(kind, parent, &a.hmod);
+	r = shim_name_arg(kind, parent, name, &a.hmod, &a.name_len, &iov);
 	if (r)
 		return r;
-	a.name_len = strnlen(name, GLEAM_NAME_MAX) + 1;
-	if (a.name_len > GLEAM_NAME_MAX)
-		return CUDA_ERROR_INVALID_VALUE;
-	iov.iov_base = (void *)name;
-	iov.iov_len = a.name_len;
 	c.args = &a;
 	c.args_len = sizeof(a);
 	c.iov = &iov;

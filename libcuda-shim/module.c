@@ -185,6 +185,40 @@ CUresult shim_cuLibraryUnload(CUlibrary lib)
 	return r;
 }
 
+/*
+ * A lookup by name in a module or library (functions, kernels, globals):
+ * the parent's id, and the name as the record's data with its length.
+ */
+CUresult shim_name_arg(unsigned int kind, void *parent, const char *name, __u64 *id,
+		       __u64 *name_len, struct iovec *iov)
+{
+	CUresult r;
+
+	if (!name)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = shim_handle_id(kind, parent, id);
+	if (r)
+		return r;
+	*name_len = strnlen(name, GLEAM_NAME_MAX) + 1;
+	if (*name_len > GLEAM_NAME_MAX)
+		return CUDA_ERROR_INVALID_VALUE;
+	iov->iov_base = (void *)name;
+	iov->iov_len = *name_len;
+	return CUDA_SUCCESS;
+}
+
+/* The answer of cuFuncGetParamInfo and cuKernelGetParamInfo. */
+CUresult shim_param_info(const struct shim_func *f, size_t index, size_t *off, size_t *size)
+{
+	if (index >= f->nparams)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (off)
+		*off = f->params[index].offset;
+	if (size)
+		*size = f->params[index].size;
+	return CUDA_SUCCESS;
+}
+
 /* cuModuleGetFunction and cuLibraryGetKernel: wait for the layout. */
 static CUresult get_func(unsigned int fn, unsigned int kind, unsigned int parent_kind,
 			 void *parent, const char *name, struct shim_func **out)
@@ -200,14 +234,9 @@ static CUresult get_func(unsigned int fn, unsigned int kind, unsigned int parent
 	r = shim_begin(&c, fn);
 	if (r)
 		return r;
-	if (!name)
-		return CUDA_ERROR_INVALID_VALUE;
-	r = shim_handle_id(parent_kind, parent, &a.hmod);
+	r = shim_name_arg(parent_kind, parent, name, &a.hmod, &a.name_len, &iov);
 	if (r)
 		return r;
-	a.name_len = strnlen(name, GLEAM_NAME_MAX) + 1;
-	if (a.name_len > GLEAM_NAME_MAX)
-		return CUDA_ERROR_INVALID_VALUE;
 	params = calloc(GLEAM_NPARAMS_MAX, sizeof(*params));
 	f = (struct shim_func *)shim_obj_new(kind);
 	if (!params || !f) {
@@ -217,8 +246,6 @@ static CUresult get_func(unsigned int fn, unsigned int kind, unsigned int parent
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	a.hfunc = f->o.id;
-	iov.iov_base = (void *)name;
-	iov.iov_len = a.name_len;
 	c.args = &a;
 	c.args_len = sizeof(a);
 	c.iov = &iov;
@@ -356,15 +383,7 @@ CUresult shim_cuFuncGetParamInfo(CUfunction func, size_t index, size_t *off, siz
 	struct shim_func *f;
 	CUresult r = func_arg(func, &f);
 
-	if (r)
-		return r;
-	if (index >= f->nparams)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (off)
-		*off = f->params[index].offset;
-	if (size)
-		*size = f->params[index].size;
-	return CUDA_SUCCESS;
+	return r ? r : shim_param_info(f, index, off, size);
 }
 
 /* ---- launches ---- */

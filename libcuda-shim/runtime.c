@@ -936,13 +936,7 @@ CUresult shim_cuKernelGetParamInfo(CUkernel kernel, size_t index, size_t *off, s
 	if (r)
 		return r;
 	k = (struct shim_func *)o;
-	if (index >= k->nparams)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (off)
-		*off = k->params[index].offset;
-	if (size)
-		*size = k->params[index].size;
-	return CUDA_SUCCESS;
+	return shim_param_info(k, index, off, size);
 }
 
 /* ---- peers ---- */

@@ -60,6 +60,11 @@ struct shim_func {
 	CUresult status;	/* the creation's result, for later uses */
 };
 
+/* A lookup by name in a module or library: parent id, name and its length. */
+CUresult shim_name_arg(unsigned int kind, void *parent, const char *name, __u64 *id,
+		       __u64 *name_len, struct iovec *iov);
+CUresult shim_param_info(const struct shim_func *f, size_t index, size_t *off, size_t *size);
+
 struct shim_obj *shim_obj_new(unsigned int kind);
 void shim_obj_created(struct shim_obj *o);
 void shim_obj_put(struct shim_obj *o);
