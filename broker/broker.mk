@@ -24,3 +24,18 @@ $(GLEAMD): $(GLEAMD_OBJS)
 		-ldl -lpthread -lm
 
 ALL_TARGETS += $(GLEAMD)
+
+# The content-addressed chunk store and the hashing pool (Documentation/cache.md),
+# not yet part of gleamd.  libcrypto is linked dynamically: GPU machines have it.
+CACHE_SRCS := broker/chunk.c broker/hashpool.c
+CACHE_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(CACHE_SRCS))
+CACHE_LIBS := -lcrypto -lpthread
+HASHBENCH := $(BUILD)/bin/gleam-hashbench
+
+$(BUILD)/obj/tools/gleam-hashbench.o: CFLAGS_EXTRA := -Ibroker
+
+$(HASHBENCH): $(BUILD)/obj/tools/gleam-hashbench.o $(CACHE_OBJS) $(COMMON_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(CACHE_LIBS)
+
+ALL_TARGETS += $(HASHBENCH)
