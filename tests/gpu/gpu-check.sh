@@ -6,10 +6,13 @@
 # ($BUILD/bin/gleam-run, both gleamd roles on this machine, real backend),
 # once with the default asynchronous mode and once with GLEAM_ASYNC=0.  A
 # program passes when every run exits 0 and the Gleam runs' stdout equals
-# the direct run's byte for byte.
+# the direct run's byte for byte.  With no PROGRAM named, then runs
+# tests/gpu/torch-check.sh (cuBLAS programs and PyTorch workloads, directly
+# and through Gleam; logs in $OUT/torch-check), whose failure fails this.
 #
 # Environment: BUILD (default: build/ in the repository), OUT (logs; default
-# $BUILD/gpu-check), GPU_CHECK_TIMEOUT (seconds per run; default 900).
+# $BUILD/gpu-check), GPU_CHECK_TIMEOUT (seconds per run; default 900),
+# GLEAM_SKIP_TORCH (1: not torch-check.sh).
 # Exit status: 0 all passed, 1 a failure, 77 skipped (no GPU or no build).
 set -u
 
@@ -133,7 +136,21 @@ echo
 echo "logs: $OUT"
 if [ $failed -gt 0 ]; then
 	echo "gpu-check: $failed of $ran programs FAILED"
-	exit 1
+else
+	echo "gpu-check: all $ran programs passed"
 fi
-echo "gpu-check: all $ran programs passed"
-exit 0
+
+# The libraries that real programs use, cuBLAS and PyTorch, the same way
+# (tests/gpu/torch-check.sh), with the whole suite: when no program is
+# named and GLEAM_SKIP_TORCH is not 1.  Skipped there (no cuBLAS, no
+# torch) is no failure here.
+torch_rc=0
+if [ ${#WANT[@]} -eq 0 ] && [ "${GLEAM_SKIP_TORCH:-0}" != 1 ]; then
+	echo
+	echo "== cuBLAS and PyTorch (tests/gpu/torch-check.sh)"
+	BUILD=$BUILD OUT=$OUT/torch-check "$ROOT/tests/gpu/torch-check.sh"
+	torch_rc=$?
+	[ $torch_rc -eq 77 ] && torch_rc=0
+	[ $torch_rc -ne 0 ] && echo "gpu-check: cuBLAS and PyTorch checks FAILED"
+fi
+[ $failed -eq 0 ] && [ $torch_rc -eq 0 ]

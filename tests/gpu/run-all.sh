@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 #
 # On the GPU machine, from a build made elsewhere: the whole GPU test suite
-# (gpu-check: every test program directly and through Gleam, in both modes),
+# (gpu-check: every test program directly and through Gleam, in both modes;
+# torch-check: cuBLAS programs and PyTorch workloads the same way),
 # a check that the driver printed what tests/programs/expected/ says (what
 # CI's sim runs are compared with), and the benchmarks.  Ends with a short
 # table.  Logs and results go to $OUT (default build/gpu).
@@ -17,8 +18,25 @@ export BUILD
 nvidia-smi -L || { echo "SKIP: no NVIDIA GPU"; exit 77; }
 mem_before=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
 
-OUT=$OUT/gpu-check tests/gpu/gpu-check.sh "$@" >"$OUT/gpu-check.log" 2>&1
+# torch-check.sh runs below, in a section of its own.
+GLEAM_SKIP_TORCH=1 OUT=$OUT/gpu-check tests/gpu/gpu-check.sh "$@" >"$OUT/gpu-check.log" 2>&1
 check_rc=$?
+
+# cuBLAS programs and PyTorch workloads, directly and through Gleam, with
+# bitwise identical results (before LD_LIBRARY_PATH gets the toolkit's
+# libraries below: PyTorch loads its own).  PyTorch's rows are skipped
+# where python3 cannot import torch.
+OUT=$OUT/torch-check tests/gpu/torch-check.sh >"$OUT/torch-check.log" 2>&1
+torch_rc=$?
+if [ $torch_rc -eq 0 ] && grep -q '^SKIP: .*cannot import torch' "$OUT/torch-check.log"; then
+	torch_res="PASS (cuBLAS; PyTorch skipped: python3 has no torch)"
+elif [ $torch_rc -eq 0 ]; then
+	torch_res=PASS
+elif [ $torch_rc -eq 77 ]; then
+	torch_res="SKIP ($(grep -m1 '^SKIP' "$OUT/torch-check.log"))"
+else
+	torch_res="FAIL ($(grep -c '^FAIL' "$OUT/torch-check.log"))"
+fi
 
 expect_fail=0
 for exp in tests/programs/expected/*.out; do
@@ -74,6 +92,9 @@ mem_after=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | h
 echo "== gpu-check"
 sed -n '/^program/,$p' "$OUT/gpu-check.log"
 grep '^FAIL' "$OUT/gpu-check.log"
+echo "== cuBLAS and PyTorch (torch-check, exit $torch_rc)"
+sed -n '/^workload/,$p' "$OUT/torch-check.log"
+grep -E '^(FAIL|SKIP)' "$OUT/torch-check.log"
 echo "== cudart programs"
 printf '%-16s %6s %6s %10s  %s\n' program direct gleam gleam-sync result
 printf '%s' "$cudart_rows"
@@ -85,7 +106,8 @@ sed -n '/^workload/,$p' "$OUT/bench.log"
 echo "== GPU memory used: $mem_before MiB before, $mem_after MiB after"
 echo
 printf '%-22s %s\n' "gpu-check" "$([ $check_rc -eq 0 ] && echo PASS || echo FAIL)"
+printf '%-22s %s\n' "cuBLAS, PyTorch" "$torch_res"
 printf '%-22s %s\n' "cudart programs" "$([ $cudart_fail -eq 0 ] && echo PASS || echo "FAIL ($cudart_fail)")"
 printf '%-22s %s\n' "expected outputs" "$([ $expect_fail -eq 0 ] && echo PASS || echo "FAIL ($expect_fail)")"
 printf '%-22s %s\n' "bench" "$([ $bench_rc -eq 0 ] && echo ran || echo FAIL)"
-[ $check_rc -eq 0 ] && [ $expect_fail -eq 0 ] && [ $cudart_fail -eq 0 ] && [ $bench_rc -eq 0 ]
+[ $check_rc -eq 0 ] && { [ $torch_rc -eq 0 ] || [ $torch_rc -eq 77 ]; } && [ $expect_fail -eq 0 ] && [ $cudart_fail -eq 0 ] && [ $bench_rc -eq 0 ]

@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""models.py WORKLOAD OUTFILE [--iters N] [--budget SECONDS]
+
+PyTorch workloads for running unmodified through Gleam and directly, with
+results that must agree bit for bit (compare.py).  No downloads: every model
+is built from its configuration with random weights from a fixed seed.
+
+Workloads:
+  resnet50       torchvision ResNet-50, eval, batch of 4 images of 224x224
+  bert           BERT-base (BertModel(BertConfig())), forward of 128 tokens
+  gpt2           GPT-2 small (GPT2LMHeadModel(GPT2Config())), forward of 128
+                 tokens
+  gpt2-generate  GPT-2 small, greedy generation of 32 tokens after a
+                 16-token prompt (token ids and the scores of each step)
+  mlp-train      one SGD step (momentum) of a 3-layer MLP with MSE loss
+                 (the loss and every updated weight)
+
+Phases, each timed with the GPU synchronised at its end: importing the
+libraries, CUDA's initialisation, building the model on the host,
+model.to("cuda"), the first inference (or training step), then the steady
+state: up to N more (--iters; --budget stops earlier once that many seconds
+have passed, after at least one).  Each inference takes its inputs from the
+host and brings its outputs back, as a serving process would.  For the
+stateless workloads every steady-state result must equal the first bit for
+bit (otherwise comparing runs would mean nothing).
+
+OUTFILE (numpy .npz, written whatever its name) holds the first
+inference's outputs.  The last line printed is a JSON object with the
+phase times ("seconds" is the steady state's mean per inference).  Where
+GLEAM_PHASE_GLEAMCTL names a gleamctl, the object also has "phase_gleam":
+what this process's Gleam session counted during the steady state (waits,
+records, bytes each way), read with `gleamctl status --json` just before and
+after it; tools/bench.py uses it for the floor.
+
+Determinism: fixed seeds, torch.use_deterministic_algorithms(True),
+cudnn.deterministic, no cuDNN autotuning, CUBLAS_WORKSPACE_CONFIG=:4096:8
+(a fixed cuBLAS workspace per stream, as cuBLAS requires for reproducible
+results), TF32 off.  The same GPU, libraries and inputs then run the same
+kernels on the same data, directly or through Gleam.
+
+Exit status: 0 done, 1 failure, 2 usage, 77 a needed Python module is
+missing (the message names it).
+"""
+import time
+
+T_START = time.perf_counter()
+
+import argparse  # noqa: E402
+import hashlib  # noqa: E402
+import json  # noqa: E402
+import os  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+
+# Before cuBLAS is loaded: a fixed workspace configuration, which
+# use_deterministic_algorithms requires of cuBLAS.
+os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+
+WORKLOADS = ("resnet50", "bert", "gpt2", "gpt2-generate", "mlp-train")
+DEFAULT_ITERS = {"resnet50": 20, "bert": 20, "gpt2": 20, "gpt2-generate": 3, "mlp-train": 20}
+EXIT_MISSING = 77
+
+
+def missing(module, err):
+    print("models.py: Python module %r is needed and could not be imported (%s); "
+          "install it for %s" % (module, err, sys.executable), file=sys.stderr)
+    sys.exit(EXIT_MISSING)
+
+
+def need(module):
+    try:
+        return __import__(module)
+    except Exception as e:  # ImportError, or a broken install
+        missing(module, "%s: %s" % (type(e).__name__, e))
+
+
+class Ctx:
+    """The imported modules and the device, shared by the workloads."""
+
+    def __init__(self):
+        self.np = need("numpy")
+        self.torch = need("torch")
+        self.dev = None
+
+
+def deterministic(torch):
+    torch.use_deterministic_algorithms(True)
+    torch.backends.cudnn.deterministic = True
+    torch.backends.cudnn.benchmark = False
+    # No TF32: float32 matrix products and convolutions in float32.  PyTorch
+    # 2.9 and later have fp32_precision settings and refuse a mix of those
+    # with the older allow_tf32 flags, so only one kind is set.
+    if hasattr(torch.backends.cuda.matmul, "fp32_precision"):
+        torch.backends.fp32_precision = "ieee"
+        torch.backends.cuda.matmul.fp32_precision = "ieee"
+        torch.backends.cudnn.fp32_precision = "ieee"
+        torch.backends.cudnn.conv.fp32_precision = "ieee"
+        torch.backends.cudnn.rnn.fp32_precision = "ieee"
+    else:
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+        torch.set_float32_matmul_precision("highest")
+    torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction = False
+    torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction = False
+
+
+def gen(torch, seed):
+    return torch.Generator().manual_seed(seed)
+
+
+# Each workload: build(ctx) -> (model, run_once, stateless).  model is on the
+# host; run_once(first) runs one inference (or step) on the device and
+# returns a dict of numpy arrays; with first False it may return less (what
+# a steady-state iteration brings back), but every key it returns must also
+# be in the first result with the same value when stateless.
+
+def build_resnet50(ctx):
+    torch = ctx.torch
+    tv = need("torchvision")
+    torch.manual_seed(0)
+    model = tv.models.resnet50(weights=None).eval()
+    x = torch.randn(4, 3, 224, 224, generator=gen(torch, 1))
+
+    def run_once(first):
+        with torch.inference_mode():
+            y = model(x.to(ctx.dev))
+        return {"logits": y.cpu().numpy()}
+
+    return model, run_once, True
+
+
+def build_bert(ctx):
+    torch = ctx.torch
+    tf = need("transformers")
+    torch.manual_seed(0)
+    cfg = tf.BertConfig()
+    model = tf.BertModel(cfg).eval()
+    ids = torch.randint(0, cfg.vocab_size, (1, 128), generator=gen(torch, 2))
+    mask = torch.ones_like(ids)
+
+    def run_once(first):
+        with torch.inference_mode():
+            out = model(input_ids=ids.to(ctx.dev), attention_mask=mask.to(ctx.dev))
+        return {"last_hidden_state": out.last_hidden_state.cpu().numpy(),
+                "pooler_output": out.pooler_output.cpu().numpy()}
+
+    return model, run_once, True
+
+
+def build_gpt2(ctx):
+    torch = ctx.torch
+    tf = need("transformers")
+    torch.manual_seed(0)
+    cfg = tf.GPT2Config()
+    model = tf.GPT2LMHeadModel(cfg).eval()
+    ids = torch.randint(0, cfg.vocab_size, (1, 128), generator=gen(torch, 3))
+
+    def run_once(first):
+        with torch.inference_mode():
+            logits = model(input_ids=ids.to(ctx.dev)).logits
+            # The next token's scores, what generation needs; the whole
+            # 128 x 50257 logits (26 MB) only the first time.
+            res = {"last_logits": logits[:, -1, :].cpu().numpy()}
+            if first:
+                res["logits"] = logits.cpu().numpy()
+        return res
+
+    return model, run_once, True
+
+
+def build_gpt2_generate(ctx):
+    torch = ctx.torch
+    tf = need("transformers")
+    torch.manual_seed(0)
+    cfg = tf.GPT2Config()
+    model = tf.GPT2LMHeadModel(cfg).eval()
+    prompt = torch.randint(0, cfg.vocab_size, (1, 16), generator=gen(torch, 4))
+    mask = torch.ones_like(prompt)
+
+    def run_once(first):
+        with torch.inference_mode():
+            # min_new_tokens: exactly 32 new tokens even if random weights
+            # make the end-of-text token the likeliest.
+            out = model.generate(input_ids=prompt.to(ctx.dev), attention_mask=mask.to(ctx.dev),
+                                 max_new_tokens=32, min_new_tokens=32, do_sample=False,
+                                 num_beams=1, pad_token_id=cfg.eos_token_id,
+                                 return_dict_in_generate=True, output_scores=True)
+        return {"tokens": out.sequences.cpu().numpy(),
+                "scores": torch.stack(out.scores).cpu().numpy()}
+
+    return model, run_once, True
+
+
+def build_mlp_train(ctx):
+    torch = ctx.torch
+    nn = torch.nn
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(1024, 2048), nn.ReLU(), nn.Linear(2048, 2048), nn.ReLU(),
+                          nn.Linear(2048, 16))
+    g = gen(torch, 5)
+    x = torch.randn(256, 1024, generator=g)
+    target = torch.randn(256, 16, generator=g)
+    state = {}
+
+    def run_once(first):
+        if "opt" not in state:
+            # After model.to(): the optimiser holds the device's parameters.
+            state["opt"] = torch.optim.SGD(model.parameters(), lr=0.01, momentum=0.9)
+        opt = state["opt"]
+        opt.zero_grad(set_to_none=True)
+        # MSE rather than cross-entropy: its CUDA kernels are deterministic
+        # (nll_loss's reduction may use atomics).
+        loss = torch.nn.functional.mse_loss(model(x.to(ctx.dev)), target.to(ctx.dev))
+        loss.backward()
+        opt.step()
+        res = {"loss": loss.detach().reshape(1).cpu().numpy()}
+        if first:
+            with torch.no_grad():
+                res["params"] = torch.cat([p.detach().reshape(-1) for p in model.parameters()]
+                                          ).cpu().numpy()
+        return res
+
+    return model, run_once, False
+
+
+BUILDERS = {"resnet50": build_resnet50, "bert": build_bert, "gpt2": build_gpt2,
+            "gpt2-generate": build_gpt2_generate, "mlp-train": build_mlp_train}
+
+
+def gleam_counts(gleamctl):
+    """This process's Gleam session counters, summed over its sessions."""
+    r = subprocess.run([gleamctl, "status", "--json"], capture_output=True, timeout=30)
+    if r.returncode:
+        raise RuntimeError("gleamctl status --json failed: %s" % r.stderr.decode()[-200:])
+    sessions = [s for s in json.loads(r.stdout)["client"]["sessions"] if s.get("pid") == os.getpid()]
+    if not sessions:
+        raise RuntimeError("gleamctl status shows no session of pid %d" % os.getpid())
+    return {k: sum(s.get(k, 0) for s in sessions)
+            for k in ("waits", "records", "bytes_out", "bytes_in")}
+
+
+def same(np, a, b):
+    """Bitwise equality of two arrays (NaNs with the same bits are equal)."""
+    return (a.dtype == b.dtype and a.shape == b.shape and
+            np.ascontiguousarray(a).view(np.uint8).tobytes() ==
+            np.ascontiguousarray(b).view(np.uint8).tobytes())
+
+
+def main():
+    ap = argparse.ArgumentParser(description="PyTorch workloads for Gleam's GPU tests and bench")
+    ap.add_argument("workload", choices=WORKLOADS)
+    ap.add_argument("outfile", help="where the first result goes (numpy .npz)")
+    ap.add_argument("--iters", type=int, default=None,
+                    help="steady-state iterations (default: per workload)")
+    ap.add_argument("--budget", type=float, default=None,
+                    help="stop the steady state after this many seconds (at least one iteration)")
+    args = ap.parse_args()
+    iters = args.iters if args.iters is not None else DEFAULT_ITERS[args.workload]
+    if iters < 1:
+        ap.error("--iters must be at least 1")
+
+    ctx = Ctx()
+    torch, np = ctx.torch, ctx.np
+    t_import = time.perf_counter() - T_START
+    if not torch.cuda.is_available():
+        print("models.py: torch.cuda.is_available() is false: no GPU, or no CUDA driver "
+              "(libcuda.so.1) that torch could use", file=sys.stderr)
+        return 1
+    deterministic(torch)
+    gleamctl = os.environ.get("GLEAM_PHASE_GLEAMCTL")
+
+    t = time.perf_counter()
+    ctx.dev = torch.device("cuda", 0)
+    torch.zeros(1, device=ctx.dev)
+    torch.cuda.synchronize()
+    t_cuda = time.perf_counter() - t
+    print("device: %s, torch %s, CUDA %s" % (torch.cuda.get_device_name(0), torch.__version__,
+                                            torch.version.cuda), file=sys.stderr)
+
+    t = time.perf_counter()
+    model, run_once, stateless = BUILDERS[args.workload](ctx)
+    nparams = sum(p.numel() for p in model.parameters())
+    t_build = time.perf_counter() - t
+
+    t = time.perf_counter()
+    model.to(ctx.dev)
+    torch.cuda.synchronize()
+    t_load = time.perf_counter() - t
+
+    t = time.perf_counter()
+    first = run_once(True)
+    torch.cuda.synchronize()
+    t_first = time.perf_counter() - t
+
+    before = gleam_counts(gleamctl) if gleamctl else None
+    times = []
+    mismatch = []
+    t_steady = time.perf_counter()
+    for i in range(iters):
+        t = time.perf_counter()
+        res = run_once(False)
+        torch.cuda.synchronize()
+        times.append(time.perf_counter() - t)
+        if stateless:
+            mismatch += ["%s (iteration %d)" % (k, i + 1) for k, v in res.items()
+                         if not same(np, v, first[k])]
+        if args.budget is not None and time.perf_counter() - t_steady >= args.budget:
+            break
+    after = gleam_counts(gleamctl) if gleamctl else None
+
+    with open(args.outfile, "wb") as f:
+        np.savez(f, **first)
+    digest = hashlib.sha256()
+    for k in sorted(first):
+        digest.update(k.encode())
+        digest.update(np.ascontiguousarray(first[k]).view(np.uint8).tobytes())
+    summary = ", ".join("%s %s %s" % (k, first[k].dtype, "x".join(map(str, first[k].shape)) or "scalar")
+                        for k in sorted(first))
+    print("%s: %d parameters; saved %s; sha256 %s" % (args.workload, nparams, summary,
+                                                     digest.hexdigest()[:16]))
+    if args.workload == "mlp-train":
+        print("mlp-train: loss %.9g, sum of updated weights %.17g" %
+              (float(first["loss"][0]), float(first["params"].astype(np.float64).sum())))
+    elif args.workload == "gpt2-generate":
+        print("gpt2-generate: tokens %s" % " ".join(map(str, first["tokens"].reshape(-1))))
+
+    n = len(times)
+    mean = sum(times) / n
+    srt = sorted(times)
+    rep = dict(workload=args.workload, device=torch.cuda.get_device_name(0),
+               torch=torch.__version__, import_s=t_import, cuda_init_s=t_cuda, build_s=t_build,
+               load_s=t_load, first_s=t_first, steady_n=n, steady_mean_s=mean,
+               steady_median_s=srt[n // 2], steady_min_s=srt[0], seconds=mean,
+               total_s=time.perf_counter() - T_START, deterministic_in_process=not mismatch)
+    if before is not None:
+        rep["phase_gleam"] = {k: after[k] - before[k] for k in after}
+        rep["phase_gleam"]["iters"] = n
+    print("%s: import %.2f s, CUDA init %.3f s, build %.2f s, load %.3f s, first %.4f s, "
+          "steady %.5f s mean of %d (min %.5f)" % (args.workload, t_import, t_cuda, t_build,
+                                                   t_load, t_first, mean, n, srt[0]))
+    if mismatch:
+        print("models.py: %s: a steady-state result differs from the first: %s" %
+              (args.workload, ", ".join(mismatch[:5])), file=sys.stderr)
+    print(json.dumps(rep, sort_keys=True))
+    return 1 if mismatch else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
