@@ -1,19 +1,23 @@
 # Unit tests (Check), integration tests over loopback with the sim backend,
 # and hostile-input tests against running daemons.
 UNIT_SRCS := tests/unit/runner.c tests/unit/test_ring.c tests/unit/test_table.c \
-	tests/unit/test_image.c tests/unit/test_shim.c tests/unit/test_export.c
+	tests/unit/test_image.c tests/unit/test_shim.c tests/unit/test_export.c \
+	tests/unit/test_chunkstore.c
 # The export tables' algorithms depend on nothing else in the shim: linked in.
 UNIT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(UNIT_SRCS)) $(COMMON_OBJS) \
 	$(BUILD)/obj/libcuda-shim/md2.o $(BUILD)/obj/libcuda-shim/cls.o
+# The chunk store and hashing pool (broker/broker.mk) stand alone: linked in.
+UNIT_OBJS += $(CACHE_OBJS)
 UNIT_BIN  := $(BUILD)/tests/unit-tests
 HOSTILE_BIN := $(BUILD)/tests/hostile
 
-$(BUILD)/obj/tests/unit/%.o: CFLAGS_EXTRA := -Itests/unit -Ilibcuda-shim
+$(BUILD)/obj/tests/unit/%.o: CFLAGS_EXTRA := -Itests/unit -Ilibcuda-shim -Ibroker
 $(BUILD)/obj/tests/hostile/%.o: CFLAGS_EXTRA := -Itests/hostile
 
 $(UNIT_BIN): $(UNIT_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $(UNIT_OBJS) $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread) -ldl
+	$(CC) -o $@ $(UNIT_OBJS) $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread) -ldl \
+		$(CACHE_LIBS)
 
 $(HOSTILE_BIN): $(BUILD)/obj/tests/hostile/hostile.o $(COMMON_OBJS)
 	@mkdir -p $(dir $@)

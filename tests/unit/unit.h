@@ -10,5 +10,6 @@ Suite *image_suite(void);
 Suite *shim_suite(void);
 Suite *export_suite(void);
 Suite *config_suite(void);
+Suite *chunkstore_suite(void);
 
 #endif
