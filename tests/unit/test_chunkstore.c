@@ -11,6 +11,7 @@
 #include <ftw.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,9 @@
 #include <unistd.h>
 
 #include "chunk.h"
+#include "gleam_cache.h"
+#include "gleam_record.h"
+#include "gleam_wire.h"
 #include "hashpool.h"
 #include "unit.h"
 
@@ -779,6 +783,33 @@ START_TEST(test_threads)
 }
 END_TEST
 
+/* The proposed wire layout, field by field, and the store's limits against it. */
+START_TEST(test_wire_layout)
+{
+	ck_assert_uint_eq(offsetof(struct gleam_cache_ref, length), 32);
+	ck_assert_uint_eq(offsetof(struct gleam_cache_ref, reserved), 36);
+	ck_assert_uint_eq(offsetof(struct gleam_cache_info, pin_max), 8);
+	ck_assert_uint_eq(offsetof(struct gleam_cache_info, query_max), 16);
+	ck_assert_uint_eq(offsetof(struct gleam_cache_info, mem_limit), 24);
+	ck_assert_uint_eq(offsetof(struct gleam_cache_info, reserved), 40);
+	ck_assert_uint_eq(offsetof(struct gleam_cache_query, count), 8);
+	ck_assert_uint_eq(offsetof(struct gleam_cache_have, held), 12);
+	ck_assert_uint_eq(offsetof(struct gleam_cache_data, reserved), 40);
+	ck_assert_uint_eq(offsetof(struct gleam_cache_refs, length), 8);
+	ck_assert_uint_eq(GLEAM_CACHE_NAME_LEN, CHUNK_NAME_LEN);
+	ck_assert_uint_eq(GLEAM_CACHE_CHUNK_MAX, CHUNK_SIZE_MAX);
+	ck_assert_uint_le(sizeof(struct gleam_cache_data) + GLEAM_CACHE_CHUNK_MAX, GLEAM_FRAME_MAX);
+	ck_assert_uint_le(sizeof(struct gleam_cache_query) +
+			  GLEAM_CACHE_QUERY_MAX * sizeof(struct gleam_cache_ref), GLEAM_FRAME_MAX);
+	ck_assert_uint_le(sizeof(struct gleam_cache_release) +
+			  GLEAM_CACHE_RELEASE_MAX * GLEAM_CACHE_NAME_LEN, GLEAM_FRAME_MAX);
+	/* The numbers proposed are not those of the frames and flags in use. */
+	ck_assert_int_gt(GLEAM_FRAME_CACHE_INFO, GLEAM_FRAME_BYE);
+	ck_assert_uint_eq(GLEAM_WIRE_F_CACHE & GLEAM_WIRE_F_KNOWN, 0);
+	ck_assert_uint_eq(GLEAM_REC_F_CACHED & GLEAM_REC_F_KNOWN, 0);
+}
+END_TEST
+
 Suite *chunkstore_suite(void)
 {
 	Suite *s = suite_create("chunkstore");
@@ -788,6 +819,7 @@ Suite *chunkstore_suite(void)
 
 	tcase_add_test(names, test_vectors);
 	tcase_add_test(names, test_count);
+	tcase_add_test(names, test_wire_layout);
 	suite_add_tcase(s, names);
 
 	tcase_set_timeout(pool, 30);

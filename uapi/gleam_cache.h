@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: (GPL-2.0 WITH Linux-syscall-note) OR MIT */
+/*
+ * Gleam weight cache on the wire: host-to-device uploads named by the
+ * SHA-256 of their chunks, so that bytes a server already holds cross the
+ * network as names.  Documentation/cache.md describes the exchange.
+ *
+ * PROPOSED: no gleamd speaks this yet.  The frame types and the feature
+ * bit below are to join gleam_wire.h, and GLEAM_REC_F_CACHED
+ * gleam_record.h, when the protocol is wired; until then these numbers are
+ * reserved for it.
+ *
+ * Spoken only on session connections whose hello negotiated
+ * GLEAM_WIRE_F_CACHE.  All fields are little-endian; every struct is a
+ * multiple of 8 bytes; reserved fields and undefined flags must be zero
+ * and are checked.  A malformed message closes the connection, as any
+ * other malformed frame does.
+ */
+#ifndef _UAPI_GLEAM_CACHE_H
+#define _UAPI_GLEAM_CACHE_H
+
+#include <linux/types.h>
+
+/* Feature bit, negotiated in struct gleam_hello (next after GLEAM_WIRE_F_ASYNC). */
+#define GLEAM_WIRE_F_CACHE		(1ULL << 1)
+
+/* Frame types (next after GLEAM_FRAME_BYE). */
+enum {
+	GLEAM_FRAME_CACHE_INFO		= 11,	/* server -> client, once: struct gleam_cache_info */
+	GLEAM_FRAME_CACHE_QUERY		= 12,	/* client -> server: struct gleam_cache_query */
+	GLEAM_FRAME_CACHE_HAVE		= 13,	/* server -> client: struct gleam_cache_have */
+	GLEAM_FRAME_CACHE_DATA		= 14,	/* client -> server: struct gleam_cache_data */
+	GLEAM_FRAME_CACHE_RELEASE	= 15,	/* client -> server: struct gleam_cache_release */
+};
+
+/*
+ * A record flag (next after GLEAM_REC_F_MORE): the record's host buffer is
+ * replaced by struct gleam_cache_refs, which names the bytes instead.  Set
+ * only by a client gleamd, on a record that copies one host buffer to the
+ * device; the server replaces the names by the bytes before the replay
+ * worker sees the record, which therefore never sees the flag.  A client
+ * gleamd refuses it from an application's ring.
+ */
+#define GLEAM_REC_F_CACHED		(1U << 2)
+
+#define GLEAM_CACHE_NAME_LEN		32		/* SHA-256 */
+#define GLEAM_CACHE_CHUNK_MIN		(64U << 10)
+#define GLEAM_CACHE_CHUNK_MAX		(4U << 20)
+#define GLEAM_CACHE_QUERY_MAX		8192		/* entries in one query */
+#define GLEAM_CACHE_REFS_MAX		64		/* references in one record */
+#define GLEAM_CACHE_RELEASE_MAX		8192		/* names in one release */
+
+/*
+ * One chunk: its name and its length.  The name is the SHA-256 of exactly
+ * length bytes; the length is checked against what the server holds.
+ */
+struct gleam_cache_ref {
+	__u8 name[GLEAM_CACHE_NAME_LEN];
+	__u32 length;		/* 1..chunk_size */
+	__u32 reserved;		/* must be zero */
+};
+
+/*
+ * Sent by the server right after a HELLO_ACK that granted
+ * GLEAM_WIRE_F_CACHE.  Clients cut uploads at chunk_size, so that the
+ * same bytes get the same names whichever client sends them.
+ */
+struct gleam_cache_info {
+	__u32 chunk_size;	/* GLEAM_CACHE_CHUNK_MIN..MAX, a power of two */
+	__u32 threshold;	/* uploads shorter than this are better sent as bytes */
+	__u64 pin_max;		/* bytes one session may hold pinned */
+	__u32 query_max;	/* entries in one query, <= GLEAM_CACHE_QUERY_MAX */
+	__u32 flags;		/* none defined: zero */
+	__u64 mem_limit;	/* the store's sizes, for the scheduler and display */
+	__u64 disk_limit;
+	__u64 reserved[4];	/* must be zero */
+};
+
+/*
+ * Which of these chunks does the server hold?  With GLEAM_CACHE_Q_PIN, each
+ * one held is also pinned for the session: kept, in memory, until released
+ * or the session ends, so that a record may then name it.  Followed by
+ * count struct gleam_cache_ref.
+ */
+struct gleam_cache_query {
+	__u64 id;		/* echoed in the answer */
+	__u32 count;		/* 1..query_max */
+	__u32 flags;		/* GLEAM_CACHE_Q_* */
+	__u64 reserved;		/* must be zero */
+};
+
+#define GLEAM_CACHE_Q_PIN	(1U << 0)
+#define GLEAM_CACHE_Q_KNOWN	(GLEAM_CACHE_Q_PIN)
+
+/*
+ * The answer: followed by (count + 63) / 64 __u64 words; bit i % 64 of
+ * word i / 64 set means entry i of the query is held (and pinned, if
+ * asked).  Bits past count are zero.  A chunk held whose pin would take
+ * the session over pin_max is answered as not held.
+ */
+struct gleam_cache_have {
+	__u64 id;		/* the query's */
+	__u32 count;		/* the query's */
+	__u32 held;		/* bits set */
+	__u64 reserved;		/* must be zero */
+};
+
+/*
+ * A chunk's bytes: followed by length bytes and zeros to a multiple of 8.
+ * The server hashes them; if they are not the name's, nothing is stored
+ * and the connection is closed (-EBADMSG): no client can place bytes under
+ * a name they do not have.  A chunk that arrives is pinned for the session,
+ * as if queried with GLEAM_CACHE_Q_PIN; it must fit under pin_max.
+ */
+struct gleam_cache_data {
+	struct gleam_cache_ref ref;
+	__u64 reserved;		/* must be zero */
+};
+
+/* Pins given back: followed by count names (32 bytes each); count 0: all. */
+struct gleam_cache_release {
+	__u32 count;		/* 0..GLEAM_CACHE_RELEASE_MAX */
+	__u32 reserved;		/* must be zero */
+};
+
+/*
+ * What a GLEAM_REC_F_CACHED record carries in place of its host buffer:
+ * followed by count struct gleam_cache_ref, whose bytes, concatenated, are
+ * the buffer.  Every one must be pinned by the session when the server
+ * reads the record (the server takes its own reference then, so a release
+ * that follows the record is safe); length must equal the buffer length
+ * the argument block states.
+ */
+struct gleam_cache_refs {
+	__u32 count;		/* 1..GLEAM_CACHE_REFS_MAX */
+	__u32 reserved0;	/* must be zero */
+	__u64 length;		/* the sum of the references' lengths */
+};
+
+#ifndef __cplusplus
+_Static_assert(sizeof(struct gleam_cache_ref) == 40, "gleam_cache_ref");
+_Static_assert(sizeof(struct gleam_cache_info) == 72, "gleam_cache_info");
+_Static_assert(sizeof(struct gleam_cache_query) == 24, "gleam_cache_query");
+_Static_assert(sizeof(struct gleam_cache_have) == 24, "gleam_cache_have");
+_Static_assert(sizeof(struct gleam_cache_data) == 48, "gleam_cache_data");
+_Static_assert(sizeof(struct gleam_cache_release) == 8, "gleam_cache_release");
+_Static_assert(sizeof(struct gleam_cache_refs) == 16, "gleam_cache_refs");
+/* The largest query and the largest chunk each fit one frame (GLEAM_FRAME_MAX, 8 MiB). */
+_Static_assert(sizeof(struct gleam_cache_query) +
+	       GLEAM_CACHE_QUERY_MAX * sizeof(struct gleam_cache_ref) <= (8U << 20),
+	       "query fits a frame");
+_Static_assert(sizeof(struct gleam_cache_data) + GLEAM_CACHE_CHUNK_MAX <= (8U << 20),
+	       "chunk fits a frame");
+#endif
+
+#endif /* _UAPI_GLEAM_CACHE_H */
