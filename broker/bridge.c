@@ -11,6 +11,7 @@
  * session, never the daemon.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -34,6 +35,53 @@ struct io_uring_sqe *loop_sqe(void)
 		sqe = io_uring_get_sqe(&g_loop.ring);
 	}
 	return sqe;
+}
+
+void loop_init_spin(void)
+{
+	const char *e = getenv("GLEAM_LOOP_SPIN_US");
+
+	/* Spinning only pays where there are cores to spare. */
+	g_loop.spin_ns = e ? strtoull(e, NULL, 10) * 1000 :
+			 sysconf(_SC_NPROCESSORS_ONLN) >= 8 ? 1000 * 1000 : 0;
+}
+
+void loop_note_busy(void)
+{
+	if (g_loop.spin_ns)
+		g_loop.busy_until = gl_now_ns() + g_loop.spin_ns;
+}
+
+void loop_wait(void (*poll_all)(void))
+{
+	if (g_loop.spin_ns && gl_now_ns() < g_loop.busy_until) {
+		if (!g_loop.spinning) {
+			g_loop.spinning = true;
+			/* The rings stop asking for doorbells. */
+			poll_all();
+		}
+		io_uring_submit(&g_loop.ring);
+		while (!io_uring_cq_ready(&g_loop.ring) && gl_now_ns() < g_loop.busy_until) {
+			poll_all();
+			/* What the rings gave goes out now, not when the spin ends. */
+			if (io_uring_sq_ready(&g_loop.ring))
+				io_uring_submit(&g_loop.ring);
+			g_loop.spin_rounds++;
+			/* Free on an idle core; on a busy one, the others run first. */
+			sched_yield();
+		}
+		if (io_uring_cq_ready(&g_loop.ring))
+			return;
+	}
+	if (g_loop.spinning) {
+		/* Idle: every ring asks for a doorbell again, then is looked at once more. */
+		g_loop.spinning = false;
+		poll_all();
+		if (io_uring_cq_ready(&g_loop.ring) || gl_now_ns() < g_loop.busy_until)
+			return;
+	}
+	g_loop.sleeps++;
+	io_uring_submit_and_wait(&g_loop.ring, 1);
 }
 
 void bridge_init(struct bridge *b, bool client, void *owner)
@@ -204,6 +252,7 @@ static void fill_out(struct bridge *b)
 		memcpy(b->obuf, &f, sizeof(f));
 	}
 	b->last_active = gl_now_ns();
+	loop_note_busy();
 	if (records)
 		b->st.records += n;
 	else
@@ -301,8 +350,11 @@ static bool drain_in(struct bridge *b)
 		memmove(b->ibuf, b->ibuf + off, b->ilen - off);
 		b->ilen -= off;
 	}
-	if (published && gl_ring_cons_sleeping(b->in_dir))
-		ring_bell(b);
+	if (published) {
+		loop_note_busy();
+		if (gl_ring_cons_sleeping(b->in_dir))
+			ring_bell(b);
+	}
 	/* Control connections have no ring. */
 	if (!b->in_blocked && b->ring.base)
 		gl_ring_prod_set_sleeping(b->in_dir, false);
@@ -326,8 +378,13 @@ void bridge_kick(struct bridge *b)
 		 * so that its asynchronous records need no doorbell.
 		 */
 		b->polling = b->client && gl_now_ns() - b->last_active < BRIDGE_POLL_WINDOW_NS;
-		gl_ring_cons_set_state(b->out_dir, GLEAM_RING_CONS_NEED_WAKEUP |
-				       (b->polling ? GLEAM_RING_CONS_POLLING : 0));
+		/* A spinning loop looks at the ring itself: no doorbell needed. */
+		uint32_t want = g_loop.spinning ? 0 : GLEAM_RING_CONS_NEED_WAKEUP |
+				(b->polling ? GLEAM_RING_CONS_POLLING : 0);
+
+		/* Written only when it changes: the producer reads this line. */
+		if (gl_ring_cons_flags(b->out_dir) != want)
+			gl_ring_cons_set_state(b->out_dir, want);
 		if (!gl_ring_empty(b->out_dir)) {
 			gl_ring_cons_set_state(b->out_dir, 0);
 			fill_out(b);

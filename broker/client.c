@@ -581,6 +581,20 @@ static void on_tick(void)
 	}
 }
 
+/* While the loop spins: move what every live session's rings hold. */
+static void poll_all(void)
+{
+	struct csess *s, *next;
+
+	for (s = cl.sessions; s; s = next) {
+		next = s->next;
+		if (s->control || !s->b.ring.base || !s->b.hello_done || s->b.closing)
+			continue;
+		bridge_kick(&s->b);
+		sess_maybe_free(s);
+	}
+}
+
 static void on_cqe(struct io_uring_cqe *cqe)
 {
 	struct op *op = io_uring_cqe_get_data(cqe);
@@ -674,6 +688,7 @@ int client_main(struct config *c)
 		gl_err("io_uring: %s", strerror(-err));
 		return 1;
 	}
+	loop_init_spin();
 	gl_info("client role: %s -> server %s", c->socket_path, c->server);
 	post_accept();
 	vgpu_start();
@@ -681,7 +696,7 @@ int client_main(struct config *c)
 		struct io_uring_cqe *cqe;
 		unsigned int head, n = 0;
 
-		io_uring_submit_and_wait(&g_loop.ring, 1);
+		loop_wait(poll_all);
 		io_uring_for_each_cqe(&g_loop.ring, head, cqe) {
 			on_cqe(cqe);
 			n++;

@@ -104,11 +104,30 @@ struct bridge {
 struct loop {
 	struct io_uring ring;
 	bool stop;
+	/*
+	 * While sessions are busy the loop looks at its rings and completions
+	 * without sleeping for up to spin_ns after the last activity, so that
+	 * a round trip does not pay for waking gleamd; rings then ask for no
+	 * doorbells.  0 where there are no cores to spare.
+	 */
+	uint64_t spin_ns;
+	uint64_t busy_until;
+	bool spinning;
+	uint64_t spin_rounds, sleeps;
 };
 
 extern struct loop g_loop;
 
 struct io_uring_sqe *loop_sqe(void);
+/* GLEAM_LOOP_SPIN_US, or a default from the number of cores. */
+void loop_init_spin(void);
+/* Something happened on a session: keep looking for a while. */
+void loop_note_busy(void);
+/*
+ * Wait for completions: spin while busy, calling poll_all() to move what
+ * the rings hold (it must kick every live bridge), then sleep.
+ */
+void loop_wait(void (*poll_all)(void));
 void bridge_init(struct bridge *b, bool client, void *owner);
 void bridge_kick(struct bridge *b);
 /* On the flush timer: send what arrived unrung; stop polling when idle. */

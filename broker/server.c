@@ -250,6 +250,20 @@ static void reap(void)
 	}
 }
 
+/* While the loop spins: move what every live session's rings hold. */
+static void poll_all(void)
+{
+	struct ssess *s, *next;
+
+	for (s = sv.sessions; s; s = next) {
+		next = s->next;
+		if (s->control || !s->b.ring.base || !s->b.hello_done || s->b.closing)
+			continue;
+		bridge_kick(&s->b);
+		sess_maybe_free(s);
+	}
+}
+
 int server_main(struct config *c)
 {
 	struct sockaddr_storage ss;
@@ -283,6 +297,7 @@ int server_main(struct config *c)
 		gl_err("io_uring: %s", strerror(-err));
 		return 1;
 	}
+	loop_init_spin();
 	gl_info("server role: listening on %s, backend %s, %u GPU(s)", c->listen, sv.backend,
 		sv.info.ngpus);
 	for (unsigned int i = 0; i < sv.info.ngpus; i++)
@@ -294,7 +309,7 @@ int server_main(struct config *c)
 		struct io_uring_cqe *cqe;
 		unsigned int head, n = 0;
 
-		io_uring_submit_and_wait(&g_loop.ring, 1);
+		loop_wait(poll_all);
 		io_uring_for_each_cqe(&g_loop.ring, head, cqe) {
 			struct op *op = io_uring_cqe_get_data(cqe);
 

@@ -62,6 +62,8 @@ struct worker {
 	unsigned char *rec;	/* the record being replayed, copied out of the ring */
 	size_t rec_cap;
 	uint64_t replayed;
+	uint64_t busy_ns;		/* time spent replaying */
+	uint64_t sleeps;		/* times the worker waited for a doorbell */
 	bool kept_error;	/* the last creation's failure is kept with its handle */
 };
 

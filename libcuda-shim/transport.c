@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/socket.h>
@@ -320,15 +321,40 @@ bad:
 	return n;
 }
 
-/* How long a waiting thread watches the ring before it sleeps. */
-static uint64_t spin_ns;
+/*
+ * How long a waiting thread watches the ring before it sleeps.  CUDA's
+ * own waits follow the context's scheduling flags: SPIN and YIELD watch
+ * (YIELD giving the processor up between looks), BLOCKING_SYNC sleeps,
+ * and AUTO spins while the process has fewer contexts than processors.
+ * Gleam does the same, for at most spin_max_ns per wait; AUTO spins only
+ * where there are cores to spare beside gleamd.
+ */
+static uint64_t spin_max_ns, spin_auto_ns;
 
 void shim_transport_tune(void)
 {
 	const char *e = getenv("GLEAM_SPIN_US");
 
-	spin_ns = e ? strtoull(e, NULL, 10) * 1000 :
-		  sysconf(_SC_NPROCESSORS_ONLN) >= 8 ? 30000 : 0;
+	spin_max_ns = e ? strtoull(e, NULL, 10) * 1000 : 5000 * 1000;
+	spin_auto_ns = e || sysconf(_SC_NPROCESSORS_ONLN) >= 4 ? spin_max_ns : 0;
+}
+
+static uint64_t wait_spin_ns(bool *yield)
+{
+	struct shim_ctx *c = shim_current();
+	unsigned int sched = c ? c->flags & CU_CTX_SCHED_MASK : CU_CTX_SCHED_AUTO;
+
+	/* AUTO yields as it looks, so that gleamd on the same cores runs first. */
+	*yield = sched != CU_CTX_SCHED_SPIN;
+	switch (sched) {
+	case CU_CTX_SCHED_BLOCKING_SYNC:
+		return 0;
+	case CU_CTX_SCHED_SPIN:
+	case CU_CTX_SCHED_YIELD:
+		return spin_max_ns;
+	default:
+		return spin_auto_ns;
+	}
 }
 
 /*
@@ -337,6 +363,8 @@ void shim_transport_tune(void)
  */
 static CUresult wait_until(bool (*cond)(void *), void *arg, bool space)
 {
+	bool yield;
+	uint64_t spin = wait_spin_ns(&yield);
 	CUresult r;
 
 	pthread_mutex_lock(&conn.rx_lock);
@@ -360,12 +388,16 @@ static CUresult wait_until(bool (*cond)(void *), void *arg, bool space)
 		 * are cores to spare, watch the ring that long before sleeping,
 		 * so that a round trip does not pay for waking this thread.
 		 */
-		if (spin_ns && !space) {
-			uint64_t end = gl_now_ns() + spin_ns;
+		if (spin && !space) {
+			uint64_t end = gl_now_ns() + spin;
 
 			pthread_mutex_unlock(&conn.rx_lock);
-			while (gl_ring_empty(&conn.ring.cq) && !conn.dead && gl_now_ns() < end)
-				__builtin_ia32_pause();
+			while (gl_ring_empty(&conn.ring.cq) && !conn.dead && gl_now_ns() < end) {
+				if (yield)
+					sched_yield();
+				else
+					__builtin_ia32_pause();
+			}
 			pthread_mutex_lock(&conn.rx_lock);
 			if (!gl_ring_empty(&conn.ring.cq)) {
 				conn.leader = false;
