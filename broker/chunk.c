@@ -711,18 +711,16 @@ static int insert(struct chunk_store *s, struct chunk *c)
 		s->st.dups++;
 		if (e->mem)
 			list_move_tail(&e->mem_lru, &s->mem_lru);
-		else
-			mem_insert(s, e, c);
 		disk_touch(s, e);
-		pthread_mutex_unlock(&s->lock);
-		return 0;
+	} else {
+		e = entry_new(s, &c->name, c->len);
+		if (!e) {
+			pthread_mutex_unlock(&s->lock);
+			return -ENOMEM;
+		}
 	}
-	e = entry_new(s, &c->name, c->len);
-	if (!e) {
-		pthread_mutex_unlock(&s->lock);
-		return -ENOMEM;
-	}
-	write = s->obj_fd >= 0 && disk_reserve(s, c->len);
+	/* Also a chunk held before whose file could not be written then. */
+	write = s->obj_fd >= 0 && !e->on_disk && !e->writing && disk_reserve(s, c->len);
 	if (write) {
 		e->writing = true;
 		e->gen = ++s->gen_seq;
@@ -733,7 +731,7 @@ static int insert(struct chunk_store *s, struct chunk *c)
 	}
 	mem_insert(s, e, c);
 	if (!write) {
-		r = e->mem ? 0 : -ENOSPC;
+		r = e->mem || e->on_disk || e->writing ? 0 : -ENOSPC;
 		entry_maybe_free(s, e);
 		pthread_mutex_unlock(&s->lock);
 		return r;
