@@ -956,6 +956,28 @@ CUresult sim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, CUfunc
 	return CUDA_SUCCESS;
 }
 
+/* The shared memory left to each of nblocks blocks on one multiprocessor. */
+CUresult sim_cuOccupancyAvailableDynamicSMemPerBlock(size_t *size, CUfunction f, int nblocks,
+						     int block)
+{
+	const unsigned int smem_max = 228 * 1024, per_block_max = 227 * 1024;
+	unsigned int each;
+
+	CTX_OK();
+	if (!is(f, K_FUNC))
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (nblocks <= 0 || block <= 0 || block > 1024)
+		return CUDA_ERROR_INVALID_VALUE;
+	if ((unsigned int)nblocks * (((unsigned int)block + 31) / 32) > 64) {
+		*size = 0;
+		return CUDA_SUCCESS;
+	}
+	each = smem_max / (unsigned int)nblocks;
+	each = each > 1024 ? each - 1024 : 0;
+	*size = MIN(each, per_block_max);
+	return CUDA_SUCCESS;
+}
+
 static CUresult sim_attr_check(CUfunction_attribute a, int v)
 {
 	switch (a) {

@@ -134,8 +134,10 @@ static void shim_init_once(void)
 
 	if (a && !strcmp(a, "0"))
 		shim.async = false;
-	if (getenv("GLEAM_DEBUG"))
+	if (getenv("GLEAM_DEBUG")) {
 		gl_log_level = 2;
+		shim_trace = true;
+	}
 	gl_log_prefix = "libcuda(gleam)";
 	shim_transport_tune();
 	r = shim_connect();
@@ -379,6 +381,16 @@ CUresult shim_cuDeviceGetPCIBusId(char *bus, int len, CUdevice dev)
 }
 
 /* ---- unsupported functions ---- */
+
+bool shim_trace;
+
+void shim_trace_error(const char *name, CUresult r)
+{
+	const char *e = NULL;
+
+	shim_cuGetErrorName(r, &e);
+	gl_dbg("%s returned %s (%d)", name, e ? e : "an unknown error", (int)r);
+}
 
 extern unsigned char shim_unsupported_said[];
 extern const unsigned int shim_unsupported_count;

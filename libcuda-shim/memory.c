@@ -306,17 +306,30 @@ CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p)
 	return r;
 }
 
+/*
+ * With unified addressing, which Gleam reports, the device address of
+ * page-locked host memory is its host address, and that is the answer.
+ * The runtime asks it of every allocation it makes with cudaHostAlloc.
+ * The memory itself stays on this machine: copies from and to it work as
+ * for any host memory, but a kernel that dereferences the address runs on
+ * a GPU that cannot reach it and fails there (Documentation/design.md).
+ */
 CUresult shim_cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int flags)
 {
-	static bool said;
+	CUresult r = CUDA_ERROR_INVALID_VALUE;
 
 	if (!pdptr || flags)
-		return CUDA_ERROR_INVALID_VALUE;
-	/* A GPU across the network cannot read this machine's memory. */
-	if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
-		gl_err("cuMemHostGetDevicePointer: mapped host memory is not supported "
-		       "with a remote GPU");
-	return CUDA_ERROR_NOT_SUPPORTED;
+		return r;
+	pthread_mutex_lock(&host_allocs.lock);
+	for (struct host_alloc *h = host_allocs.list; h; h = h->next) {
+		if ((char *)p >= (char *)h->p && (char *)p < (char *)h->p + h->size) {
+			*pdptr = (CUdeviceptr)(uintptr_t)p;
+			r = CUDA_SUCCESS;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&host_allocs.lock);
+	return r;
 }
 
 /* ---- copies ---- */

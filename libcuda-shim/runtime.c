@@ -698,6 +698,60 @@ CUresult shim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *nblocks,
 	return CUDA_SUCCESS;
 }
 
+/*
+ * Kept in the same table, told apart by a flag no occupancy query takes:
+ * the block count goes where the shared memory size goes there.
+ */
+#define OCC_DYN_SMEM	0x80000000u
+
+CUresult shim_cuOccupancyAvailableDynamicSMemPerBlock(size_t *size, CUfunction func, int nblocks,
+						      int block)
+{
+	struct gl_a_cuOccupancyAvailableDynamicSMemPerBlock a = {
+		.numBlocks = nblocks, .blockSize = block };
+	struct gl_r_cuOccupancyAvailableDynamicSMemPerBlock o = { 0 };
+	struct shim_call c;
+	uint64_t gen, kctx = 0;
+	__u64 key;
+	CUresult r;
+	int v;
+
+	r = shim_begin(&c, GL_FN_cuOccupancyAvailableDynamicSMemPerBlock);
+	if (r)
+		return r;
+	if (!size || nblocks < 0 || block < 0)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = shim_handle_id(GL_H_FUNC, func, &key);
+	if (r && !shim_handle_id(GL_H_KERNEL, func, &key)) {
+		kctx = c.ctx;
+		r = CUDA_SUCCESS;
+	}
+	if (r)
+		return r;
+	if (occ_find(key, kctx, block, (size_t)nblocks, OCC_DYN_SMEM, &v)) {
+		*size = (size_t)(unsigned int)v;
+		return CUDA_SUCCESS;
+	}
+	if (shim_handle_id(GL_H_FUNC, func, &a.func)) {
+		r = kernel_func((CUkernel)func, c.ctx, &a.func);
+		if (r)
+			return r;
+	}
+	gen = __atomic_load_n(&occ_gen, __ATOMIC_ACQUIRE);
+	c.args = &a;
+	c.args_len = sizeof(a);
+	c.out = &o;
+	c.out_len = sizeof(o);
+	r = shim_call(&c);
+	if (r)
+		return r;
+	if (o.dynamicSmemSize <= INT32_MAX)
+		occ_keep(key, kctx, block, (size_t)nblocks, OCC_DYN_SMEM, gen,
+			 (int)o.dynamicSmemSize);
+	*size = (size_t)o.dynamicSmemSize;
+	return CUDA_SUCCESS;
+}
+
 CUresult shim_cuOccupancyMaxActiveBlocksPerMultiprocessor(int *nblocks, CUfunction func, int block,
 							  size_t smem)
 {

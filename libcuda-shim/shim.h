@@ -143,6 +143,10 @@ size_t shim_piece_max(void);
 
 /* Unsupported functions: say so once, return CUDA_ERROR_NOT_SUPPORTED. */
 CUresult shim_unsupported(unsigned int idx, const char *name);
+/* GLEAM_DEBUG: every call that returns an error says so on stderr. */
+extern bool shim_trace;
+void shim_trace_error(const char *name, CUresult r);
+CUresult shim_cuGetErrorName(CUresult error, const char **pStr);
 
 struct shim_procaddr {
 	const char *name;

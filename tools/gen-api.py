@@ -339,7 +339,9 @@ def gen_shim(funcs, allsyms, out):
             call = argnames(f)
             if f.variants:
                 call = (call + ", " if call else "") + ("1" if kind else "0")
-            w(f"\treturn {impl}({call});\n}}\n\n")
+            w(f"\tCUresult r = {impl}({call});\n\n")
+            w(f"\tif (__builtin_expect(r != CUDA_SUCCESS, 0) && shim_trace)\n")
+            w(f"\t\tshim_trace_error(\"{sym}\", r);\n\treturn r;\n}}\n\n")
     w("/* Exported so that programs link and load; each says once that it is missing. */\n")
     unsupported = [s for s in allsyms if s not in mine]
     for i, s in enumerate(unsupported):
