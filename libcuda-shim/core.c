@@ -448,6 +448,7 @@ CUresult shim_cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersio
 		return CUDA_ERROR_INVALID_VALUE;
 	p = pa_lookup(symbol, cudaVersion, pt);
 	if (!p) {
+		gl_dbg("cuGetProcAddress: no %s for version %d", symbol, cudaVersion);
 		*pfn = NULL;
 		if (status)
 			*status = pa_lookup(symbol, 1 << 30, pt) ?

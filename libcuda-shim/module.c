@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -562,4 +563,21 @@ CUresult shim_cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction h, void **k
 	c.iov = iov;
 	c.niov = 3;
 	return shim_call(&c);
+}
+
+/*
+ * Modules load lazily unless CUDA_MODULE_LOADING=EAGER, the driver's rule
+ * since CUDA 12.2.  The worker's driver reads the same variable, which
+ * gleamd passes on from its own environment.
+ */
+CUresult shim_cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)
+{
+	const char *e = getenv("CUDA_MODULE_LOADING");
+
+	if (!mode)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	*mode = e && !strcasecmp(e, "EAGER") ? CU_MODULE_EAGER_LOADING : CU_MODULE_LAZY_LOADING;
+	return CUDA_SUCCESS;
 }

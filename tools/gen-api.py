@@ -355,6 +355,13 @@ def gen_shim(funcs, allsyms, out):
         for sym, ver, kind in f.syms:
             flag = "SHIM_PA_PT" if kind else "0"
             rows.append((base_name(sym), ver, flag, sym))
+    # What Gleam lacks is still found, as the driver finds every symbol it
+    # exports: a library that asks for it at start then loads, and a call
+    # says which function it was and fails.  Implemented entries win at
+    # every version they cover (version 0 loses to any of them).
+    for s in unsupported:
+        pt = re.search(r"_(ptds|ptsz)$", s)
+        rows.append((base_name(s), 0, "SHIM_PA_PT" if pt else "0", s))
     rows.sort()
     w("const struct shim_procaddr shim_procaddr_table[] = {\n")
     for b, ver, flag, sym in rows:
