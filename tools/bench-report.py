@@ -44,6 +44,27 @@ def main():
             share = gbs * 8e9 / rates[r["link"]] if r["link"] in rates else float("nan")
             print("| %s %s | %s | %.3f | %s |" % (r["workload"], r["mode"], r["link"], gbs,
                                                  "%.0f%%" % (share * 100) if share == share else "-"))
+    torch_phases(res)
+    for f in d.get("failures", []):
+        print("\nFailed: %s, %s, %s: %s" % (f["workload"], f["link"], f["mode"], f["error"]))
+    for n in d.get("notes", []):
+        print("\nNote: %s" % n)
+
+
+def torch_phases(res):
+    """The PyTorch rows' phases: whole process, library load, first and steady inference."""
+    rows = [r for r in res if r["workload"].startswith("torch:")]
+    if not rows:
+        return
+    print()
+    print("| PyTorch workload | link | mode | CUDA init s | model.to(cuda) s | first s | steady s (n) | whole process s | wire bytes |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for r in rows:
+        x = r["detail"]
+        print("| %s | %s | %s | %.3f | %.3f | %.4f | %.5f (%d) | %.1f | %d |" % (
+            r["workload"], r["link"], r["mode"], x.get("cuda_init_s", 0), x.get("load_s", 0),
+            x.get("first_s", 0), x.get("steady_mean_s", 0), x.get("steady_n", 0),
+            x.get("wall_s", 0), r["wire_bytes"]))
 
 
 if __name__ == "__main__":

@@ -9,9 +9,25 @@ Each result gets T_floor = G + B/W + S*R (Documentation/benchmarks.md): G the
 workload's time run directly on the GPU, B the bytes its calls must carry, W
 the link's rate, S the points where it truly waits, R the link's round trip.
 
+The PyTorch workloads (tests/gpu/torch/models.py: torch:resnet50, torch:bert,
+torch:gpt2-generate by default) run as whole processes in the same modes on a
+GPU machine whose Python has torch, and are skipped with a note elsewhere.
+Their rows are the steady state, per inference: G is the direct run's, B and S
+what Gleam counted during the Gleam run's steady state, per inference.
+
+Environment: GLEAM_BENCH_PROFILES (link profiles, comma-separated),
+GLEAM_BENCH_WORKLOADS (workloads, comma-separated shell patterns such as
+"prog:*,torch:*"; torch:gpt2 and torch:mlp-train run only when named),
+GLEAM_BENCH_PYTHON (the Python that runs the PyTorch workloads; default this
+one), GLEAM_BENCH_TORCH_BUDGET (seconds of steady state per run; default 3),
+GLEAM_BENCH_TORCH_TIMEOUT (seconds per PyTorch run; default 120),
+GLEAM_BENCH_TORCH_SYNC_LIMIT (seconds: a synchronous PyTorch run whose records
+times the link's round trip would exceed this is skipped; default 20).
+
 Writes build/bench/results.json and prints a table.  Only the Python standard
 library is used.
 """
+import fnmatch
 import json
 import os
 import shutil
@@ -56,6 +72,72 @@ def workloads(gpu):
 
 
 PROGRAMS = [("prog:matmul", "matmul"), ("prog:vecadd", "vecadd"), ("prog:streams", "streams")]
+
+# PyTorch workloads: row name, models.py workload, steady-state iterations at
+# most (GLEAM_BENCH_TORCH_BUDGET seconds stops them sooner).  Those marked
+# False run only when GLEAM_BENCH_WORKLOADS names them.
+MODELS_PY = os.path.join(ROOT, "tests", "gpu", "torch", "models.py")
+TORCH = [("torch:resnet50", "resnet50", 30, True),
+         ("torch:bert", "bert", 30, True),
+         ("torch:gpt2-generate", "gpt2-generate", 5, True),
+         ("torch:gpt2", "gpt2", 30, False),
+         ("torch:mlp-train", "mlp-train", 30, False)]
+
+
+def wanted(name, default=True):
+    """Whether GLEAM_BENCH_WORKLOADS selects this workload."""
+    want = os.environ.get("GLEAM_BENCH_WORKLOADS")
+    if not want:
+        return default
+    return any(fnmatch.fnmatchcase(name, p.strip()) for p in want.split(",") if p.strip())
+
+
+def torch_python(gpu, notes):
+    """The Python for the PyTorch rows, or None (with a note) where they cannot run."""
+    if not any(wanted(w, d) for w, _, _, d in TORCH):
+        return None
+    py = os.environ.get("GLEAM_BENCH_PYTHON") or sys.executable or "python3"
+    if not gpu:
+        notes.append("PyTorch rows skipped: no GPU (the sim backend cannot run PyTorch's kernels)")
+        return None
+    try:
+        r = subprocess.run([py, "-c", "import torch, numpy; print(torch.__version__)"],
+                           capture_output=True, timeout=120)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        notes.append("PyTorch rows skipped: %s did not run: %s" % (py, e))
+        return None
+    if r.returncode:
+        err = r.stderr.decode(errors="replace").strip().splitlines()
+        notes.append("PyTorch rows skipped: %s cannot import torch and numpy (%s)" %
+                     (py, err[-1] if err else "exit %d" % r.returncode))
+        return None
+    print("PyTorch %s (%s)" % (r.stdout.decode().strip(), py), flush=True)
+    return py
+
+
+def torch_run(py, workload, iters, tmp, env):
+    """One whole-process run of models.py: (its JSON report, wall seconds), or
+    (None, why) when it failed."""
+    budget = os.environ.get("GLEAM_BENCH_TORCH_BUDGET", "3")
+    argv = [py, MODELS_PY, workload, os.path.join(tmp, "torch-%s.npz" % workload),
+            "--iters", str(iters), "--budget", budget]
+    timeout = float(os.environ.get("GLEAM_BENCH_TORCH_TIMEOUT", "120"))
+    t0 = time.time()
+    try:
+        r = subprocess.run(argv, env=env, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, "killed after %.0f s" % timeout
+    wall = time.time() - t0
+    err = r.stderr.decode(errors="replace").strip().splitlines()
+    if r.returncode:
+        return None, "exit %d: %s" % (r.returncode, err[-1] if err else "")
+    rep = None
+    for line in r.stdout.decode().strip().splitlines():
+        if line.startswith("{"):
+            rep = json.loads(line)
+    if rep is None:
+        return None, "no report printed"
+    return rep, wall
 
 
 class Daemons:
@@ -202,13 +284,31 @@ def main():
     base_env = dict(os.environ, GLEAM_TEST_KERNELS=kernels)
     base_env.pop("LD_LIBRARY_PATH", None)
     results = []
+    failures = []
+    notes = []
     rtts = {}
+    py = torch_python(gpu, notes)
+    torch_items = [(w, m, n) for w, m, n, dflt in TORCH if py and wanted(w, dflt)]
     d = Daemons(tmp, backend)
     try:
         items = [(w, [os.path.join(BIN, "gleam-bench")] + a) for w, a in workloads(gpu)]
         items += [(w, [os.path.join(BUILD, "tests", "programs", p)]) for w, p in PROGRAMS]
+        items = [(w, argv) for w, argv in items if wanted(w)]
         direct = {}
         if gpu:
+            for w, m, n in torch_items:
+                rep, wall = torch_run(py, m, n, tmp, base_env)
+                if rep is None:
+                    failures.append(dict(workload=w, link="none", mode="direct", error=wall))
+                    print("direct %-14s FAILED: %s" % (w, wall), flush=True)
+                    continue
+                rep["wall_s"] = wall
+                direct[w] = rep["seconds"]
+                results.append(dict(workload=w, link="none", mode="direct",
+                                    seconds=direct[w], floor_seconds=direct[w], wire_bytes=0,
+                                    round_trips=0, detail=rep))
+                print("direct %-14s %9.4f s per inference (whole run %.1f s)" %
+                      (w, direct[w], wall), flush=True)
             for w, argv in items:
                 rep, wall = run(argv, base_env)
                 direct[w] = rep["seconds"] if rep else wall
@@ -258,23 +358,104 @@ def main():
                     results.append(res)
                     print("%-13s %-14s %-10s %9.4f s  floor %9.4f s  wire %11d B  waits %6d" %
                           (name, w, mode, secs, floor, wire, res["round_trips"]), flush=True)
+            for w, m, n in torch_items:
+                if w not in direct:
+                    continue
+                bench_torch(py, w, m, n, tmp, base_env, sock, name, w_rate, rtt, direct[w],
+                            results, failures, notes)
             d.stop(procs)
     finally:
         d.stop()
         shutil.rmtree(tmp, ignore_errors=True)
     out = os.path.join(BUILD, "bench", "results.json")
     with open(out, "w") as f:
-        json.dump(dict(backend=backend, rtt_seconds=rtts, results=results), f, indent=1)
+        json.dump(dict(backend=backend, rtt_seconds=rtts, results=results, failures=failures,
+                       notes=notes), f, indent=1)
     table(results, gpu)
+    torch_table(results)
+    for f in failures:
+        print("FAILED: %s %s %s: %s" % (f["workload"], f["link"], f["mode"], f["error"]))
+    for n in notes:
+        print("note: %s" % n)
     print("\nresults: %s (backend %s%s)" % (out, backend,
                                            "" if gpu else "; sim numbers say nothing about GPUs"))
+    return 1 if failures else 0
+
+
+def bench_torch(py, w, m, n, tmp, base_env, sock, link, w_rate, rtt, g, results, failures,
+                notes):
+    """A PyTorch workload through one link, asynchronously and then with every
+    call waiting.  The floor is per inference of the steady state: G the
+    direct run's, B the bytes each way and S the waits that Gleam counted in
+    the asynchronous run's steady state, divided by its inferences."""
+    floor = None
+    for mode in ("gleam", "gleam-sync"):
+        env = dict(base_env, GLEAM_SOCKET=sock, LD_LIBRARY_PATH=os.path.join(BUILD, "lib"),
+                   GLEAM_ASYNC="0" if mode == "gleam-sync" else "1",
+                   GLEAM_PHASE_GLEAMCTL=os.path.join(BIN, "gleamctl"))
+        if mode == "gleam-sync":
+            # Every record waits for its reply: at least records x R.
+            limit = float(os.environ.get("GLEAM_BENCH_TORCH_SYNC_LIMIT", "20"))
+            est = records * rtt
+            if est > limit:
+                notes.append("%s %s gleam-sync not run: %d records x %.0f us round trip = "
+                             "%.0f s at least (GLEAM_BENCH_TORCH_SYNC_LIMIT %g s)" %
+                             (w, link, records, rtt * 1e6, est, limit))
+                print("%-13s %-14s %-10s skipped (at least %.0f s)" % (link, w, mode, est),
+                      flush=True)
+                continue
+        rep, wall = torch_run(py, m, n, tmp, env)
+        sess = last_session(sock) or {}
+        if rep is None:
+            failures.append(dict(workload=w, link=link, mode=mode, error=wall))
+            print("%-13s %-14s %-10s FAILED: %s" % (link, w, mode, wall), flush=True)
+            if mode == "gleam":
+                return
+            continue
+        rep["wall_s"] = wall
+        rep["session"] = sess
+        ph = rep.get("phase_gleam") or {}
+        iters = max(ph.get("iters", 0), 1)
+        if mode == "gleam":
+            records = sess.get("records", 0)
+            per_b = (ph.get("bytes_out", 0) + ph.get("bytes_in", 0)) / float(iters)
+            per_s = ph.get("waits", 0) / float(iters)
+            floor = g + (per_b / w_rate if w_rate else 0.0) + per_s * rtt
+        wire = sess.get("bytes_out", 0) + sess.get("bytes_in", 0)
+        res = dict(workload=w, link=link, mode=mode, seconds=rep["seconds"],
+                   floor_seconds=floor, wire_bytes=wire, round_trips=sess.get("waits", 0),
+                   detail=rep)
+        results.append(res)
+        print("%-13s %-14s %-10s %9.4f s  floor %9.4f s  wire %11d B  waits %6d  "
+              "(per inference: %d B, %.1f waits; whole run %.1f s)" %
+              (link, w, mode, rep["seconds"], floor, wire, res["round_trips"],
+               (ph.get("bytes_out", 0) + ph.get("bytes_in", 0)) / iters,
+               ph.get("waits", 0) / float(iters), wall), flush=True)
+
+
+def torch_table(results):
+    """The phases of the PyTorch runs: what a whole process spends where."""
+    rows = [r for r in results if r["workload"].startswith("torch:")]
+    if not rows:
+        return
+    print("\nPyTorch phases (seconds; steady: per inference, mean of n):")
+    print("%-20s %-13s %-10s %7s %7s %7s %8s %9s %4s %8s %13s" % (
+        "workload", "link", "mode", "import", "init", "load", "first", "steady", "n", "whole",
+        "wire B"))
+    for r in sorted(rows, key=lambda r: (r["workload"], r["link"] != "none", r["link"],
+                                         r["mode"])):
+        x = r["detail"]
+        print("%-20s %-13s %-10s %7.2f %7.3f %7.3f %8.4f %9.5f %4d %8.1f %13d" % (
+            r["workload"], r["link"], r["mode"], x.get("import_s", 0), x.get("cuda_init_s", 0),
+            x.get("load_s", 0), x.get("first_s", 0), x.get("steady_mean_s", 0),
+            x.get("steady_n", 0), x.get("wall_s", 0), r["wire_bytes"]))
 
 
 def table(results, gpu):
     by = {}
     for r in results:
         by[(r["workload"], r["link"], r["mode"])] = r
-    print("\n%-14s %-13s %10s %10s %10s %10s %8s %9s" % (
+    print("\n%-20s %-13s %10s %10s %10s %10s %8s %9s" % (
         "workload", "link", "direct s", "sync s", "gleam s", "floor s", "T/floor", "vs sync"))
     for (w, link, mode), r in sorted(by.items()):
         if mode != "gleam":
@@ -283,7 +464,7 @@ def table(results, gpu):
         dr = by.get((w, "none", "direct"))
         ratio = r["seconds"] / r["floor_seconds"] if r["floor_seconds"] > 0 else float("nan")
         speed = s["seconds"] / r["seconds"] if s and r["seconds"] > 0 else float("nan")
-        print("%-14s %-13s %10s %10.4f %10.4f %10.4f %8.2f %8.1fx" % (
+        print("%-20s %-13s %10s %10.4f %10.4f %10.4f %8.2f %8.1fx" % (
             w, link, "%.4f" % dr["seconds"] if dr else "-", s["seconds"] if s else float("nan"),
             r["seconds"], r["floor_seconds"], ratio, speed))
     lc = [r for r in results if r["workload"] == "launch-cost"]
