@@ -17,6 +17,9 @@
 #include "util.h"
 #include "worker.h"
 
+
+/* The sim device's multiprocessors (what the test programs print). */
+#define SIM_SMS		4u
 /* Device memory it offers: 16 GiB, or $GLEAM_SIM_MEM bytes. */
 static uint64_t sim_mem_total(void)
 {
@@ -859,7 +862,7 @@ static CUresult sim_devices(int *ver, struct gleam_devinfo *d, unsigned int max,
 		{ CU_DEVICE_ATTRIBUTE_MAX_PITCH, 2147483647 },
 		{ CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, 65536 },
 		{ CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 1000000 },
-		{ CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, 4 },
+		{ CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, SIM_SMS },
 		{ CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 9 },
 		{ CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0 },
 		{ CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, 1 },
@@ -975,6 +978,48 @@ CUresult sim_cuOccupancyAvailableDynamicSMemPerBlock(size_t *size, CUfunction f,
 	each = smem_max / (unsigned int)nblocks;
 	each = each > 1024 ? each - 1024 : 0;
 	*size = MIN(each, per_block_max);
+	return CUDA_SUCCESS;
+}
+
+/* The cluster dimensions a configuration asks for: 1 x 1 x 1 unless set. */
+static unsigned int sim_cluster_blocks(const CUlaunchConfig *cfg)
+{
+	for (unsigned int i = 0; i < cfg->numAttrs; i++)
+		if (cfg->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+			return cfg->attrs[i].value.clusterDim.x * cfg->attrs[i].value.clusterDim.y *
+			       cfg->attrs[i].value.clusterDim.z;
+	return 1;
+}
+
+/* As a GPU of compute capability 9.0 answers: at most 8 blocks in a portable cluster. */
+CUresult sim_cuOccupancyMaxPotentialClusterSize(int *n, CUfunction f, const CUlaunchConfig *cfg)
+{
+	unsigned int block = cfg->blockDimX * cfg->blockDimY * cfg->blockDimZ;
+	int per_sm;
+	CUresult r;
+
+	r = sim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&per_sm, f, (int)block,
+								     cfg->sharedMemBytes, 0);
+	if (r)
+		return r;
+	*n = per_sm ? 8 : 0;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuOccupancyMaxActiveClusters(int *n, CUfunction f, const CUlaunchConfig *cfg)
+{
+	unsigned int block = cfg->blockDimX * cfg->blockDimY * cfg->blockDimZ;
+	unsigned int cluster = sim_cluster_blocks(cfg);
+	int per_sm;
+	CUresult r;
+
+	if (!cluster || cluster > 16)
+		return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+	r = sim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&per_sm, f, (int)block,
+								     cfg->sharedMemBytes, 0);
+	if (r)
+		return r;
+	*n = (int)((unsigned int)per_sm * SIM_SMS / cluster);
 	return CUDA_SUCCESS;
 }
 

@@ -319,32 +319,20 @@ CUresult wk_cuLaunchKernel(struct wk_call *k)
 					     (unsigned int)a->sharedMemBytes, s, NULL, extra);
 }
 
-CUresult wk_cuLaunchKernelEx(struct wk_call *k)
+/* The launch configuration at the reader's position; attrs holds its attributes. */
+static CUresult config(struct wk_call *k, CUlaunchConfig *cfg, CUlaunchAttribute *attrs)
 {
-	const struct gl_a_cuLaunchKernelEx *a = wk_args(k, sizeof(*a));
-	const struct gleam_launch_ex *lx;
+	const struct gleam_launch_ex *lx = wk_data(k, sizeof(*lx));
 	const struct gleam_launch_attr *at;
-	CUlaunchAttribute attrs[GLEAM_LAUNCH_ATTRS_MAX];
-	CUlaunchConfig cfg = { 0 };
-	const void *pb;
-	size_t plen;
-	void *extra[5];
-	CUfunction f;
 	CUresult r;
 
-	if (!a)
-		return CUDA_ERROR_INVALID_VALUE;
-	lx = wk_data(k, sizeof(*lx));
 	if (!lx || lx->nattrs > GLEAM_LAUNCH_ATTRS_MAX)
 		return CUDA_ERROR_INVALID_VALUE;
 	at = lx->nattrs ? wk_data(k, lx->nattrs * sizeof(*at)) : NULL;
 	if (lx->nattrs && !at)
 		return CUDA_ERROR_INVALID_VALUE;
-	r = func_or_kernel(k->w, a->f, &f);
-	if (!r)
-		r = wk_stream(k->w, lx->stream, &cfg.hStream);
-	if (!r)
-		r = params(k, &pb, &plen);
+	memset(cfg, 0, sizeof(*cfg));
+	r = wk_stream(k->w, lx->stream, &cfg->hStream);
 	if (r)
 		return r;
 	for (unsigned int i = 0; i < lx->nattrs; i++) {
@@ -355,19 +343,81 @@ CUresult wk_cuLaunchKernelEx(struct wk_call *k)
 			return CUDA_ERROR_NOT_SUPPORTED;
 		memcpy(&attrs[i].value, at[i].value, sizeof(at[i].value));
 	}
-	cfg.gridDimX = lx->grid[0];
-	cfg.gridDimY = lx->grid[1];
-	cfg.gridDimZ = lx->grid[2];
-	cfg.blockDimX = lx->block[0];
-	cfg.blockDimY = lx->block[1];
-	cfg.blockDimZ = lx->block[2];
-	cfg.sharedMemBytes = lx->shared_bytes;
-	cfg.attrs = lx->nattrs ? attrs : NULL;
-	cfg.numAttrs = lx->nattrs;
+	cfg->gridDimX = lx->grid[0];
+	cfg->gridDimY = lx->grid[1];
+	cfg->gridDimZ = lx->grid[2];
+	cfg->blockDimX = lx->block[0];
+	cfg->blockDimY = lx->block[1];
+	cfg->blockDimZ = lx->block[2];
+	cfg->sharedMemBytes = lx->shared_bytes;
+	cfg->attrs = lx->nattrs ? attrs : NULL;
+	cfg->numAttrs = lx->nattrs;
+	return CUDA_SUCCESS;
+}
+
+CUresult wk_cuLaunchKernelEx(struct wk_call *k)
+{
+	const struct gl_a_cuLaunchKernelEx *a = wk_args(k, sizeof(*a));
+	CUlaunchAttribute attrs[GLEAM_LAUNCH_ATTRS_MAX];
+	CUlaunchConfig cfg;
+	const void *pb;
+	size_t plen;
+	void *extra[5];
+	CUfunction f;
+	CUresult r;
+
+	if (!a)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = config(k, &cfg, attrs);
+	if (!r)
+		r = func_or_kernel(k->w, a->f, &f);
+	if (!r)
+		r = params(k, &pb, &plen);
+	if (r)
+		return r;
 	extra[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
 	extra[1] = (void *)pb;
 	extra[2] = CU_LAUNCH_PARAM_BUFFER_SIZE;
 	extra[3] = &plen;
 	extra[4] = CU_LAUNCH_PARAM_END;
 	return k->w->be->op.f_cuLaunchKernelEx(&cfg, f, NULL, extra);
+}
+
+/* Both cluster queries: a function, a configuration, one int back. */
+static CUresult cluster_query(struct wk_call *k, bool size)
+{
+	const struct gl_a_cuOccupancyMaxActiveClusters *a = wk_args(k, sizeof(*a));
+	struct gl_r_cuOccupancyMaxActiveClusters *o;
+	CUlaunchAttribute attrs[GLEAM_LAUNCH_ATTRS_MAX];
+	CUlaunchConfig cfg;
+	CUfunction f;
+	CUresult r;
+	int n = 0;
+
+	if (!a)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = config(k, &cfg, attrs);
+	if (!r)
+		r = func_or_kernel(k->w, a->func, &f);
+	if (r)
+		return r;
+	r = size ? k->w->be->op.f_cuOccupancyMaxPotentialClusterSize(&n, f, &cfg) :
+		   k->w->be->op.f_cuOccupancyMaxActiveClusters(&n, f, &cfg);
+	if (r)
+		return r;
+	o = wk_reply_struct(k, sizeof(*o));
+	if (!o)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	o->numClusters = n;
+	return CUDA_SUCCESS;
+}
+
+CUresult wk_cuOccupancyMaxActiveClusters(struct wk_call *k)
+{
+	return cluster_query(k, false);
+}
+
+CUresult wk_cuOccupancyMaxPotentialClusterSize(struct wk_call *k)
+{
+	return cluster_query(k, true);
 }

@@ -497,11 +497,53 @@ CUresult shim_cuLaunchKernel(CUfunction h, unsigned int gx, unsigned int gy, uns
 	return shim_call(&c);
 }
 
+/*
+ * A launch configuration as records carry it: dimensions, shared memory,
+ * stream id and attributes (Documentation/protocol.md).  Attributes whose
+ * values hold handles would need translating and are refused.
+ */
+CUresult shim_pack_config(const CUlaunchConfig *cfg, int per_thread, const char *who,
+			  struct gleam_launch_ex *lx, struct gleam_launch_attr *attrs)
+{
+	CUresult r;
+
+	if (!cfg || cfg->numAttrs > GLEAM_LAUNCH_ATTRS_MAX || (cfg->numAttrs && !cfg->attrs))
+		return CUDA_ERROR_INVALID_VALUE;
+	memset(lx, 0, sizeof(*lx));
+	lx->grid[0] = cfg->gridDimX;
+	lx->grid[1] = cfg->gridDimY;
+	lx->grid[2] = cfg->gridDimZ;
+	lx->block[0] = cfg->blockDimX;
+	lx->block[1] = cfg->blockDimY;
+	lx->block[2] = cfg->blockDimZ;
+	lx->shared_bytes = cfg->sharedMemBytes;
+	lx->nattrs = cfg->numAttrs;
+	r = shim_stream_id(cfg->hStream, per_thread, &lx->stream);
+	if (r)
+		return r;
+	for (unsigned int i = 0; i < cfg->numAttrs; i++) {
+		const CUlaunchAttribute *at = &cfg->attrs[i];
+
+		if (at->id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT ||
+		    at->id == CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT) {
+			static bool said;
+
+			if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+				gl_err("%s: event launch attributes are not supported", who);
+			return CUDA_ERROR_NOT_SUPPORTED;
+		}
+		memset(&attrs[i], 0, sizeof(attrs[i]));
+		attrs[i].id = at->id;
+		memcpy(attrs[i].value, &at->value, sizeof(attrs[i].value));
+	}
+	return CUDA_SUCCESS;
+}
+
 CUresult shim_cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction h, void **kp, void **extra,
 			       int per_thread)
 {
 	struct gl_a_cuLaunchKernelEx a;
-	struct gleam_launch_ex lx = { 0 };
+	struct gleam_launch_ex lx;
 	struct gleam_launch_attr attrs[GLEAM_LAUNCH_ATTRS_MAX];
 	struct shim_func *f;
 	struct shim_call c;
@@ -512,41 +554,17 @@ CUresult shim_cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction h, void **k
 	r = shim_begin(&c, GL_FN_cuLaunchKernelEx);
 	if (r)
 		return r;
-	if (!cfg || cfg->numAttrs > GLEAM_LAUNCH_ATTRS_MAX || (cfg->numAttrs && !cfg->attrs))
+	if (!cfg)
 		return CUDA_ERROR_INVALID_VALUE;
 	r = func_arg(h, &f);
 	if (r)
 		return r;
-	lx.grid[0] = cfg->gridDimX;
-	lx.grid[1] = cfg->gridDimY;
-	lx.grid[2] = cfg->gridDimZ;
-	lx.block[0] = cfg->blockDimX;
-	lx.block[1] = cfg->blockDimY;
-	lx.block[2] = cfg->blockDimZ;
-	lx.shared_bytes = cfg->sharedMemBytes;
-	lx.nattrs = cfg->numAttrs;
+	r = shim_pack_config(cfg, per_thread, "cuLaunchKernelEx", &lx, attrs);
+	if (r)
+		return r;
 	r = check_dims(f, lx.grid, lx.block, lx.shared_bytes);
 	if (r)
 		return r;
-	r = shim_stream_id(cfg->hStream, per_thread, &lx.stream);
-	if (r)
-		return r;
-	for (unsigned int i = 0; i < cfg->numAttrs; i++) {
-		const CUlaunchAttribute *at = &cfg->attrs[i];
-
-		/* Values that hold handles would need translating. */
-		if (at->id == CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_EVENT ||
-		    at->id == CU_LAUNCH_ATTRIBUTE_LAUNCH_COMPLETION_EVENT) {
-			static bool said;
-
-			if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
-				gl_err("cuLaunchKernelEx: event launch attributes are not supported");
-			return CUDA_ERROR_NOT_SUPPORTED;
-		}
-		attrs[i].id = at->id;
-		attrs[i].reserved = 0;
-		memcpy(attrs[i].value, &at->value, sizeof(attrs[i].value));
-	}
 	r = pack_params(f, kp, extra, param_buf + 8, &len);
 	if (r)
 		return r;

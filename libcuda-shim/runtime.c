@@ -752,6 +752,96 @@ CUresult shim_cuOccupancyAvailableDynamicSMemPerBlock(size_t *size, CUfunction f
 	return CUDA_SUCCESS;
 }
 
+/*
+ * The cluster queries take a whole launch configuration.  Their answers
+ * are kept too, under a 64-bit hash of the configuration as records carry
+ * it (the stream left out: it does not change the answer).
+ */
+#define OCC_CLUSTERS		0x40000000u
+#define OCC_CLUSTER_SIZE	0x20000000u
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static CUresult cluster_query(unsigned int fn, unsigned int tag, const char *who, int *out,
+			      CUfunction func, const CUlaunchConfig *cfg)
+{
+	struct gl_a_cuOccupancyMaxActiveClusters a = { 0 };
+	struct gl_r_cuOccupancyMaxActiveClusters o = { 0 };
+	struct gleam_launch_attr attrs[GLEAM_LAUNCH_ATTRS_MAX];
+	struct gleam_launch_ex lx;
+	struct shim_call c;
+	struct iovec iov[2];
+	uint64_t gen, kctx = 0, h, stream;
+	__u64 key;
+	CUresult r;
+	int v;
+
+	r = shim_begin(&c, fn);
+	if (r)
+		return r;
+	if (!out || !cfg)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = shim_handle_id(GL_H_FUNC, func, &key);
+	if (r && !shim_handle_id(GL_H_KERNEL, func, &key)) {
+		kctx = c.ctx;
+		r = CUDA_SUCCESS;
+	}
+	if (!r)
+		r = shim_pack_config(cfg, 0, who, &lx, attrs);
+	if (r)
+		return r;
+	stream = lx.stream;
+	lx.stream = 0;
+	h = fnv(fnv(0xcbf29ce484222325ull, &lx, sizeof(lx)), attrs, lx.nattrs * sizeof(attrs[0]));
+	lx.stream = stream;
+	if (occ_find(key, kctx, (int)(h >> 32), h, tag, &v)) {
+		*out = v;
+		return CUDA_SUCCESS;
+	}
+	if (shim_handle_id(GL_H_FUNC, func, &a.func)) {
+		r = kernel_func((CUkernel)func, c.ctx, &a.func);
+		if (r)
+			return r;
+	}
+	gen = __atomic_load_n(&occ_gen, __ATOMIC_ACQUIRE);
+	iov[0].iov_base = &lx;
+	iov[0].iov_len = sizeof(lx);
+	iov[1].iov_base = attrs;
+	iov[1].iov_len = lx.nattrs * sizeof(attrs[0]);
+	c.args = &a;
+	c.args_len = sizeof(a);
+	c.iov = iov;
+	c.niov = 2;
+	c.out = &o;
+	c.out_len = sizeof(o);
+	r = shim_call(&c);
+	if (r)
+		return r;
+	occ_keep(key, kctx, (int)(h >> 32), h, tag, gen, (int)o.numClusters);
+	*out = (int)o.numClusters;
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuOccupancyMaxActiveClusters(int *n, CUfunction func, const CUlaunchConfig *cfg)
+{
+	return cluster_query(GL_FN_cuOccupancyMaxActiveClusters, OCC_CLUSTERS,
+			     "cuOccupancyMaxActiveClusters", n, func, cfg);
+}
+
+CUresult shim_cuOccupancyMaxPotentialClusterSize(int *n, CUfunction func,
+						 const CUlaunchConfig *cfg)
+{
+	return cluster_query(GL_FN_cuOccupancyMaxPotentialClusterSize, OCC_CLUSTER_SIZE,
+			     "cuOccupancyMaxPotentialClusterSize", n, func, cfg);
+}
+
 CUresult shim_cuOccupancyMaxActiveBlocksPerMultiprocessor(int *nblocks, CUfunction func, int block,
 							  size_t smem)
 {

@@ -147,6 +147,9 @@ CUresult shim_unsupported(unsigned int idx, const char *name);
 extern bool shim_trace;
 void shim_trace_error(const char *name, CUresult r);
 CUresult shim_cuGetErrorName(CUresult error, const char **pStr);
+/* A CUlaunchConfig as records carry it (cuLaunchKernelEx, cluster queries). */
+CUresult shim_pack_config(const CUlaunchConfig *cfg, int per_thread, const char *who,
+			  struct gleam_launch_ex *lx, struct gleam_launch_attr *attrs);
 
 struct shim_procaddr {
 	const char *name;
