@@ -71,12 +71,15 @@ def main():
         bits = (np.ascontiguousarray(x).view(np.uint8).tobytes() ==
                 np.ascontiguousarray(y).view(np.uint8).tobytes())
         xd, yd = x.astype(np.float64), y.astype(np.float64)
-        both_nan = np.isnan(xd) & np.isnan(yd)
-        diff = np.where(both_nan, 0.0, np.abs(xd - yd))
-        maxdiff = float(np.nanmax(diff, initial=0.0)) if diff.size else 0.0
+        # Equal values (infinities too: generation masks scores with -inf)
+        # and NaN against NaN differ by nothing; NaN against a number, by NaN.
+        equal = (xd == yd) | (np.isnan(xd) & np.isnan(yd))
+        with np.errstate(invalid="ignore"):
+            diff = np.where(equal, 0.0, np.abs(xd - yd))
+        maxdiff = float(diff.max()) if diff.size else 0.0
         if np.isnan(diff).any():
             maxdiff = float("nan")
-        ndiff = int(np.count_nonzero((xd != yd) & ~both_nan))
+        ndiff = int(np.count_nonzero(~equal))
         print("%s: %s %s: %s, max abs diff %.6g, %d of %d elements differ" % (
             k, x.dtype, "x".join(map(str, x.shape)) or "scalar",
             "identical bits" if bits else "bits differ", maxdiff, ndiff, x.size))
