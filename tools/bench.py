@@ -418,7 +418,7 @@ def bench_torch(py, w, m, n, tmp, base_env, sock, link, w_rate, rtt, g, results,
         iters = max(ph.get("iters", 0), 1)
         if mode == "gleam":
             records = sess.get("records", 0)
-            per_b = (ph.get("bytes_out", 0) + ph.get("bytes_in", 0)) / float(iters)
+            per_b = ph.get("payload", ph.get("bytes_out", 0) + ph.get("bytes_in", 0)) / float(iters)
             per_s = ph.get("waits", 0) / float(iters)
             floor = g + (per_b / w_rate if w_rate else 0.0) + per_s * rtt
         wire = sess.get("bytes_out", 0) + sess.get("bytes_in", 0)
@@ -429,7 +429,7 @@ def bench_torch(py, w, m, n, tmp, base_env, sock, link, w_rate, rtt, g, results,
         print("%-13s %-14s %-10s %9.4f s  floor %9.4f s  wire %11d B  waits %6d  "
               "(per inference: %d B, %.1f waits; whole run %.1f s)" %
               (link, w, mode, rep["seconds"], floor, wire, res["round_trips"],
-               (ph.get("bytes_out", 0) + ph.get("bytes_in", 0)) / iters,
+               ph.get("payload", ph.get("bytes_out", 0) + ph.get("bytes_in", 0)) / iters,
                ph.get("waits", 0) / float(iters), wall), flush=True)
 
 
