@@ -163,10 +163,27 @@ static CUresult tls_none(void **p)
 	return CUDA_SUCCESS;
 }
 
+/*
+ * Slot 2 hands out the calling thread's current context, as cuCtxGetCurrent
+ * does; cuBLASLt keys its kernel registry on it, and with NULL finds no
+ * kernel for any GEMM.
+ */
+static CUresult tls_current_ctx(CUcontext *p)
+{
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	/* Before cuInit no thread has a context. */
+	if (!shim.initialised) {
+		*p = NULL;
+		return CUDA_SUCCESS;
+	}
+	return shim_cuCtxGetCurrent(p);
+}
+
 static const void *t_tls[3] = {
 	SIZE_WORD(3),
 	(const void *)tls_none,
-	(const void *)tls_none,
+	(const void *)tls_current_ctx,
 };
 
 /* ---- a094798c: TOOLS_RUNTIME_CALLBACK_HOOKS ---- */
@@ -367,7 +384,19 @@ static CUresult integrity_check(uint32_t version, uint64_t seconds, uint64_t out
 /* ---- tables whose slots nobody has described ---- */
 
 static const void *t_f8cf[3] = { SIZE_WORD(3) };
-static const void *t_toolsctx[93] = { SIZE_WORD(93) };
+/*
+ * 21318c60: slot 4 answers a context's unique id, as cuCtxGetId does;
+ * cuBLAS asks it before every GEMM.  The other 91 slots are unknown.
+ */
+static CUresult toolsctx_id(CUcontext ctx, unsigned long long *id)
+{
+	return shim_cuCtxGetId(ctx, id);
+}
+
+static const void *t_toolsctx[93] = {
+	SIZE_WORD(93),
+	[4] = (const void *)toolsctx_id,
+};
 static const void *t_69a2[34] = { SIZE_WORD(34) };
 
 /* ---- the directory ---- */

@@ -147,6 +147,8 @@ CUresult shim_unsupported(unsigned int idx, const char *name);
 extern bool shim_trace;
 void shim_trace_error(const char *name, CUresult r);
 CUresult shim_cuGetErrorName(CUresult error, const char **pStr);
+CUresult shim_cuCtxGetCurrent(CUcontext *pctx);
+CUresult shim_cuCtxGetId(CUcontext ctx, unsigned long long *ctxId);
 /* A CUlaunchConfig as records carry it (cuLaunchKernelEx, cluster queries). */
 CUresult shim_pack_config(const CUlaunchConfig *cfg, int per_thread, const char *who,
 			  struct gleam_launch_ex *lx, struct gleam_launch_attr *attrs);

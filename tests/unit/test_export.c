@@ -327,10 +327,21 @@ START_TEST(test_table_slots)
 
 	ck_assert_int_eq(((CUresult (*)(void **))tls[1])(&p), CUDA_SUCCESS);
 	ck_assert_ptr_null(p);
+	/* Slot 2: the current context, none before cuInit. */
 	p = (void *)1;
 	ck_assert_int_eq(((CUresult (*)(void **))tls[2])(&p), CUDA_SUCCESS);
 	ck_assert_ptr_null(p);
-	ck_assert_int_eq(((CUresult (*)(void **))tls[2])(NULL), CUDA_SUCCESS);
+	ck_assert_int_eq(((CUresult (*)(void **))tls[2])(NULL), CUDA_ERROR_INVALID_VALUE);
+	/* 21318c60 slot 4 is cuCtxGetId: nothing to name before cuInit. */
+	{
+		const void *const *tc = table("21318c60971432488ca641ff7324c8f2");
+		unsigned long long id = 0;
+
+		ck_assert_int_eq(((CUresult (*)(CUcontext, unsigned long long *))tc[4])(NULL, &id),
+				 CUDA_ERROR_NOT_INITIALIZED);
+		ck_assert_int_eq(((CUresult (*)(CUcontext, unsigned long long *))tc[4])(NULL, NULL),
+				 CUDA_ERROR_INVALID_VALUE);
+	}
 
 	((void (*)(void **, size_t *))hooks[2])(&p, &n);
 	ck_assert_ptr_nonnull(p);
