@@ -12,6 +12,8 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include <zstd.h>
+
 #include "image.h"
 #include "sim_kernels.h"
 #include "util.h"
@@ -50,7 +52,7 @@ struct sim_ctx {
 	bool primary;
 	int refs;
 	CUresult sticky;
-	size_t limit[8];
+	size_t limit[CU_LIMIT_MAX];
 };
 
 struct sim_stream {
@@ -70,11 +72,25 @@ struct sim_module {
 	struct sim_obj o;
 	unsigned char *image;
 	size_t size;
+	/* The image's zstd-compressed parts (fat binaries' entries), unpacked on first use. */
+	unsigned char *plain;
+	size_t plain_size;
+	bool unpacked;
+	struct sim_global *globals;
+};
+
+/* A module's variable in device memory: made on first lookup, freed at unload. */
+struct sim_global {
+	struct sim_global *next;
+	CUdeviceptr d;
+	size_t size;
+	char name[];
 };
 
 struct sim_func {
 	struct sim_obj o;
-	const struct sim_kernel *k;
+	const struct sim_kernel *k;	/* NULL: named by the image, not runnable here */
+	char name[96];
 	struct gleam_param p[16];
 	uint32_t params_size;
 };
@@ -445,7 +461,7 @@ CUresult sim_cuCtxGetApiVersion(CUcontext h, unsigned int *v)
 CUresult sim_cuCtxGetLimit(size_t *v, CUlimit l)
 {
 	CTX_OK();
-	if ((unsigned int)l >= 8)
+	if ((unsigned int)l >= CU_LIMIT_MAX)
 		return CUDA_ERROR_INVALID_VALUE;
 	*v = sim.cur->limit[l];
 	return CUDA_SUCCESS;
@@ -454,7 +470,8 @@ CUresult sim_cuCtxGetLimit(size_t *v, CUlimit l)
 CUresult sim_cuCtxSetLimit(CUlimit l, size_t v)
 {
 	CTX_OK();
-	if ((unsigned int)l >= 8)
+	/* The shared memory size and whether the context is CIG are only read. */
+	if ((unsigned int)l >= CU_LIMIT_MAX || l == CU_LIMIT_SHMEM_SIZE || l == CU_LIMIT_CIG_ENABLED)
 		return CUDA_ERROR_INVALID_VALUE;
 	sim.cur->limit[l] = v;
 	return CUDA_SUCCESS;
@@ -477,7 +494,7 @@ CUresult sim_cuCtxGetStreamPriorityRange(int *least, int *greatest)
 
 /* ---- modules and functions ---- */
 
-static bool defines(const struct sim_module *m, const char *name);
+static bool defines(struct sim_module *m, const char *name);
 
 /*
  * The sim compiles nothing: a PTX module loads only when every entry in it
@@ -544,20 +561,65 @@ CUresult sim_cuLibraryLoadData(CUlibrary *lib, const void *code, CUjit_option *j
 	return load(code, (struct sim_module **)lib, false);
 }
 
-/* Whether the image defines name: a PTX entry or a symbol string. */
-static bool defines(const struct sim_module *m, const char *name)
+/*
+ * Fat binaries compress their entries with zstd: unpack every frame the
+ * image holds, up to a bound, so that names can be found in the code.
+ */
+#define SIM_UNPACK_MAX	(256u << 20)
+
+static void unpack(struct sim_module *m)
+{
+	static const unsigned char zmagic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+	const unsigned char *p = m->image, *end = m->image + m->size;
+
+	m->unpacked = true;
+	while ((p = memmem(p, (size_t)(end - p), zmagic, 4))) {
+		size_t clen = ZSTD_findFrameCompressedSize(p, (size_t)(end - p));
+		unsigned long long n = ZSTD_getFrameContentSize(p, (size_t)(end - p));
+		unsigned char *q;
+		size_t got;
+
+		if (ZSTD_isError(clen) || n == ZSTD_CONTENTSIZE_UNKNOWN ||
+		    n == ZSTD_CONTENTSIZE_ERROR || n > SIM_UNPACK_MAX - m->plain_size) {
+			p++;
+			continue;
+		}
+		q = realloc(m->plain, m->plain_size + (size_t)n + 1);
+		if (!q)
+			return;
+		m->plain = q;
+		got = ZSTD_decompress(q + m->plain_size, (size_t)n, p, clen);
+		if (!ZSTD_isError(got)) {
+			m->plain_size += got;
+			m->plain[m->plain_size++] = 0;
+		}
+		p += clen;
+	}
+}
+
+static bool names(const unsigned char *img, size_t size, const char *name)
 {
 	size_t n = strlen(name);
 	char entry[GLEAM_NAME_MAX + 16];
 
 	snprintf(entry, sizeof(entry), ".entry %s", name);
-	if (memmem(m->image, m->size, entry, strlen(entry)))
+	if (memmem(img, size, entry, strlen(entry)))
 		return true;
-	for (const unsigned char *p = m->image;
-	     (p = memmem(p, m->size - (size_t)(p - m->image), name, n + 1)); p++)
-		if (p > m->image && p[-1] == 0)
+	for (const unsigned char *p = img; (p = memmem(p, size - (size_t)(p - img), name, n + 1));
+	     p++)
+		if (p > img && p[-1] == 0)
 			return true;
 	return false;
+}
+
+/* Whether the image defines name: a PTX entry or a symbol string. */
+static bool defines(struct sim_module *m, const char *name)
+{
+	if (names(m->image, m->size, name))
+		return true;
+	if (!m->unpacked)
+		unpack(m);
+	return m->plain_size && names(m->plain, m->plain_size, name);
 }
 
 static CUresult get_func(void *parent, const char *name, struct sim_func **out, bool need_ctx)
@@ -570,14 +632,20 @@ static CUresult get_func(void *parent, const char *name, struct sim_func **out, 
 		CTX_OK();
 	if (!is(parent, K_MODULE))
 		return CUDA_ERROR_INVALID_HANDLE;
-	k = sim_kernel_find(name);
-	if (!k || !defines(parent, name))
+	/*
+	 * A kernel the image names but the sim cannot run (a library's own,
+	 * such as cuBLAS's) is still found, so that what a program does around
+	 * it runs as on a GPU; launching it fails, naming it.
+	 */
+	if (!defines(parent, name))
 		return CUDA_ERROR_NOT_FOUND;
+	k = sim_kernel_find(name);
 	f = obj_new(sizeof(*f), K_FUNC);
 	if (!f)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	f->k = k;
-	for (unsigned int i = 0; i < k->nparams && i < 16; i++) {
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	for (unsigned int i = 0; k && i < k->nparams && i < 16; i++) {
 		uint32_t sz = k->param_size[i], al = sz >= 8 ? 8 : sz;
 
 		off = (off + al - 1) / al * al;
@@ -619,10 +687,102 @@ CUresult sim_cuLibraryGetModule(CUmodule *pm, CUlibrary lib)
 	return CUDA_SUCCESS;
 }
 
-CUresult sim_cuModuleGetGlobal(CUdeviceptr *d, size_t *bytes, CUmodule m, const char *name)
+/*
+ * The size of the object symbol name in any ELF image among buf's bytes
+ * (cubins, as such or unpacked from a fat binary); 0 when none names it.
+ */
+static size_t elf_object_size(const unsigned char *buf, size_t len, const char *name)
 {
+	const unsigned char *e = buf, *end = buf + len;
+
+	while ((e = memmem(e, (size_t)(end - e), "\177ELF\2\1", 6))) {
+		size_t avail = (size_t)(end - e), n = gl_image_size(e, avail);
+		uint64_t shoff;
+		uint16_t shentsize, shnum;
+
+		if (!n || n < 0x40) {
+			e++;
+			continue;
+		}
+		memcpy(&shoff, e + 0x28, 8);
+		memcpy(&shentsize, e + 0x3a, 2);
+		memcpy(&shnum, e + 0x3c, 2);
+		for (unsigned int i = 0; i < shnum; i++) {
+			const unsigned char *sh = e + shoff + (size_t)i * shentsize;
+			uint64_t off, size, entsize, soff, ssize;
+			uint32_t type, link;
+			const unsigned char *str;
+
+			memcpy(&type, sh + 4, 4);
+			if (type != 2 /* SHT_SYMTAB */)
+				continue;
+			memcpy(&off, sh + 0x18, 8);
+			memcpy(&size, sh + 0x20, 8);
+			memcpy(&link, sh + 0x28, 4);
+			memcpy(&entsize, sh + 0x38, 8);
+			if (link >= shnum || entsize < 24 || off > n || size > n - off)
+				continue;
+			memcpy(&soff, e + shoff + (size_t)link * shentsize + 0x18, 8);
+			memcpy(&ssize, e + shoff + (size_t)link * shentsize + 0x20, 8);
+			if (soff > n || ssize > n - soff)
+				continue;
+			str = e + soff;
+			for (uint64_t k = 0; k + entsize <= size; k += entsize) {
+				const unsigned char *sym = e + off + k;
+				uint32_t nm;
+				uint64_t sz;
+
+				memcpy(&nm, sym, 4);
+				memcpy(&sz, sym + 16, 8);
+				if ((sym[4] & 0xf) == 1 /* STT_OBJECT */ && nm < ssize &&
+				    !strncmp((const char *)str + nm, name, (size_t)(ssize - nm)) && sz)
+					return (size_t)sz;
+			}
+		}
+		e += n;
+	}
+	return 0;
+}
+
+CUresult sim_cuModuleGetGlobal(CUdeviceptr *d, size_t *bytes, CUmodule h, const char *name)
+{
+	struct sim_module *m = (struct sim_module *)h;
+	struct sim_global *g;
+	size_t size;
+	CUresult r;
+
 	CTX_OK();
-	return is(m, K_MODULE) ? CUDA_ERROR_NOT_FOUND : CUDA_ERROR_INVALID_HANDLE;
+	if (!is(h, K_MODULE))
+		return CUDA_ERROR_INVALID_HANDLE;
+	for (g = m->globals; g; g = g->next)
+		if (!strcmp(g->name, name))
+			goto found;
+	size = elf_object_size(m->image, m->size, name);
+	if (!size) {
+		if (!m->unpacked)
+			unpack(m);
+		size = elf_object_size(m->plain, m->plain_size, name);
+	}
+	if (!size)
+		return CUDA_ERROR_NOT_FOUND;
+	g = calloc(1, sizeof(*g) + strlen(name) + 1);
+	if (!g)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	r = sim_cuMemAlloc(&g->d, size);
+	if (r) {
+		free(g);
+		return r;
+	}
+	g->size = size;
+	strcpy(g->name, name);
+	g->next = m->globals;
+	m->globals = g;
+found:
+	if (d)
+		*d = g->d;
+	if (bytes)
+		*bytes = g->size;
+	return CUDA_SUCCESS;
 }
 
 CUresult sim_cuLibraryGetGlobal(CUdeviceptr *d, size_t *bytes, CUlibrary l, const char *name)
@@ -636,7 +796,16 @@ static CUresult unload(void *h)
 
 	if (!is(h, K_MODULE))
 		return CUDA_ERROR_INVALID_HANDLE;
+	while (m->globals) {
+		struct sim_global *g = m->globals;
+
+		m->globals = g->next;
+		if (sim.cur)
+			sim_cuMemFree(g->d);
+		free(g);
+	}
 	free(m->image);
+	free(m->plain);
 	obj_free(m);
 	return CUDA_SUCCESS;
 }
@@ -667,6 +836,10 @@ static CUresult launch(struct sim_func *f, const unsigned int g[3], const unsign
 			buf = extra[i + 1];
 		else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE)
 			size = extra[i + 1];
+	}
+	if (!f->k) {
+		gl_err("sim: kernel %.80s is not one the sim can run", f->name);
+		return CUDA_ERROR_NOT_SUPPORTED;
 	}
 	if (!size || *size != f->params_size || (f->params_size && !buf))
 		return CUDA_ERROR_INVALID_VALUE;
@@ -893,7 +1066,7 @@ static CUresult sim_func_info(CUfunction h, struct gleam_funcinfo *fi, struct gl
 
 	if (!is(h, K_FUNC))
 		return CUDA_ERROR_INVALID_HANDLE;
-	fi->nparams = MIN(f->k->nparams, max);
+	fi->nparams = f->k ? MIN(f->k->nparams, max) : 0;
 	fi->params_size = f->params_size;
 	memcpy(p, f->p, fi->nparams * sizeof(*p));
 	fi->attr[CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK] = 1024;
@@ -1013,8 +1186,13 @@ CUresult sim_cuOccupancyMaxActiveClusters(int *n, CUfunction f, const CUlaunchCo
 	int per_sm;
 	CUresult r;
 
-	if (!cluster || cluster > 16)
+	if (!cluster)
 		return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+	/* Beyond 16 blocks no cluster fits on a multiprocessor group: none is active. */
+	if (cluster > 16) {
+		*n = 0;
+		return CUDA_SUCCESS;
+	}
 	r = sim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&per_sm, f, (int)block,
 								     cfg->sharedMemBytes, 0);
 	if (r)

@@ -1,5 +1,6 @@
-# gleamd: both roles, the replay worker and its backends.  liburing is
-# linked statically: GPU machines need not have it installed.
+# gleamd: both roles, the replay worker and its backends.  liburing and
+# libzstd (the sim reads compressed fat binaries) are linked statically: GPU
+# machines need not have them installed.
 GLEAMD_SRCS := broker/main.c broker/config.c broker/bridge.c broker/client.c broker/server.c \
 	broker/worker.c broker/wk_custom.c broker/backend_cuda.c broker/backend_sim.c \
 	broker/sim_kernels.c
@@ -20,7 +21,7 @@ $(BUILD)/obj/kmod/user/vgpu_nl.o: CFLAGS_EXTRA := -Ikmod/user $(GLEAMD_NL_CFLAGS
 
 $(GLEAMD): $(GLEAMD_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $(GLEAMD_OBJS) -Wl,-Bstatic -luring -Wl,-Bdynamic $(GLEAMD_NL_LIBS) \
+	$(CC) -o $@ $(GLEAMD_OBJS) -Wl,-Bstatic -luring -lzstd -Wl,-Bdynamic $(GLEAMD_NL_LIBS) \
 		-ldl -lpthread -lm
 
 ALL_TARGETS += $(GLEAMD)

@@ -44,16 +44,27 @@ enum {
 static const char *const table_id[T_COUNT];
 static unsigned char said[T_COUNT][SLOTS_MAX];
 
-static CUresult unknown_slot(unsigned int t, unsigned int n)
+/*
+ * The arguments are read as the first four integer registers, whatever the
+ * slot really takes; GLEAM_DEBUG prints them, which is how a slot's meaning
+ * starts to be found.
+ */
+static CUresult unknown_slot(unsigned int t, unsigned int n, uint64_t a, uint64_t b, uint64_t c,
+			     uint64_t d)
 {
 	if (!__atomic_exchange_n(&said[t][n], 1, __ATOMIC_RELAXED))
 		gl_err("export table %.8s slot %u is not supported by Gleam: "
 		       "returning CUDA_ERROR_NOT_SUPPORTED", table_id[t], n);
+	gl_dbg("export table %.8s slot %u called with %#llx %#llx %#llx %#llx", table_id[t], n,
+	       (unsigned long long)a, (unsigned long long)b, (unsigned long long)c,
+	       (unsigned long long)d);
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
 /* One function per (table, slot), so that each can name itself. */
-#define UNK(t, n)	static CUresult unk_##t##_##n(void) { return unknown_slot(t, n); }
+#define UNK(t, n)	static CUresult unk_##t##_##n(uint64_t a, uint64_t b, uint64_t c, \
+						      uint64_t d) \
+			{ return unknown_slot(t, n, a, b, c, d); }
 #define UNK10(t, d)	UNK(t, d##0) UNK(t, d##1) UNK(t, d##2) UNK(t, d##3) UNK(t, d##4) \
 			UNK(t, d##5) UNK(t, d##6) UNK(t, d##7) UNK(t, d##8) UNK(t, d##9)
 #define UNKP(t, n)	unk_##t##_##n
@@ -61,7 +72,7 @@ static CUresult unknown_slot(unsigned int t, unsigned int n)
 			UNKP(t, d##4), UNKP(t, d##5), UNKP(t, d##6), UNKP(t, d##7), \
 			UNKP(t, d##8), UNKP(t, d##9)
 
-typedef CUresult (*unk_fn)(void);
+typedef CUresult (*unk_fn)(uint64_t, uint64_t, uint64_t, uint64_t);
 
 UNK10(T_CUDART, ) UNK10(T_CUDART, 1)
 static const unk_fn unk_cudart[] = { UNKP10(T_CUDART, ), UNKP10(T_CUDART, 1) };
@@ -119,7 +130,8 @@ static CUresult cudart_load_wrapper_ext(CUmodule *out, const struct fatbin_wrapp
 					void *a, void *b, unsigned int c)
 {
 	if (a || b || c)
-		return unknown_slot(T_CUDART, 6);
+		return unknown_slot(T_CUDART, 6, (uintptr_t)out, (uintptr_t)w, (uintptr_t)a,
+				    (uintptr_t)b);
 	return cudart_load_wrapper(out, w);
 }
 
@@ -132,7 +144,8 @@ static CUresult cudart_load_fatbin_ext(const void *fatbin, CUmodule *out, void *
 				       unsigned int c)
 {
 	if (a || b || c)
-		return unknown_slot(T_CUDART, 8);
+		return unknown_slot(T_CUDART, 8, (uintptr_t)fatbin, (uintptr_t)out, (uintptr_t)a,
+				    (uintptr_t)b);
 	if (!out || !fatbin)
 		return CUDA_ERROR_INVALID_VALUE;
 	return shim_cuModuleLoadData(out, fatbin);

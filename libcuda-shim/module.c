@@ -157,9 +157,12 @@ CUresult shim_cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_opti
 				void **jv, unsigned int njo, CUlibraryOption *lo, void **lv,
 				unsigned int nlo)
 {
+	/*
+	 * The options are hints for the server's compiler and loader and are
+	 * not forwarded; the driver takes counts without value arrays (cuBLAS
+	 * passes such), so nothing about them is refused here.
+	 */
 	if (!library || !code)
-		return CUDA_ERROR_INVALID_VALUE;
-	if ((njo && (!jo || !jv)) || (nlo && (!lo || !lv)))
 		return CUDA_ERROR_INVALID_VALUE;
 	return load_image(GL_FN_cuLibraryLoadData, (struct shim_obj **)library, GL_H_LIBRARY,
 			  code);
