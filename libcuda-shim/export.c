@@ -34,6 +34,7 @@ enum {
 	T_F8CF,
 	T_TOOLSCTX,
 	T_69A2,
+	T_1734,
 	T_COUNT
 };
 
@@ -92,6 +93,9 @@ static const unk_fn unk_toolsctx[] = {
 	UNKP10(T_TOOLSCTX, 6), UNKP10(T_TOOLSCTX, 7), UNKP10(T_TOOLSCTX, 8),
 	UNKP10(T_TOOLSCTX, 9),
 };
+
+UNK10(T_1734, ) UNK10(T_1734, 1)
+static const unk_fn unk_1734[] = { UNKP10(T_1734, ), UNKP10(T_1734, 1) };
 
 UNK10(T_69A2, ) UNK10(T_69A2, 1) UNK10(T_69A2, 2) UNK10(T_69A2, 3)
 static const unk_fn unk_69a2[] = {
@@ -406,10 +410,41 @@ static CUresult toolsctx_id(CUcontext ctx, unsigned long long *id)
 	return shim_cuCtxGetId(ctx, id);
 }
 
+/*
+ * Slot 51, (CUcontext, CUstream, CUstream *out): the stream a handle stands
+ * for.  NVIDIA's driver answers the same object for NULL and
+ * CU_STREAM_LEGACY, another for CU_STREAM_PER_THREAD, and a stream for
+ * itself; cuBLAS asks it of the stream each GEMM runs on.  The shim's
+ * special handles mean the same streams wherever they are passed.
+ */
+static CUresult toolsctx_stream(CUcontext ctx, CUstream s, CUstream *out)
+{
+	__u64 id;
+
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!s || s == CU_STREAM_LEGACY) {
+		*out = CU_STREAM_LEGACY;
+	} else if (s == CU_STREAM_PER_THREAD) {
+		*out = CU_STREAM_PER_THREAD;
+	} else {
+		CUresult r = shim_handle_id(GL_H_STREAM, s, &id);
+
+		if (r)
+			return r;
+		*out = s;
+	}
+	return CUDA_SUCCESS;
+}
+
 static const void *t_toolsctx[93] = {
 	SIZE_WORD(93),
 	[4] = (const void *)toolsctx_id,
+	[51] = (const void *)toolsctx_stream,
 };
+
+/* 1734dc26: 16 slots, all unknown; cuBLASLt asks for the table. */
+static const void *t_1734[17] = { SIZE_WORD(17) };
 static const void *t_69a2[34] = { SIZE_WORD(34) };
 
 /* ---- the directory ---- */
@@ -431,6 +466,7 @@ static const char *const table_id[T_COUNT] = {
 	[T_F8CF]	= "f8cff95121468b4eb9e2fb469e7c0dd9",
 	[T_TOOLSCTX]	= "21318c60971432488ca641ff7324c8f2",
 	[T_69A2]	= "69a28e9f24498b47b030c5da330ea4e9",
+	[T_1734]	= "1734dc26800d47458726c0f1e7dd8bca",
 };
 
 static const struct table tables[T_COUNT] = {
@@ -443,6 +479,7 @@ static const struct table tables[T_COUNT] = {
 	[T_F8CF]	= { t_f8cf, ARRAY_SIZE(t_f8cf), unk_f8cf },
 	[T_TOOLSCTX]	= { t_toolsctx, ARRAY_SIZE(t_toolsctx), unk_toolsctx },
 	[T_69A2]	= { t_69a2, ARRAY_SIZE(t_69a2), unk_69a2 },
+	[T_1734]	= { t_1734, ARRAY_SIZE(t_1734), unk_1734 },
 };
 
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;

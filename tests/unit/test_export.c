@@ -266,6 +266,7 @@ static const struct {
 	{ "f8cff95121468b4eb9e2fb469e7c0dd9", 24 },
 	{ "21318c60971432488ca641ff7324c8f2", 744 },
 	{ "69a28e9f24498b47b030c5da330ea4e9", 272 },
+	{ "1734dc26800d47458726c0f1e7dd8bca", 136 },
 };
 
 typedef CUresult (*fn0)(void);
@@ -335,7 +336,18 @@ START_TEST(test_table_slots)
 	/* 21318c60 slot 4 is cuCtxGetId: nothing to name before cuInit. */
 	{
 		const void *const *tc = table("21318c60971432488ca641ff7324c8f2");
+		CUresult (*stream)(CUcontext, CUstream, CUstream *) = (void *)tc[51];
 		unsigned long long id = 0;
+		CUstream st = NULL;
+
+		/* Slot 51: the stream a handle stands for. */
+		ck_assert_int_eq(stream(NULL, NULL, &st), CUDA_SUCCESS);
+		ck_assert_ptr_eq(st, CU_STREAM_LEGACY);
+		ck_assert_int_eq(stream(NULL, CU_STREAM_LEGACY, &st), CUDA_SUCCESS);
+		ck_assert_ptr_eq(st, CU_STREAM_LEGACY);
+		ck_assert_int_eq(stream(NULL, CU_STREAM_PER_THREAD, &st), CUDA_SUCCESS);
+		ck_assert_ptr_eq(st, CU_STREAM_PER_THREAD);
+		ck_assert_int_eq(stream(NULL, NULL, NULL), CUDA_ERROR_INVALID_VALUE);
 
 		ck_assert_int_eq(((CUresult (*)(CUcontext, unsigned long long *))tc[4])(NULL, &id),
 				 CUDA_ERROR_NOT_INITIALIZED);
