@@ -31,6 +31,7 @@ include tools/tools.mk
 include tests/tests.mk
 -include tests/programs/programs.mk
 -include tests/cudart/cudart.mk
+-include tests/cache/cache.mk
 -include tests/gpu/cublas/cublas.mk
 -include kmod/kmod.mk
 include tests/fuzz/fuzz.mk

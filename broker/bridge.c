@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "gleam_api_gen.h"
 #include "gleamd.h"
 #include "util.h"
@@ -113,7 +114,7 @@ static int bufs(struct bridge *b)
 	return b->obuf && b->ibuf ? 0 : -ENOMEM;
 }
 
-static void ring_bell(struct bridge *b)
+void bridge_ring_bell(struct bridge *b)
 {
 	struct io_uring_sqe *sqe;
 
@@ -179,6 +180,12 @@ static void post_send(struct bridge *b)
 	b->inflight++;
 }
 
+void bridge_send_out(struct bridge *b)
+{
+	b->osent = 0;
+	post_send(b);
+}
+
 void bridge_queue_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len)
 {
 	struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = type, .len = len };
@@ -193,14 +200,16 @@ void bridge_queue_frame(struct bridge *b, uint16_t type, const void *p, uint32_t
 		post_send(b);
 }
 
-static bool header_ok(const void *p, uint32_t len, bool record)
+bool bridge_header_ok(struct bridge *b, const void *p, uint32_t len, bool record)
 {
 	const struct gleam_rec *r = p;
 	const struct gleam_reply *q = p;
+	/* Named uploads come only from a client gleamd that was granted them. */
+	uint16_t known = GLEAM_REC_F_KNOWN | (b && b->sc ? GLEAM_REC_F_CACHED : 0);
 
 	if (record)
 		return r->fn < GL_FN_LIMIT && gl_fn_table[r->fn].name &&
-		       !(r->flags & ~GLEAM_REC_F_KNOWN) && !r->reserved;
+		       !(r->flags & ~known) && !r->reserved;
 	return q->fn < GL_FN_LIMIT && gl_fn_table[q->fn].name &&
 	       !(q->flags & ~GLEAM_REP_F_KNOWN) && !q->reserved;
 }
@@ -213,6 +222,10 @@ static void fill_out(struct bridge *b)
 	uint32_t n = 0, len;
 	const void *p;
 
+	if (b->cc) {
+		ccache_fill_out(b);
+		return;
+	}
 	if (b->sending || b->closing || !b->hello_done || b->olen)
 		return;
 	start = sizeof(struct gleam_frame);
@@ -223,7 +236,7 @@ static void fill_out(struct bridge *b)
 		/* One copy out of shared memory, then checks on the copy. */
 		memcpy(b->obuf + b->olen, p, len);
 		memcpy(b->obuf + b->olen, &len, 4);
-		if (!header_ok(b->obuf + b->olen, len, records)) {
+		if (!bridge_header_ok(NULL, b->obuf + b->olen, len, records)) {
 			gl_err("session: malformed message from the ring (fn %u)",
 			       ((struct gleam_rec *)(b->obuf + b->olen))->fn);
 			b->out_dir->broken = true;
@@ -261,7 +274,7 @@ static void fill_out(struct bridge *b)
 	b->st.bytes_out += b->olen;
 	/* Space goes back to the producer as soon as it is copied. */
 	if (gl_ring_consume_publish(b->out_dir))
-		ring_bell(b);
+		bridge_ring_bell(b);
 	b->osent = 0;
 	post_send(b);
 }
@@ -283,7 +296,8 @@ static bool drain_in(struct bridge *b)
 			memcpy(&f, b->ibuf + off, sizeof(f));
 			if (f.magic != GLEAM_WIRE_MAGIC || f.flags || f.reserved ||
 			    f.len > GLEAM_FRAME_MAX) {
-				gl_err("peer sent a malformed frame header");
+				gl_err("peer sent a malformed frame header (magic %#x type %u flags %#x len %u)",
+				       f.magic, f.type, f.flags, f.len);
 				ok = false;
 				break;
 			}
@@ -306,7 +320,7 @@ static bool drain_in(struct bridge *b)
 			continue;
 		}
 		{
-			uint32_t len;
+			uint32_t len, elen;
 			void *dst;
 
 			if (b->ilen - off < 8)
@@ -321,24 +335,38 @@ static bool drain_in(struct bridge *b)
 			}
 			if (b->ilen - off < len)
 				break;
-			if (!header_ok(b->ibuf + off, len, records)) {
+			if (!bridge_header_ok(b, b->ibuf + off, len, records)) {
 				gl_err("peer sent a malformed message header");
 				ok = false;
 				break;
 			}
-			dst = gl_ring_reserve(b->in_dir, len);
+			elen = len;
+			if (records && (((const struct gleam_rec *)(b->ibuf + off))->flags &
+					GLEAM_REC_F_CACHED)) {
+				/* Its bytes come back from the session's pinned chunks. */
+				elen = scache_expanded_len(b, b->ibuf + off, len);
+				if (!elen || elen > b->in_dir->size / 2) {
+					gl_err("peer named bytes it has not pinned, or named them badly");
+					ok = false;
+					break;
+				}
+			}
+			dst = gl_ring_reserve(b->in_dir, elen);
 			if (!dst) {
 				b->in_blocked = true;
 				gl_ring_prod_set_sleeping(b->in_dir, true);
 				/* Re-check: the consumer may have freed space meanwhile. */
-				if (gl_ring_can_reserve(b->in_dir, len)) {
+				if (gl_ring_can_reserve(b->in_dir, elen)) {
 					gl_ring_prod_set_sleeping(b->in_dir, false);
 					b->in_blocked = false;
 					continue;
 				}
 				break;
 			}
-			memcpy(dst, b->ibuf + off, len);
+			if (elen != len)
+				scache_expand(b, b->ibuf + off, len, dst);
+			else
+				memcpy(dst, b->ibuf + off, len);
 			gl_ring_commit(b->in_dir);
 			b->st.payload += len - sizeof(struct gleam_reply);
 			published = true;
@@ -353,7 +381,7 @@ static bool drain_in(struct bridge *b)
 	if (published) {
 		loop_note_busy();
 		if (gl_ring_cons_sleeping(b->in_dir))
-			ring_bell(b);
+			bridge_ring_bell(b);
 	}
 	/* Control connections have no ring. */
 	if (!b->in_blocked && b->ring.base)
@@ -428,7 +456,7 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 		b->bell_sending = false;
 		if (b->bell_pending) {
 			b->bell_pending = false;
-			ring_bell(b);
+			bridge_ring_bell(b);
 		}
 		return true;
 	case OP_TCP_RECV:

@@ -3,7 +3,7 @@
 # machines need not have them installed.
 GLEAMD_SRCS := broker/main.c broker/config.c broker/bridge.c broker/client.c broker/server.c \
 	broker/worker.c broker/wk_custom.c broker/backend_cuda.c broker/backend_sim.c \
-	broker/sim_kernels.c
+	broker/sim_kernels.c broker/cache.c broker/chunk.c broker/hashpool.c
 # /dev/vgpuN sessions: the helpers of kmod/user/, and libnl-genl-3 for the
 # module's netlink family, linked dynamically (GPU machines have it).
 GLEAMD_SRCS += broker/vgpu.c
@@ -22,7 +22,7 @@ $(BUILD)/obj/kmod/user/vgpu_nl.o: CFLAGS_EXTRA := -Ikmod/user $(GLEAMD_NL_CFLAGS
 $(GLEAMD): $(GLEAMD_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(GLEAMD_OBJS) -Wl,-Bstatic -luring -lzstd -Wl,-Bdynamic $(GLEAMD_NL_LIBS) \
-		-ldl -lpthread -lm
+		-lcrypto -ldl -lpthread -lm
 
 ALL_TARGETS += $(GLEAMD)
 

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "gleamd.h"
 #include "util.h"
 #include "vgpu.h"
@@ -52,6 +53,7 @@ struct ended {
 	char program[64];
 	char via[16];
 	struct sess_stats st;
+	struct cache_stats cache;
 };
 
 static struct {
@@ -104,10 +106,14 @@ static void sess_free(struct csess *s)
 		memcpy(e->program, s->program, sizeof(e->program));
 		memcpy(e->via, s->via, sizeof(e->via));
 		e->st = s->b.st;
+		memset(&e->cache, 0, sizeof(e->cache));
+		if (s->b.cc)
+			e->cache = *ccache_stats(s->b.cc);
 		gl_info("session %llu (%s, pid %d) ended: %llu records, %llu batches",
 			(unsigned long long)s->id, s->program, (int)s->pid,
 			(unsigned long long)s->b.st.records, (unsigned long long)s->b.st.batches);
 	}
+	ccache_free(s->b.cc);
 	free(s);
 }
 
@@ -236,6 +242,37 @@ static void status_vgpu(char **b, size_t *len, size_t *cap, bool json)
 }
 
 /* gleamctl status, as text or JSON. */
+static const struct cache_stats no_cache;
+
+static void cache_json(char **b, size_t *len, size_t *cap, const struct cache_stats *c)
+{
+	append(b, len, cap, ",\"cache\":{\"uploads\":%llu,\"bytes\":%llu,\"hits\":%llu,"
+	       "\"bytes_saved\":%llu,\"bytes_sent\":%llu,\"queries\":%llu,\"waits\":%llu}",
+	       (unsigned long long)c->uploads, (unsigned long long)c->bytes,
+	       (unsigned long long)c->hits, (unsigned long long)c->bytes_saved,
+	       (unsigned long long)c->bytes_sent, (unsigned long long)c->queries,
+	       (unsigned long long)c->waits);
+}
+
+/* Every session's cache counters, live and ended, together. */
+static struct cache_stats cache_sum(void)
+{
+	struct cache_stats t = ccache_total;
+
+	for (struct csess *s = cl.sessions; s; s = s->next) {
+		const struct cache_stats *c = s->b.cc ? ccache_stats(s->b.cc) : &no_cache;
+
+		t.uploads += c->uploads;
+		t.bytes += c->bytes;
+		t.hits += c->hits;
+		t.bytes_saved += c->bytes_saved;
+		t.bytes_sent += c->bytes_sent;
+		t.queries += c->queries;
+		t.waits += c->waits;
+	}
+	return t;
+}
+
 static char *status(bool json)
 {
 	size_t len = 0, cap = 4096;
@@ -265,13 +302,16 @@ static char *status(bool json)
 		if (json)
 			append(&b, &len, &cap, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"uid\":%u,"
 			       "\"via\":\"%s\",\"server_session\":%llu,\"records\":%llu,\"replies\":%llu,"
-			       "\"batches\":%llu,\"waits\":%llu,\"bytes_out\":%llu,\"bytes_in\":%llu}",
+			       "\"batches\":%llu,\"waits\":%llu,\"bytes_out\":%llu,\"bytes_in\":%llu",
 			       first ? "" : ",", (unsigned long long)s->id, s->program, (int)s->pid,
 			       (unsigned int)s->uid, s->via, (unsigned long long)s->server_session,
 			       (unsigned long long)st->records, (unsigned long long)st->replies,
 			       (unsigned long long)st->batches, (unsigned long long)st->waits,
 			       (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in);
-		else
+		if (json) {
+			cache_json(&b, &len, &cap, s->b.cc ? ccache_stats(s->b.cc) : &no_cache);
+			append(&b, &len, &cap, "}");
+		} else
 			append(&b, &len, &cap, "%-6llu %-16s %7d %10llu %10llu %9llu %9.1f %8llu %12llu %12llu %s\n",
 			       (unsigned long long)s->id, s->program, (int)s->pid,
 			       (unsigned long long)st->records, (unsigned long long)st->replies,
@@ -282,6 +322,16 @@ static char *status(bool json)
 			       s->via);
 		first = false;
 	}
+	if (!json) {
+		struct cache_stats t = cache_sum();
+
+		append(&b, &len, &cap, "uploads by content: %llu of %llu MiB named, %llu hits, "
+		       "%llu MiB saved (%.0f%%), %llu MiB sent, %llu questions\n",
+		       (unsigned long long)t.uploads, (unsigned long long)(t.bytes >> 20),
+		       (unsigned long long)t.hits, (unsigned long long)(t.bytes_saved >> 20),
+		       t.bytes ? 100.0 * (double)t.bytes_saved / (double)t.bytes : 0.0,
+		       (unsigned long long)(t.bytes_sent >> 20), (unsigned long long)t.queries);
+	}
 	if (json) {
 		unsigned int n = MIN(cl.nended, (unsigned int)ENDED_MAX);
 
@@ -291,14 +341,21 @@ static char *status(bool json)
 
 			append(&b, &len, &cap, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"via\":\"%s\","
 			       "\"records\":%llu,\"replies\":%llu,\"batches\":%llu,\"waits\":%llu,"
-			       "\"bytes_out\":%llu,\"bytes_in\":%llu,\"payload\":%llu}",
+			       "\"bytes_out\":%llu,\"bytes_in\":%llu,\"payload\":%llu",
 			       i ? "," : "", (unsigned long long)e->id, e->program, (int)e->pid, e->via,
 			       (unsigned long long)e->st.records, (unsigned long long)e->st.replies,
 			       (unsigned long long)e->st.batches, (unsigned long long)e->st.waits,
 			       (unsigned long long)e->st.bytes_out, (unsigned long long)e->st.bytes_in,
 			       (unsigned long long)e->st.payload);
+			cache_json(&b, &len, &cap, &e->cache);
+			append(&b, &len, &cap, "}");
 		}
 		append(&b, &len, &cap, "]");
+		{
+			struct cache_stats t = cache_sum();
+
+			cache_json(&b, &len, &cap, &t);
+		}
 		status_vgpu(&b, &len, &cap, true);
 		append(&b, &len, &cap, "}\n");
 	}
@@ -411,8 +468,18 @@ bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 		if (ack.version != GLEAM_WIRE_VERSION || (ack.features & ~GLEAM_WIRE_F_KNOWN))
 			return false;
 		s->server_session = ack.session_id;
+		/* Uploads are named once the server's CACHE_INFO says how. */
+		if (ack.features & GLEAM_WIRE_F_CACHE) {
+			b->cc = ccache_new();
+			if (!b->cc)
+				return false;
+		}
 		b->hello_done = true;
 		return true;
+	case GLEAM_FRAME_CACHE_INFO:
+		return ccache_info(b, p, len);
+	case GLEAM_FRAME_CACHE_HAVE:
+		return ccache_have(b, p, len);
 	case GLEAM_FRAME_PING:
 		bridge_queue_frame(b, GLEAM_FRAME_PONG, p, len == 8 ? 8 : 0);
 		return true;
@@ -438,6 +505,9 @@ static void on_connect(struct csess *s, int res)
 	struct gleam_hello h = { .version = GLEAM_WIRE_VERSION, .min_version = GLEAM_WIRE_VERSION,
 				 .features = GLEAM_WIRE_F_KNOWN, .kind = GLEAM_HELLO_SESSION,
 				 .pid = (uint32_t)s->pid, .uid = s->uid };
+
+	if (cl.cfg->no_cache)
+		h.features &= ~GLEAM_WIRE_F_CACHE;
 
 	if (res < 0) {
 		gl_err("cannot connect to server %s: %s", cl.cfg->server, strerror(-res));

@@ -18,6 +18,29 @@ void config_defaults(struct config *c, enum role role)
 	snprintf(c->backend, sizeof(c->backend), "auto");
 	c->ring_shift = GL_RING_DEFAULT_SHIFT;
 	c->flush_us = 50;
+	c->cache_mem = 4ULL << 30;
+	c->cache_disk = 64ULL << 30;
+}
+
+/* A size: digits with an optional K, M, G or T (powers of 1024); 0 or -EINVAL. */
+static int parse_size(const char *v, uint64_t *out)
+{
+	char *end;
+	unsigned long long n = strtoull(v, &end, 10);
+	unsigned int shift = 0;
+
+	if (end == v)
+		return -EINVAL;
+	switch (*end) {
+	case 'K': case 'k': shift = 10; end++; break;
+	case 'M': case 'm': shift = 20; end++; break;
+	case 'G': case 'g': shift = 30; end++; break;
+	case 'T': case 't': shift = 40; end++; break;
+	}
+	if (*end || n > (~0ULL >> shift))
+		return -EINVAL;
+	*out = (uint64_t)n << shift;
+	return 0;
 }
 
 int config_set(struct config *c, const char *k, const char *v)
@@ -39,6 +62,14 @@ int config_set(struct config *c, const char *k, const char *v)
 		c->ring_shift = (unsigned int)atoi(v);
 	else if (!strcmp(k, "flush-us") && atoi(v) >= 10 && atoi(v) <= 100000)
 		c->flush_us = (unsigned int)atoi(v);
+	else if (!strcmp(k, "cache") && (!strcmp(v, "on") || !strcmp(v, "off")))
+		c->no_cache = !strcmp(v, "off");
+	else if (!strcmp(k, "cache-dir") && n < sizeof(c->cache_dir))
+		strcpy(c->cache_dir, v);
+	else if (!strcmp(k, "cache-mem"))
+		return parse_size(v, &c->cache_mem);
+	else if (!strcmp(k, "cache-disk"))
+		return parse_size(v, &c->cache_disk);
 	else
 		return -EINVAL;
 	return 0;

@@ -24,6 +24,10 @@ struct config {
 	unsigned int ring_shift;	/* session rings */
 	unsigned int flush_us;		/* batching timer */
 	bool foreground;
+	bool no_cache;			/* client: never name uploads; server: keep none */
+	char cache_dir[256];		/* server: the chunk store's directory, or none */
+	uint64_t cache_mem;		/* server: bytes of chunks kept in memory */
+	uint64_t cache_disk;		/* server: bytes of chunks kept on disk */
 };
 
 int config_load(struct config *c, const char *path);
@@ -99,6 +103,8 @@ struct bridge {
 	char bellout;
 	struct op op_bell_recv, op_bell_send, op_tcp_recv, op_tcp_send, op_connect;
 	struct sess_stats st;
+	struct ccache *cc;		/* client: uploads by content, once granted */
+	struct scache *sc;		/* server: the session's pinned chunks */
 };
 
 struct loop {
@@ -138,6 +144,11 @@ void bridge_tick(struct bridge *b, uint64_t now);
 bool bridge_complete(struct bridge *b, struct op *op, int res);
 void bridge_close(struct bridge *b);
 void bridge_queue_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len);
+/* A message's header as the bridge checks it (records: from the ring or the wire). */
+bool bridge_header_ok(struct bridge *b, const void *p, uint32_t len, bool record);
+void bridge_ring_bell(struct bridge *b);
+/* Send what the output buffer holds (b->olen bytes, complete frames). */
+void bridge_send_out(struct bridge *b);
 /* Called for each complete control frame the bridge does not handle. */
 bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len);
 

@@ -118,6 +118,10 @@ int main(int argc, char **argv)
 		{ "log-level", required_argument, NULL, 'L' },
 		{ "ring-shift", required_argument, NULL, 'r' },
 		{ "flush-us", required_argument, NULL, 'F' },
+		{ "cache", required_argument, NULL, 'C' },
+		{ "cache-dir", required_argument, NULL, 'D' },
+		{ "cache-mem", required_argument, NULL, 'M' },
+		{ "cache-disk", required_argument, NULL, 'K' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -158,6 +162,10 @@ int main(int argc, char **argv)
 		case 'c': key = "cuda-lib"; break;
 		case 'r': key = "ring-shift"; break;
 		case 'F': key = "flush-us"; break;
+		case 'C': key = "cache"; break;
+		case 'D': key = "cache-dir"; break;
+		case 'M': key = "cache-mem"; break;
+		case 'K': key = "cache-disk"; break;
 		case 'f': continue;
 		case 'L': gl_log_level = atoi(optarg); continue;
 		case 'h': usage(); return 0;

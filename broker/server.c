@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "gleamd.h"
 #include "util.h"
 
@@ -79,6 +80,7 @@ static void sess_maybe_free(struct ssess *s)
 	gl_ring_unmap(&s->b.ring);
 	free(s->b.obuf);
 	free(s->b.ibuf);
+	scache_free(s->b.sc);
 	if (!s->control) {
 		sv.nsessions--;
 		gl_info("session %llu from %s (%s) ended", (unsigned long long)s->id, s->client,
@@ -152,6 +154,14 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 	}
 	if (type == GLEAM_FRAME_BYE)
 		return false;
+	if (type == GLEAM_FRAME_CACHE_QUERY || type == GLEAM_FRAME_CACHE_DATA ||
+	    type == GLEAM_FRAME_CACHE_RELEASE) {
+		if (!scache_on_frame(b, type, p, len)) {
+			send_error(b, EBADMSG, "malformed cache frame or chunk");
+			return false;
+		}
+		return true;
+	}
 	if (type == GLEAM_FRAME_INFO_REQ && s->control && !len) {
 		unsigned char buf[sizeof(sv.info) + sizeof(sv.gpus)];
 
@@ -184,6 +194,8 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 	snprintf(s->client, sizeof(s->client), "%s", h.client);
 	snprintf(s->program, sizeof(s->program), "%s", h.program);
 	ack.features = h.features & GLEAM_WIRE_F_KNOWN;
+	if (!scache_enabled() || h.kind != GLEAM_HELLO_SESSION)
+		ack.features &= ~GLEAM_WIRE_F_CACHE;
 	ack.session_id = s->id;
 	if (h.kind == GLEAM_HELLO_CONTROL) {
 		s->control = true;
@@ -196,10 +208,17 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 		bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
 		return false;
 	}
+	if (ack.features & GLEAM_WIRE_F_CACHE) {
+		b->sc = scache_new();
+		if (!b->sc)
+			ack.features &= ~GLEAM_WIRE_F_CACHE;
+	}
 	sv.nsessions++;
 	gl_info("session %llu from %s: %s (pid %u), worker %d", (unsigned long long)s->id,
 		s->client, s->program, h.pid, (int)s->worker);
 	bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
+	if (b->sc)
+		scache_send_info(b);
 	b->hello_done = true;
 	return true;
 }
@@ -280,6 +299,14 @@ int server_main(struct config *c)
 		return 1;
 	}
 	sv.backend = sv.info.backend;
+	if (!c->no_cache) {
+		err = scache_open(c->cache_dir, c->cache_mem, c->cache_disk);
+		if (err) {
+			gl_err("cannot open the chunk store%s%s: %s", *c->cache_dir ? " in " : "",
+			       c->cache_dir, strerror(-err));
+			return 1;
+		}
+	}
 	err = gl_parse_hostport(c->listen, GLEAM_WIRE_PORT, &ss, &sl);
 	if (err) {
 		gl_err("cannot parse listen address '%s'", c->listen);

@@ -4,10 +4,9 @@
  * SHA-256 of their chunks, so that bytes a server already holds cross the
  * network as names.  Documentation/cache.md describes the exchange.
  *
- * PROPOSED: no gleamd speaks this yet.  The frame types and the feature
- * bit below are to join gleam_wire.h, and GLEAM_REC_F_CACHED
- * gleam_record.h, when the protocol is wired; until then these numbers are
- * reserved for it.
+ * The feature bit is counted in gleam_wire.h's GLEAM_WIRE_F_KNOWN; the
+ * record flag is never in GLEAM_REC_F_KNOWN, since only the wire between
+ * the two gleamd carries it.
  *
  * Spoken only on session connections whose hello negotiated
  * GLEAM_WIRE_F_CACHE.  All fields are little-endian; every struct is a

@@ -42,7 +42,8 @@ enum {
 
 /* Feature bits, negotiated: each side keeps what both announce. */
 #define GLEAM_WIRE_F_ASYNC	(1ULL << 0)	/* records without replies */
-#define GLEAM_WIRE_F_KNOWN	(GLEAM_WIRE_F_ASYNC)
+/* GLEAM_WIRE_F_CACHE (1ULL << 1): uploads by content, gleam_cache.h */
+#define GLEAM_WIRE_F_KNOWN	(GLEAM_WIRE_F_ASYNC | (1ULL << 1))
 
 enum {
 	GLEAM_HELLO_SESSION	= 1,	/* the connection carries one session */

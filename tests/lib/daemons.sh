@@ -4,7 +4,8 @@
 # client gleamd on loopback with the sim backend, a temporary directory, and
 # the ok/bad counters that end in "N passed, N failed".
 #
-# The caller sets ROOT and PORT first; this sets BUILD, BIN, TMP, GLEAM_SOCKET,
+# The caller sets ROOT and PORT first (and SERVER_ARGS, options for the
+# server gleamd, if it needs any); this sets BUILD, BIN, TMP, GLEAM_SOCKET,
 # passed, failed, SPID and CPID, and removes everything on exit.
 
 BUILD=${BUILD:-build}
@@ -28,7 +29,9 @@ trap cleanup EXIT
 
 # Both daemons, each waited for until it answers; 1 when one does not.
 start() {
-	"$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend sim >>"$TMP/server.log" 2>&1 &
+	# shellcheck disable=SC2086 # SERVER_ARGS: extra options, split on purpose
+	"$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend sim ${SERVER_ARGS:-} \
+		>>"$TMP/server.log" 2>&1 &
 	SPID=$!
 	for _ in $(seq 100); do
 		"$BIN/gleamctl" server-info "127.0.0.1:$PORT" >/dev/null 2>&1 && break

@@ -1,0 +1,955 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Uploads by content, both roles (Documentation/cache.md).
+ *
+ * Client: records move from the application's ring into the session's
+ * queue, in order.  A copy to the device of at least the server's
+ * threshold is named by the SHA-256 of its bytes.  A name the session has
+ * pinned at the server goes out as the record's payload; a name the
+ * server is believed to hold is first asked about (one question for all
+ * such names in the queue); any other goes out as a CACHE_DATA frame just
+ * before its record, which pins it.  Records leave the queue in order, a
+ * name once no queued record still needs it is released.
+ *
+ * Server: CACHE_DATA is hashed and stored only if the bytes are the name's;
+ * CACHE_QUERY pins what the store holds; a CACHED record is given its
+ * bytes back, from pinned chunks only, before the worker sees it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache.h"
+#include "gleam_api_gen.h"
+#include "gleamd.h"
+#include "util.h"
+
+/* ---- name sets ---- */
+
+static size_t nslot(const struct nset *s, const struct chunk_name *n)
+{
+	uint64_t h;
+
+	memcpy(&h, n->b, 8);
+	return (size_t)(h * 0x9e3779b97f4a7c15ull) & (s->cap - 1);
+}
+
+struct nset_ent *nset_find(struct nset *s, const struct chunk_name *name)
+{
+	size_t i;
+
+	if (!s->cap)
+		return NULL;
+	for (i = nslot(s, name); s->e[i].used; i = (i + 1) & (s->cap - 1))
+		if (chunk_name_eq(&s->e[i].name, name))
+			return &s->e[i];
+	return NULL;
+}
+
+static int nset_grow(struct nset *s)
+{
+	struct nset_ent *old = s->e;
+	size_t ocap = s->cap;
+
+	s->cap = ocap ? 2 * ocap : 256;
+	s->e = calloc(s->cap, sizeof(*s->e));
+	if (!s->e) {
+		s->e = old;
+		s->cap = ocap;
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < ocap; i++) {
+		size_t j;
+
+		if (!old[i].used)
+			continue;
+		for (j = nslot(s, &old[i].name); s->e[j].used; j = (j + 1) & (s->cap - 1))
+			;
+		s->e[j] = old[i];
+	}
+	free(old);
+	return 0;
+}
+
+struct nset_ent *nset_add(struct nset *s, const struct chunk_name *name)
+{
+	struct nset_ent *e = nset_find(s, name);
+	size_t i;
+
+	if (e)
+		return e;
+	if ((s->n + 1) * 2 > s->cap && nset_grow(s))
+		return NULL;
+	for (i = nslot(s, name); s->e[i].used; i = (i + 1) & (s->cap - 1))
+		;
+	e = &s->e[i];
+	memset(e, 0, sizeof(*e));
+	e->name = *name;
+	e->used = 1;
+	s->n++;
+	return e;
+}
+
+void nset_del(struct nset *s, struct nset_ent *e)
+{
+	size_t i = (size_t)(e - s->e), j;
+
+	/* Backward-shift deletion keeps every probe sequence unbroken. */
+	s->e[i].used = 0;
+	s->n--;
+	for (j = (i + 1) & (s->cap - 1); s->e[j].used; j = (j + 1) & (s->cap - 1)) {
+		struct nset_ent t = s->e[j];
+		size_t k;
+
+		s->e[j].used = 0;
+		for (k = nslot(s, &t.name); s->e[k].used; k = (k + 1) & (s->cap - 1))
+			;
+		s->e[k] = t;
+	}
+}
+
+void nset_free(struct nset *s)
+{
+	free(s->e);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- what both roles agree on ---- */
+
+/* A record that copies one host buffer to the device: its data's offset and length. */
+static bool upload_shape(const struct gleam_rec *h, uint32_t len, uint32_t *doff, uint64_t *dlen)
+{
+	uint32_t asz;
+	uint64_t n;
+
+	if (h->fn != GL_FN_cuMemcpyHtoD && h->fn != GL_FN_cuMemcpyHtoDAsync)
+		return false;
+	if (h->flags & GLEAM_REC_F_MORE)
+		return false;
+	asz = ALIGN8((uint32_t)gl_fn_args_size[h->fn]);
+	if (len < sizeof(*h) + asz)
+		return false;
+	/* ByteCount is the second word of both argument blocks. */
+	memcpy(&n, (const unsigned char *)h + sizeof(*h) + 8, 8);
+	*doff = (uint32_t)sizeof(*h) + asz;
+	*dlen = n;
+	return true;
+}
+
+#define CACHE_CHUNK		(1U << 20)	/* = GLEAM_PIECE_MAX: one piece, one chunk */
+#define CACHE_THRESHOLD		(64U << 10)
+#define CACHE_PIN_MAX		(256ULL << 20)	/* what the queue can hold pinned */
+
+struct cache_stats ccache_total, scache_total;
+
+/* ---- client role ---- */
+
+/*
+ * PLAIN: sent as it is.  WAIT: its name was asked about.  DATA: its bytes
+ * go first.  SENT: they went.  NAMED: the session has its name pinned.
+ */
+enum { CE_PLAIN, CE_WAIT, CE_DATA, CE_SENT, CE_NAMED };
+
+struct centry {
+	struct centry *next;
+	uint32_t len;
+	uint32_t doff;
+	uint32_t dlen;
+	uint8_t state;
+	struct chunk_name name;
+	unsigned char rec[] __attribute__((aligned(8)));
+};
+
+#define QUEUE_MAX	(64U << 20)
+
+struct ccache {
+	bool ready;
+	uint32_t chunk_size, threshold, query_max;
+	struct centry *head, **tail;
+	size_t queued;
+	struct nset pinned;		/* count: queued records that name it */
+	struct nset asked;		/* in the question on the wire */
+	struct nset to_ask;		/* for the next question */
+	struct chunk_name *qnames;	/* the question on the wire, in its order */
+	uint32_t nq;
+	uint64_t query_id;
+	bool query_out;
+	struct chunk_name *release;
+	uint32_t nrelease, release_cap;
+	struct cache_stats st;
+};
+
+/*
+ * What the servers are believed to hold, learned from what this gleamd
+ * sent and from answers: the hint that makes a question worth asking.
+ * Bounded: past the bound it starts over, which costs resending only.
+ */
+#define KNOWN_MAX	(1U << 20)
+static struct nset known;
+
+static void known_add(const struct chunk_name *n)
+{
+	if (known.n >= KNOWN_MAX)
+		nset_free(&known);
+	nset_add(&known, n);
+}
+
+struct ccache *ccache_new(void)
+{
+	struct ccache *c = calloc(1, sizeof(*c));
+
+	if (c)
+		c->tail = &c->head;
+	return c;
+}
+
+void ccache_free(struct ccache *c)
+{
+	struct centry *e, *n;
+
+	if (!c)
+		return;
+	for (e = c->head; e; e = n) {
+		n = e->next;
+		free(e);
+	}
+	nset_free(&c->pinned);
+	nset_free(&c->asked);
+	nset_free(&c->to_ask);
+	free(c->release);
+	free(c->qnames);
+	ccache_total.uploads += c->st.uploads;
+	ccache_total.bytes += c->st.bytes;
+	ccache_total.hits += c->st.hits;
+	ccache_total.bytes_saved += c->st.bytes_saved;
+	ccache_total.bytes_sent += c->st.bytes_sent;
+	ccache_total.queries += c->st.queries;
+	ccache_total.waits += c->st.waits;
+	free(c);
+}
+
+const struct cache_stats *ccache_stats(const struct ccache *c)
+{
+	return &c->st;
+}
+
+bool ccache_idle(const struct bridge *b)
+{
+	return !b->cc || !b->cc->head;
+}
+
+bool ccache_info(struct bridge *b, const void *p, uint32_t len)
+{
+	struct gleam_cache_info i;
+	struct ccache *c = b->cc;
+
+	if (!c || c->ready || len != sizeof(i))
+		return false;
+	memcpy(&i, p, len);
+	if (i.chunk_size < GLEAM_CACHE_CHUNK_MIN || i.chunk_size > GLEAM_CACHE_CHUNK_MAX ||
+	    (i.chunk_size & (i.chunk_size - 1)) || i.flags || i.reserved[0] || i.reserved[1] ||
+	    i.reserved[2] || i.reserved[3] || !i.query_max || i.query_max > GLEAM_CACHE_QUERY_MAX)
+		return false;
+	c->chunk_size = i.chunk_size;
+	c->threshold = i.threshold;
+	c->query_max = i.query_max;
+	c->ready = true;
+	return true;
+}
+
+static bool release_add(struct ccache *c, const struct chunk_name *n)
+{
+	if (c->nrelease == c->release_cap) {
+		uint32_t cap = c->release_cap ? 2 * c->release_cap : 64;
+		struct chunk_name *r = realloc(c->release, cap * sizeof(*r));
+
+		if (!r)
+			return false;
+		c->release = r;
+		c->release_cap = cap;
+	}
+	c->release[c->nrelease++] = *n;
+	return true;
+}
+
+/* A record from the ring joins the queue, named if it can be. */
+static bool enqueue(struct ccache *c, const void *p, uint32_t len)
+{
+	struct centry *e = malloc(sizeof(*e) + len);
+	const struct gleam_rec *h = p;
+	struct nset_ent *pin;
+	uint64_t dlen;
+	uint32_t doff;
+
+	if (!e)
+		return false;
+	memcpy(e->rec, p, len);
+	e->len = len;
+	e->next = NULL;
+	e->state = CE_PLAIN;
+	h = (const struct gleam_rec *)e->rec;
+	if (c->ready && upload_shape(h, len, &doff, &dlen) && dlen >= c->threshold &&
+	    dlen <= c->chunk_size && doff + ALIGN8(dlen) == len &&
+	    !chunk_hash(e->rec + doff, (size_t)dlen, &e->name)) {
+		e->doff = doff;
+		e->dlen = (uint32_t)dlen;
+		c->st.uploads++;
+		c->st.bytes += dlen;
+		pin = nset_find(&c->pinned, &e->name);
+		if (pin) {
+			/* Pinned, perhaps about to be released: it stays. */
+			e->state = CE_NAMED;
+			pin->count++;
+		} else if (nset_find(&c->asked, &e->name) || nset_find(&known, &e->name)) {
+			struct nset_ent *a = nset_find(&c->asked, &e->name);
+
+			e->state = CE_WAIT;
+			if (!a) {
+				struct nset_ent *t = nset_add(&c->to_ask, &e->name);
+
+				if (t)
+					t->count = e->dlen;
+				else
+					e->state = CE_DATA;
+			}
+		} else {
+			e->state = CE_DATA;
+		}
+		if (e->state == CE_DATA) {
+			/* Its bytes go just before it: later records may name it. */
+			pin = nset_add(&c->pinned, &e->name);
+			if (!pin) {
+				e->state = CE_PLAIN;
+			} else {
+				pin->count++;
+				known_add(&e->name);
+			}
+		}
+	}
+	*c->tail = e;
+	c->tail = &e->next;
+	c->queued += len;
+	return true;
+}
+
+/* Room for a frame of payload n at the end of the output buffer. */
+static unsigned char *out_frame(struct bridge *b, uint16_t type, uint32_t n)
+{
+	struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = type, .len = n };
+	unsigned char *p;
+
+	if (b->olen + sizeof(f) + ALIGN8(n) > b->ocap)
+		return NULL;
+	p = b->obuf + b->olen;
+	memcpy(p, &f, sizeof(f));
+	b->olen += sizeof(f) + n;
+	return p + sizeof(f);
+}
+
+/* The question for every name waiting to be asked about. */
+static void ask(struct bridge *b)
+{
+	struct ccache *c = b->cc;
+	struct gleam_cache_query q = { .flags = GLEAM_CACHE_Q_PIN };
+	unsigned char *p;
+	uint32_t n = 0;
+
+	if (c->query_out || !c->to_ask.n)
+		return;
+	q.count = (uint32_t)MIN(c->to_ask.n, c->query_max);
+	free(c->qnames);
+	c->qnames = malloc(q.count * sizeof(*c->qnames));
+	if (!c->qnames)
+		return;
+	p = out_frame(b, GLEAM_FRAME_CACHE_QUERY, (uint32_t)(sizeof(q) + q.count *
+					 sizeof(struct gleam_cache_ref)));
+	if (!p)
+		return;
+	memcpy(p, &q, sizeof(q));
+	p += sizeof(q);
+	for (size_t i = 0; i < c->to_ask.cap && n < q.count; i++) {
+		struct nset_ent *e = &c->to_ask.e[i];
+		struct gleam_cache_ref r = { 0 };
+
+		if (!e->used)
+			continue;
+		memcpy(r.name, e->name.b, sizeof(r.name));
+		r.length = e->count;
+		memcpy(p + (size_t)n * sizeof(r), &r, sizeof(r));
+		nset_add(&c->asked, &e->name);
+		c->qnames[n] = e->name;
+		n++;
+	}
+	/* The asked names leave the set to ask (deletion reorders: restart). */
+	for (size_t i = 0; i < c->asked.cap; i++) {
+		struct nset_ent *e;
+
+		if (!c->asked.e[i].used)
+			continue;
+		e = nset_find(&c->to_ask, &c->asked.e[i].name);
+		if (e)
+			nset_del(&c->to_ask, e);
+	}
+	c->nq = n;
+	q.id = ++c->query_id;
+	memcpy(p - sizeof(q), &q, sizeof(q));
+	c->query_out = true;
+	c->st.queries++;
+	gl_dbg("cache: question %llu asks about %u names", (unsigned long long)q.id, n);
+}
+
+/*
+ * Give back the pins no queued record needs: those whose count is still
+ * zero (a record queued since may have taken one again).  The frame goes
+ * after the records that named them, which the server has then read.
+ */
+static void send_release(struct bridge *b)
+{
+	struct ccache *c = b->cc;
+	struct gleam_cache_release r = { 0 };
+	uint32_t n = 0;
+	unsigned char *q;
+
+	if (!c->nrelease)
+		return;
+	for (uint32_t i = 0; i < c->nrelease; i++) {
+		struct nset_ent *pin = nset_find(&c->pinned, &c->release[i]);
+
+		if (pin && !pin->count) {
+			c->release[n++] = c->release[i];
+			nset_del(&c->pinned, pin);
+		}
+	}
+	c->nrelease = 0;
+	n = MIN(n, GLEAM_CACHE_RELEASE_MAX);
+	if (!n)
+		return;
+	r.count = n;
+	q = out_frame(b, GLEAM_FRAME_CACHE_RELEASE, (uint32_t)(sizeof(r) + n * CHUNK_NAME_LEN));
+	if (!q) {
+		/* No room: they stay pinned, counted zero, until the session ends. */
+		return;
+	}
+	memcpy(q, &r, sizeof(r));
+	memcpy(q + sizeof(r), c->release, (size_t)n * CHUNK_NAME_LEN);
+}
+
+/* The record as it crosses: its bytes replaced by its name. */
+static bool out_named(struct bridge *b, struct centry *e, size_t *rec_start)
+{
+	struct gleam_cache_refs refs = { .count = 1, .length = e->dlen };
+	struct gleam_cache_ref r = { .length = e->dlen };
+	uint32_t n = e->doff + (uint32_t)(sizeof(refs) + sizeof(r));
+	struct gleam_rec h;
+
+	if (b->olen + n > b->ocap)
+		return false;
+	memcpy(&h, e->rec, sizeof(h));
+	h.len = n;
+	h.flags |= GLEAM_REC_F_CACHED;
+	memcpy(r.name, e->name.b, sizeof(r.name));
+	memcpy(b->obuf + b->olen, &h, sizeof(h));
+	memcpy(b->obuf + b->olen + sizeof(h), e->rec + sizeof(h), e->doff - sizeof(h));
+	memcpy(b->obuf + b->olen + e->doff, &refs, sizeof(refs));
+	memcpy(b->obuf + b->olen + e->doff + sizeof(refs), &r, sizeof(r));
+	b->olen += n;
+	(void)rec_start;
+	return true;
+}
+
+/* Close the records frame being filled, if any: its length goes in its header. */
+static void close_records(struct bridge *b, size_t *start)
+{
+	struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = GLEAM_FRAME_RECORDS };
+
+	if (*start == SIZE_MAX)
+		return;
+	f.len = (uint32_t)(b->olen - *start - sizeof(f));
+	memcpy(b->obuf + *start, &f, sizeof(f));
+	*start = SIZE_MAX;
+}
+
+static bool open_records(struct bridge *b, size_t *start)
+{
+	if (*start != SIZE_MAX)
+		return true;
+	if (b->olen + sizeof(struct gleam_frame) + GLEAM_REC_MAX > b->ocap)
+		return false;
+	*start = b->olen;
+	b->olen += sizeof(struct gleam_frame);
+	return true;
+}
+
+void ccache_fill_out(struct bridge *b)
+{
+	struct ccache *c = b->cc;
+	size_t start = SIZE_MAX;
+	struct centry *e;
+	uint32_t len, n = 0;
+	const void *p;
+
+	if (b->sending || b->closing || !b->hello_done || b->olen)
+		return;
+	/* Move what the ring holds into the queue, naming as it goes. */
+	while (c->queued < QUEUE_MAX &&
+	       (p = gl_ring_peek(b->out_dir, sizeof(struct gleam_rec), GLEAM_REC_MAX, &len))) {
+		struct gleam_rec h;
+
+		memcpy(&h, p, sizeof(h));
+		h.len = len;
+		if (!bridge_header_ok(NULL, &h, len, true)) {
+			gl_err("session: malformed message from the ring (fn %u)", h.fn);
+			b->out_dir->broken = true;
+			break;
+		}
+		if (!enqueue(c, p, len))
+			break;
+		gl_ring_consume(b->out_dir, len);
+		if (h.flags & GLEAM_REC_F_REPLY)
+			b->st.waits++;
+		b->st.payload += len - sizeof(struct gleam_rec);
+	}
+	if (b->out_dir->broken) {
+		bridge_close(b);
+		return;
+	}
+	if (gl_ring_consume_publish(b->out_dir))
+		bridge_ring_bell(b);
+	ask(b);
+	/* Send from the head of the queue while it is decided. */
+	while ((e = c->head) && e->state != CE_WAIT) {
+		struct nset_ent *pin;
+
+		if (e->state == CE_DATA) {
+			struct gleam_cache_data d = { .ref = { .length = e->dlen } };
+			unsigned char *q;
+
+			close_records(b, &start);
+			q = out_frame(b, GLEAM_FRAME_CACHE_DATA, (uint32_t)(sizeof(d) + ALIGN8(e->dlen)));
+			if (!q)
+				break;
+			memcpy(d.ref.name, e->name.b, sizeof(d.ref.name));
+			memcpy(q, &d, sizeof(d));
+			memcpy(q + sizeof(d), e->rec + e->doff, ALIGN8(e->dlen));
+			c->st.bytes_sent += e->dlen;
+			/* Its record follows as a name, and is no hit. */
+			e->state = CE_SENT;
+		}
+		if (!open_records(b, &start))
+			break;
+		if (e->state == CE_NAMED || e->state == CE_SENT) {
+			if (!out_named(b, e, &start))
+				break;
+			if (e->state == CE_NAMED) {
+				c->st.hits++;
+				c->st.bytes_saved += e->dlen;
+			}
+			pin = nset_find(&c->pinned, &e->name);
+			/* No queued record needs it any more: the pin goes back. */
+			if (pin && !--pin->count)
+				release_add(c, &e->name);
+		} else {
+			if (b->olen + e->len > b->ocap)
+				break;
+			memcpy(b->obuf + b->olen, e->rec, e->len);
+			b->olen += e->len;
+		}
+		n++;
+		c->head = e->next;
+		if (!c->head)
+			c->tail = &c->head;
+		c->queued -= e->len;
+		free(e);
+	}
+	close_records(b, &start);
+	send_release(b);
+	if (c->head && c->head->state == CE_WAIT)
+		c->st.waits++;
+	if (!b->olen)
+		return;
+	b->last_active = gl_now_ns();
+	loop_note_busy();
+	b->st.records += n;
+	b->st.batches++;
+	b->st.bytes_out += b->olen;
+	bridge_send_out(b);
+}
+
+bool ccache_have(struct bridge *b, const void *p, uint32_t len)
+{
+	struct ccache *c = b->cc;
+	struct gleam_cache_have h;
+	const uint64_t *bits;
+	struct nset held = { 0 };
+	struct centry *e;
+	size_t words;
+
+	if (!c || !c->query_out || len < sizeof(h))
+		return false;
+	memcpy(&h, p, sizeof(h));
+	words = (h.count + 63) / 64;
+	if (h.id != c->query_id || h.reserved || h.count != c->nq ||
+	    len != sizeof(h) + words * 8) {
+		gl_err("server: a malformed answer to question %llu (count %u of %u, %u bytes)",
+		       (unsigned long long)h.id, h.count, c->nq, len);
+		return false;
+	}
+	bits = (const uint64_t *)((const unsigned char *)p + sizeof(h));
+	/* The answer's order is the question's. */
+	for (uint32_t i = 0; i < c->nq; i++)
+		if (bits[i / 64] >> (i % 64) & 1)
+			nset_add(&held, &c->qnames[i]);
+	/* Every waiting record decides: named if held; else the first sends the bytes. */
+	for (e = c->head; e; e = e->next) {
+		struct nset_ent *pin;
+
+		if (e->state != CE_WAIT || !nset_find(&c->asked, &e->name))
+			continue;
+		pin = nset_find(&c->pinned, &e->name);
+		if (pin) {
+			e->state = CE_NAMED;
+			pin->count++;
+			continue;
+		}
+		pin = nset_add(&c->pinned, &e->name);
+		if (!pin) {
+			nset_free(&held);
+			return false;
+		}
+		pin->count = 1;
+		if (nset_find(&held, &e->name)) {
+			e->state = CE_NAMED;
+		} else {
+			e->state = CE_DATA;
+			known_add(&e->name);
+		}
+	}
+	/* Names pinned by the answer that no record needs any more go back. */
+	for (size_t k = 0; k < held.cap; k++) {
+		struct nset_ent *pin;
+
+		if (!held.e[k].used || nset_find(&c->pinned, &held.e[k].name))
+			continue;
+		pin = nset_add(&c->pinned, &held.e[k].name);
+		if (pin)
+			release_add(c, &held.e[k].name);
+	}
+	nset_free(&held);
+	nset_free(&c->asked);
+	c->query_out = false;
+	/* The bridge moves on once it has read the frame (not here: it is reading). */
+	return true;
+}
+
+/* ---- server role ---- */
+
+struct scache {
+	struct nset pins;		/* ptr: the chunk, one reference */
+	uint64_t pinned_bytes;
+	struct cache_stats st;
+};
+
+static struct chunk_store *store;
+
+int scache_open(const char *dir, uint64_t mem_limit, uint64_t disk_limit)
+{
+	struct chunk_store_opts o = {
+		.dir = dir && *dir ? dir : NULL,
+		.mem_limit = mem_limit,
+		.disk_limit = dir && *dir ? disk_limit : 0,
+		.chunk_max = CACHE_CHUNK,
+	};
+
+	return chunk_store_open(&o, &store);
+}
+
+bool scache_enabled(void)
+{
+	return store != NULL;
+}
+
+struct chunk_store *scache_store(void)
+{
+	return store;
+}
+
+struct scache *scache_new(void)
+{
+	return calloc(1, sizeof(struct scache));
+}
+
+void scache_free(struct scache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->pins.cap; i++)
+		if (c->pins.e[i].used)
+			chunk_unref(c->pins.e[i].ptr);
+	nset_free(&c->pins);
+	scache_total.uploads += c->st.uploads;
+	scache_total.bytes += c->st.bytes;
+	scache_total.hits += c->st.hits;
+	scache_total.bytes_saved += c->st.bytes_saved;
+	scache_total.bytes_sent += c->st.bytes_sent;
+	scache_total.queries += c->st.queries;
+	free(c);
+}
+
+const struct cache_stats *scache_stats(const struct scache *c)
+{
+	return &c->st;
+}
+
+void scache_send_info(struct bridge *b)
+{
+	struct gleam_cache_info i = {
+		.chunk_size = CACHE_CHUNK,
+		.threshold = CACHE_THRESHOLD,
+		.pin_max = CACHE_PIN_MAX,
+		.query_max = GLEAM_CACHE_QUERY_MAX,
+	};
+	struct chunk_store_stats st;
+
+	chunk_store_stats(store, &st);
+	i.mem_limit = st.mem_bytes;
+	bridge_queue_frame(b, GLEAM_FRAME_CACHE_INFO, &i, sizeof(i));
+}
+
+static bool pin(struct scache *c, struct chunk *k)
+{
+	struct nset_ent *e = nset_find(&c->pins, &k->name);
+
+	if (e) {
+		chunk_unref(k);
+		return true;
+	}
+	e = nset_add(&c->pins, &k->name);
+	if (!e) {
+		chunk_unref(k);
+		return false;
+	}
+	e->ptr = k;
+	e->count = k->len;
+	c->pinned_bytes += k->len;
+	return true;
+}
+
+static bool on_query(struct bridge *b, const unsigned char *p, uint32_t len)
+{
+	struct scache *c = b->sc;
+	struct gleam_cache_query q;
+	struct gleam_cache_have h = { 0 };
+	uint64_t *bits;
+	unsigned char *out;
+	size_t words, olen;
+
+	if (len < sizeof(q))
+		return false;
+	memcpy(&q, p, sizeof(q));
+	if (!q.count || q.count > GLEAM_CACHE_QUERY_MAX || (q.flags & ~GLEAM_CACHE_Q_KNOWN) ||
+	    q.reserved || len != sizeof(q) + (uint64_t)q.count * sizeof(struct gleam_cache_ref))
+		return false;
+	words = (q.count + 63) / 64;
+	olen = sizeof(h) + words * 8;
+	out = calloc(1, olen);
+	if (!out)
+		return false;
+	bits = (uint64_t *)(out + sizeof(h));
+	c->st.queries++;
+	for (uint32_t i = 0; i < q.count; i++) {
+		struct gleam_cache_ref r;
+		struct chunk_name n;
+		struct chunk *k;
+
+		memcpy(&r, p + sizeof(q) + (size_t)i * sizeof(r), sizeof(r));
+		if (r.reserved || !r.length || r.length > CACHE_CHUNK) {
+			free(out);
+			return false;
+		}
+		memcpy(n.b, r.name, sizeof(n.b));
+		if (nset_find(&c->pins, &n)) {
+			bits[i / 64] |= 1ull << (i % 64);
+			h.held++;
+			continue;
+		}
+		if (c->pinned_bytes + r.length > CACHE_PIN_MAX)
+			continue;
+		if (chunk_store_get(store, &n, &k))
+			continue;
+		if (k->len != r.length) {
+			chunk_unref(k);
+			continue;
+		}
+		if ((q.flags & GLEAM_CACHE_Q_PIN) && !pin(c, k))
+			continue;
+		if (!(q.flags & GLEAM_CACHE_Q_PIN))
+			chunk_unref(k);
+		bits[i / 64] |= 1ull << (i % 64);
+		h.held++;
+	}
+	h.id = q.id;
+	h.count = q.count;
+	memcpy(out, &h, sizeof(h));
+	bridge_queue_frame(b, GLEAM_FRAME_CACHE_HAVE, out, (uint32_t)olen);
+	free(out);
+	return true;
+}
+
+static bool on_data(struct bridge *b, const unsigned char *p, uint32_t len)
+{
+	struct scache *c = b->sc;
+	struct gleam_cache_data d;
+	struct chunk_name n;
+	struct chunk *k;
+	int err;
+
+	if (len < sizeof(d))
+		return false;
+	memcpy(&d, p, sizeof(d));
+	if (d.reserved || d.ref.reserved || !d.ref.length || d.ref.length > CACHE_CHUNK ||
+	    len != sizeof(d) + ALIGN8(d.ref.length))
+		return false;
+	memcpy(n.b, d.ref.name, sizeof(n.b));
+	k = chunk_alloc(d.ref.length);
+	if (!k)
+		return false;
+	memcpy(k->data, p + sizeof(d), d.ref.length);
+	k->name = n;
+	/* The store hashes the bytes: a chunk that is not its name's is refused. */
+	err = chunk_store_add(store, &n, k);
+	if (err == -EBADMSG) {
+		char hex[2 * CHUNK_NAME_LEN + 1];
+
+		chunk_name_hex(&n, hex);
+		gl_err("session: chunk %.16s... does not hold the bytes of its name: closing", hex);
+		chunk_unref(k);
+		return false;
+	}
+	c->st.bytes_sent += d.ref.length;
+	/* Stored or not (a full disk), the session holds it for its record. */
+	return pin(c, k);
+}
+
+static bool on_release(struct bridge *b, const unsigned char *p, uint32_t len)
+{
+	struct scache *c = b->sc;
+	struct gleam_cache_release r;
+
+	if (len < sizeof(r))
+		return false;
+	memcpy(&r, p, sizeof(r));
+	if (r.reserved || r.count > GLEAM_CACHE_RELEASE_MAX ||
+	    len != sizeof(r) + (uint64_t)r.count * CHUNK_NAME_LEN)
+		return false;
+	if (!r.count) {
+		for (size_t i = 0; i < c->pins.cap; i++)
+			if (c->pins.e[i].used)
+				chunk_unref(c->pins.e[i].ptr);
+		nset_free(&c->pins);
+		c->pinned_bytes = 0;
+		return true;
+	}
+	for (uint32_t i = 0; i < r.count; i++) {
+		struct chunk_name n;
+		struct nset_ent *e;
+
+		memcpy(n.b, p + sizeof(r) + (size_t)i * CHUNK_NAME_LEN, CHUNK_NAME_LEN);
+		e = nset_find(&c->pins, &n);
+		if (!e)
+			continue;
+		c->pinned_bytes -= e->count;
+		chunk_unref(e->ptr);
+		nset_del(&c->pins, e);
+	}
+	return true;
+}
+
+bool scache_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len)
+{
+	if (!b->sc)
+		return false;
+	switch (type) {
+	case GLEAM_FRAME_CACHE_QUERY:
+		return on_query(b, p, len);
+	case GLEAM_FRAME_CACHE_DATA:
+		return on_data(b, p, len);
+	case GLEAM_FRAME_CACHE_RELEASE:
+		return on_release(b, p, len);
+	default:
+		return false;
+	}
+}
+
+/* The references a CACHED record carries, checked; their count, or 0. */
+static uint32_t refs_of(struct bridge *b, const void *rec, uint32_t len, uint32_t *doff,
+			uint64_t *dlen)
+{
+	const struct gleam_rec *h = rec;
+	struct gleam_cache_refs refs;
+	uint64_t sum = 0;
+
+	if (!b->sc || !upload_shape(h, len, doff, dlen))
+		return 0;
+	if (len < *doff + sizeof(refs))
+		return 0;
+	memcpy(&refs, (const unsigned char *)rec + *doff, sizeof(refs));
+	if (!refs.count || refs.count > GLEAM_CACHE_REFS_MAX || refs.reserved0 ||
+	    refs.length != *dlen ||
+	    len != *doff + sizeof(refs) + (uint64_t)refs.count * sizeof(struct gleam_cache_ref))
+		return 0;
+	for (uint32_t i = 0; i < refs.count; i++) {
+		struct gleam_cache_ref r;
+		struct chunk_name n;
+		struct nset_ent *e;
+
+		memcpy(&r, (const unsigned char *)rec + *doff + sizeof(refs) + i * sizeof(r),
+		       sizeof(r));
+		memcpy(n.b, r.name, sizeof(n.b));
+		e = nset_find(&b->sc->pins, &n);
+		if (r.reserved || !e || ((struct chunk *)e->ptr)->len != r.length)
+			return 0;
+		sum += r.length;
+	}
+	return sum == *dlen ? refs.count : 0;
+}
+
+uint32_t scache_expanded_len(struct bridge *b, const void *rec, uint32_t len)
+{
+	uint64_t dlen, n;
+	uint32_t doff;
+
+	if (!refs_of(b, rec, len, &doff, &dlen))
+		return 0;
+	n = doff + ALIGN8(dlen);
+	return n > GLEAM_REC_MAX ? 0 : (uint32_t)n;
+}
+
+void scache_expand(struct bridge *b, const void *rec, uint32_t len, void *dst)
+{
+	uint32_t count, doff;
+	uint64_t dlen, off = 0;
+	struct gleam_rec h;
+	unsigned char *d = dst;
+
+	count = refs_of(b, rec, len, &doff, &dlen);
+	memcpy(&h, rec, sizeof(h));
+	h.flags &= (uint16_t)~GLEAM_REC_F_CACHED;
+	h.len = doff + (uint32_t)ALIGN8(dlen);
+	memcpy(d, &h, sizeof(h));
+	memcpy(d + sizeof(h), (const unsigned char *)rec + sizeof(h), doff - sizeof(h));
+	for (uint32_t i = 0; i < count; i++) {
+		struct gleam_cache_ref r;
+		struct chunk_name n;
+		struct chunk *k;
+
+		memcpy(&r, (const unsigned char *)rec + doff + sizeof(struct gleam_cache_refs) +
+		       i * sizeof(r), sizeof(r));
+		memcpy(n.b, r.name, sizeof(n.b));
+		k = nset_find(&b->sc->pins, &n)->ptr;
+		memcpy(d + doff + off, k->data, k->len);
+		off += k->len;
+	}
+	memset(d + doff + off, 0, ALIGN8(dlen) - dlen);
+	b->sc->st.uploads++;
+	b->sc->st.bytes += dlen;
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Host-to-device uploads by content (Documentation/cache.md): the client
+ * gleamd names each large upload by the SHA-256 of its bytes and sends the
+ * name where the server holds the bytes; the server keeps the bytes in its
+ * chunk store and puts them back into the record before the replay worker
+ * sees it.
+ */
+#ifndef GLEAM_CACHE_H
+#define GLEAM_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "chunk.h"
+#include "gleam_cache.h"
+
+struct bridge;
+
+/* A set of chunk names, each with a count and a pointer of its owner's. */
+struct nset_ent {
+	struct chunk_name name;
+	uint32_t used;		/* 0: free */
+	uint32_t count;
+	void *ptr;
+};
+
+struct nset {
+	struct nset_ent *e;
+	size_t cap, n;
+};
+
+struct nset_ent *nset_find(struct nset *s, const struct chunk_name *name);
+/* The entry for name, made if absent (count 0, ptr NULL); NULL without memory. */
+struct nset_ent *nset_add(struct nset *s, const struct chunk_name *name);
+void nset_del(struct nset *s, struct nset_ent *e);
+void nset_free(struct nset *s);
+
+/* Counters, per session and per daemon. */
+struct cache_stats {
+	uint64_t uploads;		/* records that could be named */
+	uint64_t bytes;			/* their bytes */
+	uint64_t hits;			/* named, bytes held by the server */
+	uint64_t bytes_saved;		/* bytes that crossed as names */
+	uint64_t bytes_sent;		/* chunk bytes that crossed */
+	uint64_t queries;		/* questions asked */
+	uint64_t waits;			/* times a session waited for an answer */
+};
+
+/* ---- client role ---- */
+
+struct ccache;
+
+/* The session's cache, once the server granted GLEAM_WIRE_F_CACHE. */
+struct ccache *ccache_new(void);
+void ccache_free(struct ccache *c);
+/* The server's CACHE_INFO: cutting and naming may start; false: malformed. */
+bool ccache_info(struct bridge *b, const void *p, uint32_t len);
+/* The server's answer to a query; false: malformed. */
+bool ccache_have(struct bridge *b, const void *p, uint32_t len);
+/*
+ * Fill the bridge's output buffer from the ring through the session's
+ * queue: records in order, named where the server holds their bytes.
+ */
+void ccache_fill_out(struct bridge *b);
+bool ccache_idle(const struct bridge *b);
+const struct cache_stats *ccache_stats(const struct ccache *c);
+/* Every session's counters together, ended sessions included. */
+extern struct cache_stats ccache_total;
+
+/* ---- server role ---- */
+
+struct scache;
+
+/* The daemon's store; 0 or -errno. */
+int scache_open(const char *dir, uint64_t mem_limit, uint64_t disk_limit);
+bool scache_enabled(void);
+struct chunk_store *scache_store(void);
+struct scache *scache_new(void);
+void scache_free(struct scache *c);
+/* The CACHE_INFO frame sent after a hello that granted the cache. */
+void scache_send_info(struct bridge *b);
+/* CACHE_QUERY, CACHE_DATA and CACHE_RELEASE frames; false: close the session. */
+bool scache_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len);
+/*
+ * The length a CACHED record will have with its bytes back, or 0 if the
+ * record is malformed or names what the session has not pinned.
+ */
+uint32_t scache_expanded_len(struct bridge *b, const void *rec, uint32_t len);
+/* Write it, expanded, to dst (scache_expanded_len() bytes). */
+void scache_expand(struct bridge *b, const void *rec, uint32_t len, void *dst);
+const struct cache_stats *scache_stats(const struct scache *c);
+extern struct cache_stats scache_total;
+
+#endif /* GLEAM_CACHE_H */

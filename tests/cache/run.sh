@@ -1,0 +1,145 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# Uploads by content, on loopback with the sim backend (Documentation/cache.md):
+# the upload program's copies of every size around the chunk boundaries
+# come back intact through a server with a chunk store, and the store does
+# what it must:
+#   - a second run of the same uploads sends names, not bytes;
+#   - uploads partly held send only what is missing;
+#   - the store's disk tier survives a restart of the server;
+#   - a chunk damaged on disk is found, dropped and fetched again;
+#   - a small memory tier evicts, and what it evicted is sent again;
+#   - a peer that sends bytes under a name they do not hash to, or names
+#     what it has not pinned, is cut off, and the server lives on.
+# Ends with "N passed, N failed".
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PORT=$((30000 + $$ % 20000))
+STORE=$(mktemp -d /tmp/gleam-store.XXXXXX)
+SERVER_ARGS="--cache-dir $STORE --cache-mem 256M --cache-disk 1G"
+. "$ROOT/tests/lib/daemons.sh"
+UPLOAD=$BUILD/tests/cache/upload
+trap 'cleanup; rm -rf "$STORE"' EXIT
+
+# The last ended session's cache counter $1.
+last() {
+	"$BIN/gleamctl" status --json | python3 -c "
+import json, sys
+e = json.load(sys.stdin)['client']['ended'][-1]['cache']
+print(e['$1'])"
+}
+
+run_upload() {
+	local name=$1
+	shift
+	if timeout 120 "$UPLOAD" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &&
+		grep -q "^upload: PASS" "$TMP/$name.out"; then
+		return 0
+	fi
+	bad "$name: upload $* failed: $(grep -v ': ok$' "$TMP/$name.out" | head -n 3) $(tail -n 2 "$TMP/$name.err")"
+	return 1
+}
+
+restart_server() {
+	kill "$SPID" 2>/dev/null
+	wait "$SPID" 2>/dev/null
+	# shellcheck disable=SC2086
+	"$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend sim $SERVER_ARGS \
+		>>"$TMP/server.log" 2>&1 &
+	SPID=$!
+	for _ in $(seq 100); do
+		"$BIN/gleamctl" server-info "127.0.0.1:$PORT" >/dev/null 2>&1 && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+export LD_LIBRARY_PATH=$BUILD/lib
+start || { bad "daemons start"; echo "$passed passed, $failed failed"; exit 1; }
+ok "daemons start (server $PORT, sim backend, chunk store in $STORE)"
+
+# 1. Cold: every byte crosses once; the same bytes twice in one run cross once.
+if run_upload cold 1 8; then
+	sent=$(last bytes_sent)
+	named=$(last bytes)
+	if [ "$sent" -gt 0 ] && [ "$sent" -lt "$named" ]; then
+		ok "cold run intact: $named bytes named, $sent sent as bytes (the repeat crossed as names)"
+	else
+		bad "cold run: $named bytes named, $sent sent"
+	fi
+fi
+
+# 2. Warm, in a new process: names only.
+if run_upload warm 1 8; then
+	sent=$(last bytes_sent)
+	saved=$(last bytes_saved)
+	if [ "$sent" -eq 0 ] && [ "$saved" -gt 0 ]; then
+		ok "warm run intact: $saved bytes crossed as names, 0 as bytes"
+	else
+		bad "warm run: $sent bytes sent, $saved saved"
+	fi
+fi
+
+# 3. Partly held: the small copies are new (another seed), the big one not.
+if run_upload other 2 8 1; then
+	sent=$(last bytes_sent)
+	saved=$(last bytes_saved)
+	named=$(last bytes)
+	if [ "$sent" -gt 0 ] && [ "$saved" -ge $((15 << 20)) ] && [ "$sent" -lt "$named" ]; then
+		ok "partly held: $sent of $named bytes sent, $saved crossed as names"
+	else
+		bad "partly held: $sent of $named sent, $saved saved"
+	fi
+fi
+
+# 4. The disk tier survives a restart of the server.
+if restart_server && run_upload restart 1 8; then
+	sent=$(last bytes_sent)
+	if [ "$sent" -eq 0 ]; then
+		ok "after a server restart the store still holds the chunks (0 bytes sent)"
+	else
+		bad "after a server restart $sent bytes were sent again"
+	fi
+fi
+
+# 5. Damaged chunk files are found, dropped, and fetched again.
+nfiles=$(find "$STORE/objects" -type f | wc -l)
+find "$STORE/objects" -type f -size +60k -exec \
+	sh -c 'printf XXXX | dd of="$1" bs=1 seek=100 conv=notrunc 2>/dev/null' _ {} \;
+if [ "$nfiles" -gt 0 ] && restart_server && run_upload damaged 1 8; then
+	sent=$(last bytes_sent)
+	left=$(grep -l XXXX -r "$STORE/objects" 2>/dev/null | wc -l)
+	if [ "$sent" -gt 0 ]; then
+		ok "damaged chunks on disk were dropped and sent again ($sent bytes; $left of $nfiles files still damaged, none of them read)"
+	else
+		bad "damaged chunks: nothing was sent again"
+	fi
+fi
+
+# 6. A memory tier of 4 MiB with no disk evicts: what went is sent again.
+SERVER_ARGS="--cache-mem 4M"
+if restart_server && run_upload evict1 3 16 && run_upload evict2 3 16; then
+	sent=$(last bytes_sent)
+	named=$(last bytes)
+	if [ "$sent" -gt 0 ]; then
+		ok "a 4 MiB store evicted and the second run sent $sent of $named bytes again"
+	else
+		bad "a 4 MiB store kept everything of $named bytes"
+	fi
+fi
+
+# 7. Hostile peers.
+if python3 "$ROOT/tests/cache/liar.py" 127.0.0.1 "$PORT" >"$TMP/liar.out" 2>&1; then
+	ok "liars cut off: $(tr '\n' ' ' <"$TMP/liar.out")"
+else
+	bad "liar: $(tail -n 3 "$TMP/liar.out")"
+fi
+if kill -0 "$SPID" 2>/dev/null && run_upload after-liar 1 1; then
+	ok "the server lives on and serves"
+else
+	bad "the server did not survive the liars"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
