@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "cache.h"
+#include "hashpool.h"
 #include "gleam_api_gen.h"
 #include "gleamd.h"
 #include "util.h"
@@ -145,13 +146,15 @@ struct cache_stats ccache_total, scache_total;
 /* ---- client role ---- */
 
 /*
- * PLAIN: sent as it is.  WAIT: its name was asked about.  DATA: its bytes
- * go first.  SENT: they went.  NAMED: the session has its name pinned.
+ * PLAIN: sent as it is.  HASH: its name is being computed.  WAIT: its name
+ * was asked about.  DATA: its bytes go first.  SENT: they went.  NAMED:
+ * the session has its name pinned.
  */
-enum { CE_PLAIN, CE_WAIT, CE_DATA, CE_SENT, CE_NAMED };
+enum { CE_PLAIN, CE_HASH, CE_WAIT, CE_DATA, CE_SENT, CE_NAMED };
 
 struct centry {
 	struct centry *next;
+	struct hashpool_job job;	/* while CE_HASH */
 	uint32_t len;
 	uint32_t doff;
 	uint32_t dlen;
@@ -187,6 +190,12 @@ struct ccache {
 #define KNOWN_MAX	(1U << 20)
 static struct nset known;
 
+/*
+ * Names are computed on the pool's threads while the loop goes on sending;
+ * a pool for the whole daemon, made with the first session that names.
+ */
+static struct hashpool *pool;
+
 static void known_add(const struct chunk_name *n)
 {
 	if (known.n >= KNOWN_MAX)
@@ -211,6 +220,8 @@ void ccache_free(struct ccache *c)
 		return;
 	for (e = c->head; e; e = n) {
 		n = e->next;
+		if (e->state == CE_HASH)
+			hashpool_cancel(pool, &e->job);
 		free(e);
 	}
 	nset_free(&c->pinned);
@@ -272,12 +283,70 @@ static bool release_add(struct ccache *c, const struct chunk_name *n)
 	return true;
 }
 
-/* A record from the ring joins the queue, named if it can be. */
+int ccache_pool_fd(void)
+{
+	return pool ? hashpool_fd(pool) : -1;
+}
+
+/* The entry's name is known: pinned, to be asked about, or its bytes go first. */
+static void decide(struct ccache *c, struct centry *e)
+{
+	struct nset_ent *pin;
+
+	c->st.uploads++;
+	c->st.bytes += e->dlen;
+	pin = nset_find(&c->pinned, &e->name);
+	if (pin) {
+		/* Pinned, perhaps about to be released: it stays. */
+		e->state = CE_NAMED;
+		pin->count++;
+		return;
+	}
+	if (nset_find(&c->asked, &e->name) || nset_find(&known, &e->name)) {
+		e->state = CE_WAIT;
+		if (!nset_find(&c->asked, &e->name)) {
+			struct nset_ent *t = nset_add(&c->to_ask, &e->name);
+
+			if (t)
+				t->count = e->dlen;
+			else
+				e->state = CE_DATA;
+		}
+	} else {
+		e->state = CE_DATA;
+	}
+	if (e->state == CE_DATA) {
+		/* Its bytes go just before it: later records may name it. */
+		pin = nset_add(&c->pinned, &e->name);
+		if (!pin) {
+			e->state = CE_PLAIN;
+		} else {
+			pin->count++;
+			known_add(&e->name);
+		}
+	}
+}
+
+/* Decide, in queue order, every entry whose name is ready. */
+static void settle(struct ccache *c)
+{
+	for (struct centry *e = c->head; e; e = e->next) {
+		if (e->state != CE_HASH)
+			continue;
+		if (!hashpool_finished(&e->job))
+			return;
+		if (hashpool_job_error(&e->job))
+			e->state = CE_PLAIN;
+		else
+			decide(c, e);
+	}
+}
+
+/* A record from the ring joins the queue; an upload's name is computed. */
 static bool enqueue(struct ccache *c, const void *p, uint32_t len)
 {
 	struct centry *e = malloc(sizeof(*e) + len);
-	const struct gleam_rec *h = p;
-	struct nset_ent *pin;
+	const struct gleam_rec *h;
 	uint64_t dlen;
 	uint32_t doff;
 
@@ -289,42 +358,16 @@ static bool enqueue(struct ccache *c, const void *p, uint32_t len)
 	e->state = CE_PLAIN;
 	h = (const struct gleam_rec *)e->rec;
 	if (c->ready && upload_shape(h, len, &doff, &dlen) && dlen >= c->threshold &&
-	    dlen <= c->chunk_size && doff + ALIGN8(dlen) == len &&
-	    !chunk_hash(e->rec + doff, (size_t)dlen, &e->name)) {
+	    dlen <= c->chunk_size && doff + ALIGN8(dlen) == len) {
 		e->doff = doff;
 		e->dlen = (uint32_t)dlen;
-		c->st.uploads++;
-		c->st.bytes += dlen;
-		pin = nset_find(&c->pinned, &e->name);
-		if (pin) {
-			/* Pinned, perhaps about to be released: it stays. */
-			e->state = CE_NAMED;
-			pin->count++;
-		} else if (nset_find(&c->asked, &e->name) || nset_find(&known, &e->name)) {
-			struct nset_ent *a = nset_find(&c->asked, &e->name);
-
-			e->state = CE_WAIT;
-			if (!a) {
-				struct nset_ent *t = nset_add(&c->to_ask, &e->name);
-
-				if (t)
-					t->count = e->dlen;
-				else
-					e->state = CE_DATA;
-			}
-		} else {
-			e->state = CE_DATA;
-		}
-		if (e->state == CE_DATA) {
-			/* Its bytes go just before it: later records may name it. */
-			pin = nset_add(&c->pinned, &e->name);
-			if (!pin) {
-				e->state = CE_PLAIN;
-			} else {
-				pin->count++;
-				known_add(&e->name);
-			}
-		}
+		if (!pool && hashpool_create(0, &pool))
+			pool = NULL;
+		if (pool && !hashpool_submit(pool, &e->job, e->rec + doff, dlen, c->chunk_size,
+					     &e->name))
+			e->state = CE_HASH;
+		else if (!chunk_hash(e->rec + doff, (size_t)dlen, &e->name))
+			decide(c, e);
 	}
 	*c->tail = e;
 	c->tail = &e->next;
@@ -515,9 +558,10 @@ void ccache_fill_out(struct bridge *b)
 	}
 	if (gl_ring_consume_publish(b->out_dir))
 		bridge_ring_bell(b);
+	settle(c);
 	ask(b);
 	/* Send from the head of the queue while it is decided. */
-	while ((e = c->head) && e->state != CE_WAIT) {
+	while ((e = c->head) && e->state != CE_WAIT && e->state != CE_HASH) {
 		struct nset_ent *pin;
 
 		if (e->state == CE_DATA) {

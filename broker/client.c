@@ -61,9 +61,11 @@ static struct {
 	struct ended ended[ENDED_MAX];
 	unsigned int nended;
 	int listen_fd;
-	struct op op_accept, op_timer;
+	struct op op_accept, op_timer, op_hash;
 	struct __kernel_timespec tick;
 	bool timer_armed;
+	bool hash_armed;
+	uint64_t hash_buf;
 	struct csess *sessions;
 	uint64_t next_id;
 	uint64_t sessions_total;
@@ -638,6 +640,33 @@ static void arm_timer(void)
 	cl.timer_armed = true;
 }
 
+/* Names computed on the hashing threads wake the loop through their eventfd. */
+static void arm_hash(void)
+{
+	struct io_uring_sqe *sqe;
+	int fd = ccache_pool_fd();
+
+	if (cl.hash_armed || fd < 0)
+		return;
+	sqe = loop_sqe();
+	io_uring_prep_read(sqe, fd, &cl.hash_buf, sizeof(cl.hash_buf), 0);
+	io_uring_sqe_set_data(sqe, &cl.op_hash);
+	cl.hash_armed = true;
+}
+
+static void on_hash(void)
+{
+	struct csess *s, *next;
+
+	cl.hash_armed = false;
+	for (s = cl.sessions; s; s = next) {
+		next = s->next;
+		if (s->b.cc && !s->b.closing)
+			bridge_kick(&s->b);
+		sess_maybe_free(s);
+	}
+}
+
 static void on_tick(void)
 {
 	uint64_t now = gl_now_ns();
@@ -678,6 +707,10 @@ static void on_cqe(struct io_uring_cqe *cqe)
 	}
 	if (op->type == OP_TIMER) {
 		on_tick();
+		return;
+	}
+	if (op->type == OP_HASH) {
+		on_hash();
 		return;
 	}
 	if (op->type == OP_VGPU) {
@@ -724,6 +757,7 @@ int client_main(struct config *c)
 	cl.cfg = c;
 	cl.op_accept = (struct op){ OP_ACCEPT, NULL };
 	cl.op_timer = (struct op){ OP_TIMER, NULL };
+	cl.op_hash = (struct op){ OP_HASH, NULL };
 	cl.tick.tv_nsec = (long long)c->flush_us * 1000;
 	err = gl_parse_hostport(c->server, GLEAM_WIRE_PORT, &cl.server, &cl.server_len);
 	if (err) {
@@ -773,6 +807,7 @@ int client_main(struct config *c)
 		}
 		io_uring_cq_advance(&g_loop.ring, n);
 		arm_timer();
+		arm_hash();
 		vgpu_flush();
 	}
 	unlink(c->socket_path);

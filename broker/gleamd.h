@@ -48,6 +48,7 @@ enum op_type {
 	OP_CTL_SEND,
 	OP_CHILD,
 	OP_VGPU,		/* broker/vgpu.c: the control node, netlink */
+	OP_HASH,		/* client: names computed (broker/cache.c) */
 };
 
 struct op {

@@ -43,15 +43,25 @@ run_upload() {
 
 restart_server() {
 	kill "$SPID" 2>/dev/null
-	wait "$SPID" 2>/dev/null
-	# shellcheck disable=SC2086
-	"$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend sim $SERVER_ARGS \
-		>>"$TMP/server.log" 2>&1 &
-	SPID=$!
-	for _ in $(seq 100); do
-		"$BIN/gleamctl" server-info "127.0.0.1:$PORT" >/dev/null 2>&1 && return 0
+	for _ in $(seq 200); do
+		kill -0 "$SPID" 2>/dev/null || break
 		sleep 0.05
 	done
+	wait "$SPID" 2>/dev/null
+	# The old one's port may take a moment to be free: a few tries.
+	for _ in 1 2 3 4 5; do
+		# shellcheck disable=SC2086
+		"$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend sim $SERVER_ARGS \
+			>>"$TMP/server.log" 2>&1 &
+		SPID=$!
+		for _ in $(seq 200); do
+			"$BIN/gleamctl" server-info "127.0.0.1:$PORT" >/dev/null 2>&1 && return 0
+			kill -0 "$SPID" 2>/dev/null || break
+			sleep 0.05
+		done
+		sleep 0.5
+	done
+	bad "the server did not come back: $(tail -n 2 "$TMP/server.log")"
 	return 1
 }
 
