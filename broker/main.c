@@ -103,7 +103,10 @@ static void usage(void)
 		"       gleamd server [--listen ADDR[:PORT]] [--backend cuda|sim|auto]\n"
 		"                     [--cuda-lib PATH] [--config FILE]\n"
 		"common options: --log-level 0|1|2, --ring-shift N (22..28), --help\n"
-		"client options: --flush-us N (timer for records nobody waits for, default 50)\n");
+		"client options: --flush-us N (timer for records nobody waits for, default 50),\n"
+		"                --cache on|off (name large uploads by content, default on)\n"
+		"server options: --cache-dir DIR, --cache-mem SIZE (default 4G),\n"
+		"                --cache-disk SIZE (default 64G), --cache on|off\n");
 }
 
 int main(int argc, char **argv)
