@@ -16,8 +16,10 @@
  * bytes back, from pinned chunks only, before the worker sees it.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cache.h"
 #include "hashpool.h"
@@ -690,10 +692,129 @@ bool ccache_have(struct bridge *b, const void *p, uint32_t len)
 struct scache {
 	struct nset pins;		/* ptr: the chunk, one reference */
 	uint64_t pinned_bytes;
+	uint64_t serial;		/* names the session to the store threads */
 	struct cache_stats st;
 };
 
 static struct chunk_store *store;
+
+/*
+ * Chunks received are verified and written by store threads, off the
+ * event loop: hashing a chunk and writing it to disk (with fsync) take
+ * longer than a fast link takes to bring the next.  The session pins its
+ * chunk at once (its own bytes, for its own record); the store keeps only
+ * what hashes to its name.  A refusal comes back to the loop, which ends
+ * the session that lied.  The queue is bounded: past it the loop stores
+ * the chunk itself, which holds the link back instead of memory growing.
+ */
+#define STORE_THREADS_MAX	4
+#define STORE_QUEUE_MAX		(256ULL << 20)
+
+struct sjob {
+	struct sjob *next;
+	struct chunk *k;
+	uint64_t serial;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cv;
+	struct sjob *todo, **tail;
+	uint64_t queued;		/* bytes waiting */
+	uint64_t *liars;		/* serials whose chunk was refused */
+	size_t nliars, liars_cap;
+	pthread_t th[STORE_THREADS_MAX];
+	unsigned int nth;
+} sq = { .lock = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+
+static uint64_t next_serial;
+
+/* The store's verdict on a chunk; -EBADMSG is remembered for the loop. */
+static void store_one(struct chunk *k, uint64_t serial)
+{
+	struct chunk_name n = k->name;
+	int err = chunk_store_add(store, &n, k);
+
+	if (err != -EBADMSG)
+		return;
+	pthread_mutex_lock(&sq.lock);
+	if (sq.nliars == sq.liars_cap) {
+		size_t cap = sq.liars_cap ? 2 * sq.liars_cap : 16;
+		uint64_t *l = realloc(sq.liars, cap * sizeof(*l));
+
+		if (l) {
+			sq.liars = l;
+			sq.liars_cap = cap;
+		}
+	}
+	if (sq.nliars < sq.liars_cap)
+		sq.liars[sq.nliars++] = serial;
+	pthread_mutex_unlock(&sq.lock);
+}
+
+static void *store_thread(void *arg)
+{
+	for (;;) {
+		struct sjob *j;
+
+		pthread_mutex_lock(&sq.lock);
+		while (!sq.todo)
+			pthread_cond_wait(&sq.cv, &sq.lock);
+		j = sq.todo;
+		sq.todo = j->next;
+		if (!sq.todo)
+			sq.tail = &sq.todo;
+		sq.queued -= j->k->len;
+		pthread_mutex_unlock(&sq.lock);
+		store_one(j->k, j->serial);
+		chunk_unref(j->k);
+		free(j);
+	}
+	return arg;
+}
+
+/* Hand a chunk to the store threads, or store it here when they are behind. */
+static void store_later(struct chunk *k, uint64_t serial)
+{
+	struct sjob *j = sq.nth ? malloc(sizeof(*j)) : NULL;
+
+	pthread_mutex_lock(&sq.lock);
+	if (!j || sq.queued + k->len > STORE_QUEUE_MAX) {
+		pthread_mutex_unlock(&sq.lock);
+		free(j);
+		store_one(k, serial);
+		return;
+	}
+	j->k = chunk_ref(k);
+	j->serial = serial;
+	j->next = NULL;
+	*sq.tail = j;
+	sq.tail = &j->next;
+	sq.queued += k->len;
+	pthread_cond_signal(&sq.cv);
+	pthread_mutex_unlock(&sq.lock);
+}
+
+void scache_reap(void (*liar)(uint64_t serial))
+{
+	uint64_t *l;
+	size_t n;
+
+	pthread_mutex_lock(&sq.lock);
+	l = sq.liars;
+	n = sq.nliars;
+	sq.liars = NULL;
+	sq.nliars = sq.liars_cap = 0;
+	pthread_mutex_unlock(&sq.lock);
+	for (size_t i = 0; i < n; i++)
+		liar(l[i]);
+	free(l);
+}
+
+uint64_t scache_serial(const struct scache *c)
+{
+	return c->serial;
+}
 
 int scache_open(const char *dir, uint64_t mem_limit, uint64_t disk_limit)
 {
@@ -704,7 +825,25 @@ int scache_open(const char *dir, uint64_t mem_limit, uint64_t disk_limit)
 		.chunk_max = CACHE_CHUNK,
 	};
 
-	return chunk_store_open(&o, &store);
+	const char *e = getenv("GLEAM_STORE_THREADS");
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	/* With a core or two the loop stores chunks itself. */
+	long n = e ? atol(e) : cores > 2 ? cores / 2 : 0;
+	int err = chunk_store_open(&o, &store);
+
+	if (err)
+		return err;
+	sq.tail = &sq.todo;
+	for (long i = 0; i < MIN(n, STORE_THREADS_MAX); i++) {
+		pthread_attr_t a;
+
+		pthread_attr_init(&a);
+		pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+		if (!pthread_create(&sq.th[sq.nth], &a, store_thread, NULL))
+			sq.nth++;
+		pthread_attr_destroy(&a);
+	}
+	return 0;
 }
 
 bool scache_enabled(void)
@@ -719,7 +858,11 @@ struct chunk_store *scache_store(void)
 
 struct scache *scache_new(void)
 {
-	return calloc(1, sizeof(struct scache));
+	struct scache *c = calloc(1, sizeof(struct scache));
+
+	if (c)
+		c->serial = ++next_serial;
+	return c;
 }
 
 void scache_free(struct scache *c)
@@ -845,7 +988,6 @@ static bool on_data(struct bridge *b, const unsigned char *p, uint32_t len)
 	struct gleam_cache_data d;
 	struct chunk_name n;
 	struct chunk *k;
-	int err;
 
 	if (len < sizeof(d))
 		return false;
@@ -859,18 +1001,12 @@ static bool on_data(struct bridge *b, const unsigned char *p, uint32_t len)
 		return false;
 	memcpy(k->data, p + sizeof(d), d.ref.length);
 	k->name = n;
-	/* The store hashes the bytes: a chunk that is not its name's is refused. */
-	err = chunk_store_add(store, &n, k);
-	if (err == -EBADMSG) {
-		char hex[2 * CHUNK_NAME_LEN + 1];
-
-		chunk_name_hex(&n, hex);
-		gl_err("session: chunk %.16s... does not hold the bytes of its name: closing", hex);
-		chunk_unref(k);
-		return false;
-	}
 	c->st.bytes_sent += d.ref.length;
-	/* Stored or not (a full disk), the session holds it for its record. */
+	/*
+	 * The store hashes the bytes and keeps only a chunk that is its
+	 * name's; the session holds its own bytes for its record meanwhile.
+	 */
+	store_later(k, c->serial);
 	return pin(c, k);
 }
 

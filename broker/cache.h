@@ -93,5 +93,9 @@ uint32_t scache_expanded_len(struct bridge *b, const void *rec, uint32_t len);
 void scache_expand(struct bridge *b, const void *rec, uint32_t len, void *dst);
 const struct cache_stats *scache_stats(const struct scache *c);
 extern struct cache_stats scache_total;
+/* The session's number, as scache_reap() names it. */
+uint64_t scache_serial(const struct scache *c);
+/* Sessions whose chunk the store refused since last asked: liar(serial) each. */
+void scache_reap(void (*liar)(uint64_t serial));
 
 #endif /* GLEAM_CACHE_H */

@@ -256,6 +256,21 @@ static void on_accept(int fd)
 	bridge_kick(&s->b);
 }
 
+/* A session whose chunk the store refused: it lied about a name. */
+static void liar(uint64_t serial)
+{
+	for (struct ssess *s = sv.sessions; s; s = s->next) {
+		if (!s->b.sc || scache_serial(s->b.sc) != serial || s->b.closing)
+			continue;
+		gl_err("session %llu from %s sent bytes under a name they do not hash to: "
+		       "ending it", (unsigned long long)s->id, s->client);
+		send_error(&s->b, EBADMSG, "a chunk did not hold the bytes of its name");
+		bridge_close(&s->b);
+		sess_maybe_free(s);
+		return;
+	}
+}
+
 static void reap(void)
 {
 	int st;
@@ -347,6 +362,7 @@ int server_main(struct config *c)
 				on_accept(cqe->res);
 			} else if (op->type == OP_TIMER) {
 				reap();
+				scache_reap(liar);
 				post_timer();
 			} else {
 				struct ssess *s = op->owner;
