@@ -185,25 +185,11 @@ struct ccache {
 };
 
 /*
- * What the servers are believed to hold, learned from what this gleamd
- * sent and from answers: the hint that makes a question worth asking.
- * Bounded: past the bound it starts over, which costs resending only.
- */
-#define KNOWN_MAX	(1U << 20)
-static struct nset known;
-
-/*
  * Names are computed on the pool's threads while the loop goes on sending;
  * a pool for the whole daemon, made with the first session that names.
  */
 static struct hashpool *pool;
 
-static void known_add(const struct chunk_name *n)
-{
-	if (known.n >= KNOWN_MAX)
-		nset_free(&known);
-	nset_add(&known, n);
-}
 
 struct ccache *ccache_new(void)
 {
@@ -290,7 +276,7 @@ int ccache_pool_fd(void)
 	return pool ? hashpool_fd(pool) : -1;
 }
 
-/* The entry's name is known: pinned, to be asked about, or its bytes go first. */
+/* The entry's name is known: pinned already, or to be asked about. */
 static void decide(struct ccache *c, struct centry *e)
 {
 	struct nset_ent *pin;
@@ -304,28 +290,27 @@ static void decide(struct ccache *c, struct centry *e)
 		pin->count++;
 		return;
 	}
-	if (nset_find(&c->asked, &e->name) || nset_find(&known, &e->name)) {
-		e->state = CE_WAIT;
-		if (!nset_find(&c->asked, &e->name)) {
-			struct nset_ent *t = nset_add(&c->to_ask, &e->name);
+	/*
+	 * Any other name is asked about, with every other name the queue holds:
+	 * the server may have it from any client.  The question crosses while
+	 * what is before it is sent; the bytes go only if the answer is no.
+	 */
+	e->state = CE_WAIT;
+	if (!nset_find(&c->asked, &e->name)) {
+		struct nset_ent *t = nset_add(&c->to_ask, &e->name);
 
-			if (t)
-				t->count = e->dlen;
-			else
-				e->state = CE_DATA;
+		if (t) {
+			t->count = e->dlen;
+			return;
 		}
-	} else {
-		e->state = CE_DATA;
-	}
-	if (e->state == CE_DATA) {
-		/* Its bytes go just before it: later records may name it. */
+		/* No memory for the question: the bytes go. */
 		pin = nset_add(&c->pinned, &e->name);
 		if (!pin) {
 			e->state = CE_PLAIN;
-		} else {
-			pin->count++;
-			known_add(&e->name);
+			return;
 		}
+		pin->count++;
+		e->state = CE_DATA;
 	}
 }
 
@@ -667,7 +652,6 @@ bool ccache_have(struct bridge *b, const void *p, uint32_t len)
 			e->state = CE_NAMED;
 		} else {
 			e->state = CE_DATA;
-			known_add(&e->name);
 		}
 	}
 	/* Names pinned by the answer that no record needs any more go back. */

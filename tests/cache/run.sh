@@ -5,7 +5,8 @@
 # the upload program's copies of every size around the chunk boundaries
 # come back intact through a server with a chunk store, and the store does
 # what it must:
-#   - a second run of the same uploads sends names, not bytes;
+#   - a second run of the same uploads sends names, not bytes, also from
+#     another client gleamd;
 #   - uploads partly held send only what is missing;
 #   - the store's disk tier survives a restart of the server;
 #   - a chunk damaged on disk is found, dropped and fetched again;
@@ -92,6 +93,25 @@ if run_upload warm 1 8; then
 		bad "warm run: $sent bytes sent, $saved saved"
 	fi
 fi
+
+# 2b. Another client gleamd, which has sent nothing yet, finds them too.
+"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$TMP/other.sock" \
+	>>"$TMP/client2.log" 2>&1 &
+C2PID=$!
+for _ in $(seq 100); do
+	GLEAM_SOCKET=$TMP/other.sock "$BIN/gleamctl" status >/dev/null 2>&1 && break
+	sleep 0.05
+done
+if GLEAM_SOCKET=$TMP/other.sock run_upload second-client 1 8; then
+	sent=$(GLEAM_SOCKET=$TMP/other.sock last bytes_sent)
+	saved=$(GLEAM_SOCKET=$TMP/other.sock last bytes_saved)
+	if [ "$sent" -eq 0 ] && [ "$saved" -gt 0 ]; then
+		ok "another client's run sent names only ($saved bytes)"
+	else
+		bad "another client: $sent bytes sent, $saved saved"
+	fi
+fi
+kill "$C2PID" 2>/dev/null
 
 # 3. Partly held: the small copies are new (another seed), the big one not.
 if run_upload other 2 8 1; then
