@@ -167,18 +167,31 @@ struct centry {
 
 #define QUEUE_MAX	(64U << 20)
 
+/*
+ * A question on the wire: its names in its order.  Several may be out at
+ * once (the server answers in order), so that a name hashed while one is
+ * out need not wait for its answer before being asked about.
+ */
+#define QUESTIONS_MAX	16
+
+struct question {
+	struct question *next;
+	uint64_t id;
+	uint32_t n;
+	struct chunk_name names[];
+};
+
 struct ccache {
 	bool ready;
 	uint32_t chunk_size, threshold, query_max;
 	struct centry *head, **tail;
 	size_t queued;
 	struct nset pinned;		/* count: queued records that name it */
-	struct nset asked;		/* in the question on the wire */
+	struct nset asked;		/* in a question on the wire */
 	struct nset to_ask;		/* for the next question */
-	struct chunk_name *qnames;	/* the question on the wire, in its order */
-	uint32_t nq;
+	struct question *qhead, **qtail;	/* on the wire, oldest first */
+	uint32_t nquestions;
 	uint64_t query_id;
-	bool query_out;
 	struct chunk_name *release;
 	uint32_t nrelease, release_cap;
 	struct cache_stats st;
@@ -195,8 +208,10 @@ struct ccache *ccache_new(void)
 {
 	struct ccache *c = calloc(1, sizeof(*c));
 
-	if (c)
+	if (c) {
 		c->tail = &c->head;
+		c->qtail = &c->qhead;
+	}
 	return c;
 }
 
@@ -216,7 +231,12 @@ void ccache_free(struct ccache *c)
 	nset_free(&c->asked);
 	nset_free(&c->to_ask);
 	free(c->release);
-	free(c->qnames);
+	while (c->qhead) {
+		struct question *q = c->qhead;
+
+		c->qhead = q->next;
+		free(q);
+	}
 	ccache_total.uploads += c->st.uploads;
 	ccache_total.bytes += c->st.bytes;
 	ccache_total.hits += c->st.hits;
@@ -381,21 +401,22 @@ static void ask(struct bridge *b)
 {
 	struct ccache *c = b->cc;
 	struct gleam_cache_query q = { .flags = GLEAM_CACHE_Q_PIN };
+	struct question *qn;
 	unsigned char *p;
 	uint32_t n = 0;
 
-	if (c->query_out || !c->to_ask.n)
+	if (c->nquestions >= QUESTIONS_MAX || !c->to_ask.n)
 		return;
 	q.count = (uint32_t)MIN(c->to_ask.n, c->query_max);
-	free(c->qnames);
-	c->qnames = malloc(q.count * sizeof(*c->qnames));
-	if (!c->qnames)
+	qn = malloc(sizeof(*qn) + q.count * sizeof(qn->names[0]));
+	if (!qn)
 		return;
 	p = out_frame(b, GLEAM_FRAME_CACHE_QUERY, (uint32_t)(sizeof(q) + q.count *
 					 sizeof(struct gleam_cache_ref)));
-	if (!p)
+	if (!p) {
+		free(qn);
 		return;
-	memcpy(p, &q, sizeof(q));
+	}
 	p += sizeof(q);
 	for (size_t i = 0; i < c->to_ask.cap && n < q.count; i++) {
 		struct nset_ent *e = &c->to_ask.e[i];
@@ -407,23 +428,23 @@ static void ask(struct bridge *b)
 		r.length = e->count;
 		memcpy(p + (size_t)n * sizeof(r), &r, sizeof(r));
 		nset_add(&c->asked, &e->name);
-		c->qnames[n] = e->name;
+		qn->names[n] = e->name;
 		n++;
 	}
-	/* The asked names leave the set to ask (deletion reorders: restart). */
-	for (size_t i = 0; i < c->asked.cap; i++) {
-		struct nset_ent *e;
+	/* The asked names leave the set to ask (deletion moves entries: look them up). */
+	for (uint32_t i = 0; i < n; i++) {
+		struct nset_ent *e = nset_find(&c->to_ask, &qn->names[i]);
 
-		if (!c->asked.e[i].used)
-			continue;
-		e = nset_find(&c->to_ask, &c->asked.e[i].name);
 		if (e)
 			nset_del(&c->to_ask, e);
 	}
-	c->nq = n;
-	q.id = ++c->query_id;
+	qn->n = n;
+	qn->id = q.id = ++c->query_id;
+	qn->next = NULL;
+	*c->qtail = qn;
+	c->qtail = &qn->next;
+	c->nquestions++;
 	memcpy(p - sizeof(q), &q, sizeof(q));
-	c->query_out = true;
 	c->st.queries++;
 	gl_dbg("cache: question %llu asks about %u names", (unsigned long long)q.id, n);
 }
@@ -610,31 +631,35 @@ bool ccache_have(struct bridge *b, const void *p, uint32_t len)
 {
 	struct ccache *c = b->cc;
 	struct gleam_cache_have h;
+	struct question *qn = c ? c->qhead : NULL;
 	const uint64_t *bits;
-	struct nset held = { 0 };
+	struct nset held = { 0 }, in_q = { 0 };
 	struct centry *e;
 	size_t words;
+	bool ok = false;
 
-	if (!c || !c->query_out || len < sizeof(h))
+	if (!qn || len < sizeof(h))
 		return false;
 	memcpy(&h, p, sizeof(h));
 	words = (h.count + 63) / 64;
-	if (h.id != c->query_id || h.reserved || h.count != c->nq ||
-	    len != sizeof(h) + words * 8) {
+	/* Answers come in the order the questions went. */
+	if (h.id != qn->id || h.reserved || h.count != qn->n || len != sizeof(h) + words * 8) {
 		gl_err("server: a malformed answer to question %llu (count %u of %u, %u bytes)",
-		       (unsigned long long)h.id, h.count, c->nq, len);
+		       (unsigned long long)h.id, h.count, qn->n, len);
 		return false;
 	}
 	bits = (const uint64_t *)((const unsigned char *)p + sizeof(h));
-	/* The answer's order is the question's. */
-	for (uint32_t i = 0; i < c->nq; i++)
-		if (bits[i / 64] >> (i % 64) & 1)
-			nset_add(&held, &c->qnames[i]);
+	for (uint32_t i = 0; i < qn->n; i++) {
+		if (!nset_add(&in_q, &qn->names[i]))
+			goto out;
+		if ((bits[i / 64] >> (i % 64) & 1) && !nset_add(&held, &qn->names[i]))
+			goto out;
+	}
 	/* Every waiting record decides: named if held; else the first sends the bytes. */
 	for (e = c->head; e; e = e->next) {
 		struct nset_ent *pin;
 
-		if (e->state != CE_WAIT || !nset_find(&c->asked, &e->name))
+		if (e->state != CE_WAIT || !nset_find(&in_q, &e->name))
 			continue;
 		pin = nset_find(&c->pinned, &e->name);
 		if (pin) {
@@ -643,32 +668,36 @@ bool ccache_have(struct bridge *b, const void *p, uint32_t len)
 			continue;
 		}
 		pin = nset_add(&c->pinned, &e->name);
-		if (!pin) {
-			nset_free(&held);
-			return false;
-		}
+		if (!pin)
+			goto out;
 		pin->count = 1;
-		if (nset_find(&held, &e->name)) {
-			e->state = CE_NAMED;
-		} else {
-			e->state = CE_DATA;
-		}
+		e->state = nset_find(&held, &e->name) ? CE_NAMED : CE_DATA;
 	}
 	/* Names pinned by the answer that no record needs any more go back. */
 	for (size_t k = 0; k < held.cap; k++) {
-		struct nset_ent *pin;
-
 		if (!held.e[k].used || nset_find(&c->pinned, &held.e[k].name))
 			continue;
-		pin = nset_add(&c->pinned, &held.e[k].name);
-		if (pin)
+		if (nset_add(&c->pinned, &held.e[k].name))
 			release_add(c, &held.e[k].name);
 	}
+	/* The question's names are no longer on the wire. */
+	for (uint32_t i = 0; i < qn->n; i++) {
+		struct nset_ent *a = nset_find(&c->asked, &qn->names[i]);
+
+		if (a)
+			nset_del(&c->asked, a);
+	}
+	c->qhead = qn->next;
+	if (!c->qhead)
+		c->qtail = &c->qhead;
+	c->nquestions--;
+	free(qn);
+	ok = true;
+out:
 	nset_free(&held);
-	nset_free(&c->asked);
-	c->query_out = false;
+	nset_free(&in_q);
 	/* The bridge moves on once it has read the frame (not here: it is reading). */
-	return true;
+	return ok;
 }
 
 /* ---- server role ---- */

@@ -73,6 +73,14 @@ def workloads(gpu):
 
 PROGRAMS = [("prog:matmul", "matmul"), ("prog:vecadd", "vecadd"), ("prog:streams", "streams")]
 
+# Model loads (uploads by content, Documentation/cache.md): the sizes of
+# GPT-2 small's and ResNet-50's weights in as many copies as PyTorch's
+# model.to("cuda") makes, each waited for.  Through a client gleamd that
+# names uploads: cold (bytes no run sent before), warm (the same bytes again,
+# by a new process), and through one that does not (the link alone).
+LOAD = [("load:gpt2-size", 498, 148), ("load:resnet50-size", 98, 320)]
+LOAD_LINKS = ("loopback", "10gbit-0.1ms", "1gbit-0.5ms")
+
 # PyTorch workloads: row name, models.py workload, steady-state iterations at
 # most (GLEAM_BENCH_TORCH_BUDGET seconds stops them sooner).  Those marked
 # False run only when GLEAM_BENCH_WORKLOADS names them.
@@ -169,8 +177,10 @@ class Daemons:
             time.sleep(0.1)
         raise RuntimeError("a daemon did not start in time")
 
-    def link(self, name, rate, delay):
-        """A client gleamd for this profile, through linkem unless loopback."""
+    def link(self, name, rate, delay, cache=False):
+        """A client gleamd for this profile, through linkem unless loopback.
+        Without cache it never names uploads: the rows that measure the link
+        go through it, so that what they send is what the link carries."""
         target = "127.0.0.1:%d" % self.port
         procs = []
         if rate:
@@ -182,7 +192,8 @@ class Daemons:
             target = "127.0.0.1:%d" % lport
         sock = os.path.join(self.tmp, "gleamd-%s.sock" % name)
         procs.append(self.spawn([os.path.join(BIN, "gleamd"), "client", "--server", target,
-                                 "--socket", sock], "client-%s.log" % name))
+                                 "--socket", sock, "--cache", "on" if cache else "off"],
+                                "client-%s.log" % name))
         env = dict(os.environ, GLEAM_SOCKET=sock)
         self.wait(lambda: subprocess.run([os.path.join(BIN, "gleamctl"), "status"],
                                          env=env, capture_output=True).returncode == 0)
@@ -294,6 +305,7 @@ def main():
         items = [(w, [os.path.join(BIN, "gleam-bench")] + a) for w, a in workloads(gpu)]
         items += [(w, [os.path.join(BUILD, "tests", "programs", p)]) for w, p in PROGRAMS]
         items = [(w, argv) for w, argv in items if wanted(w)]
+        loads = [(w, mib, copies) for w, mib, copies in LOAD if wanted(w)]
         direct = {}
         if gpu:
             for w, m, n in torch_items:
@@ -309,6 +321,13 @@ def main():
                                     round_trips=0, detail=rep))
                 print("direct %-14s %9.4f s per inference (whole run %.1f s)" %
                       (w, direct[w], wall), flush=True)
+            for w, mib, copies in loads:
+                rep, wall = run(load_argv(mib, copies, 1), base_env)
+                direct[w] = rep["seconds"] if rep else wall
+                results.append(dict(workload=w, link="none", mode="direct",
+                                    seconds=direct[w], floor_seconds=direct[w], wire_bytes=0,
+                                    round_trips=copies, detail=rep or {}))
+                print("direct %-14s %9.4f s" % (w, direct[w]), flush=True)
             for w, argv in items:
                 rep, wall = run(argv, base_env)
                 direct[w] = rep["seconds"] if rep else wall
@@ -363,6 +382,12 @@ def main():
                     continue
                 bench_torch(py, w, m, n, tmp, base_env, sock, name, w_rate, rtt, direct[w],
                             results, failures, notes)
+            if loads and name in LOAD_LINKS:
+                csock, cprocs = d.link(name + "-cache", rate, delay, cache=True)
+                for w, mib, copies in loads:
+                    bench_load(w, mib, copies, base_env, sock, csock, name, w_rate, rtt,
+                               direct.get(w, 0.0), results, failures)
+                d.stop(cprocs)
             d.stop(procs)
     finally:
         d.stop()
@@ -373,6 +398,7 @@ def main():
                        notes=notes), f, indent=1)
     table(results, gpu)
     torch_table(results)
+    load_table(results, {n: r / 8.0 for n, r, _ in PROFILES if r})
     for f in failures:
         print("FAILED: %s %s %s: %s" % (f["workload"], f["link"], f["mode"], f["error"]))
     for n in notes:
@@ -380,6 +406,67 @@ def main():
     print("\nresults: %s (backend %s%s)" % (out, backend,
                                            "" if gpu else "; sim numbers say nothing about GPUs"))
     return 1 if failures else 0
+
+
+def load_argv(mib, copies, seed):
+    return [os.path.join(BIN, "gleam-bench"), "load", str(mib), str(copies), str(seed)]
+
+
+def bench_load(w, mib, copies, base_env, sock, csock, link, w_rate, rtt, g, results, failures):
+    """A model load through one link: without naming, cold, and warm.  The
+    floor is G + B/W + S*R with B the bytes that must cross: all of them
+    cold, the names (40 bytes a chunk) warm."""
+    seed = (os.getpid() << 8) + len(results) + 2
+    total = mib << 20
+    for mode, s_, sd in (("gleam-nocache", sock, seed + 1), ("gleam-cold", csock, seed),
+                         ("gleam-warm", csock, seed)):
+        env = dict(base_env, GLEAM_SOCKET=s_, LD_LIBRARY_PATH=os.path.join(BUILD, "lib"))
+        rep, wall = run(load_argv(mib, copies, sd), env)
+        if rep is None:
+            failures.append(dict(workload=w, link=link, mode=mode, error="no report"))
+            continue
+        sess = last_session(s_) or {}
+        cache = sess.get("cache", {})
+        sent = cache.get("bytes_sent", 0) if mode != "gleam-nocache" else total
+        must = sent if mode == "gleam-warm" else total
+        if mode == "gleam-warm":
+            must += 40 * (total >> 20)
+        floor = g + (must / w_rate if w_rate else 0.0) + copies * rtt
+        wire = sess.get("bytes_out", 0) + sess.get("bytes_in", 0)
+        detail = dict(rep, cache=cache)
+        results.append(dict(workload=w, link=link, mode=mode, seconds=rep["seconds"],
+                            floor_seconds=floor, wire_bytes=wire,
+                            round_trips=sess.get("waits", 0), detail=detail))
+        print("%-13s %-18s %-13s %9.4f s  floor %9.4f s  wire %11d B  sent %11d B" %
+              (link, w, mode, rep["seconds"], floor, wire, sent), flush=True)
+
+
+def load_table(results, rates):
+    """Model loads: each mode's time, what crossed, and the shares the targets name."""
+    by = {(r["workload"], r["link"], r["mode"]): r for r in results}
+    rows = sorted({(r["workload"], r["link"]) for r in results
+                   if r["workload"].startswith("load:") and r["link"] != "none"})
+    if not rows:
+        return
+    print("\n%-18s %-13s %9s %9s %9s %9s %11s %11s %9s" % (
+        "model load", "link", "direct s", "plain s", "cold s", "warm s", "cold/link",
+        "warm sent", "warm/dir"))
+    for w, link in rows:
+        dr = by.get((w, "none", "direct"))
+        pl = by.get((w, link, "gleam-nocache"))
+        co = by.get((w, link, "gleam-cold"))
+        wa = by.get((w, link, "gleam-warm"))
+        if not co or not wa:
+            continue
+        total = co["detail"].get("bytes", 0) or 1
+        rate = rates.get(link)
+        share = (total / co["seconds"]) / rate if rate else float("nan")
+        sent = wa["detail"].get("cache", {}).get("bytes_sent", 0)
+        print("%-18s %-13s %9s %9s %9.4f %9.4f %10.0f%% %10.2f%% %9s" % (
+            w, link, "%.4f" % dr["seconds"] if dr else "-",
+            "%.4f" % pl["seconds"] if pl else "-", co["seconds"], wa["seconds"],
+            100 * share, 100.0 * sent / total,
+            "%.2f" % (wa["seconds"] / dr["seconds"]) if dr else "-"))
 
 
 def bench_torch(py, w, m, n, tmp, base_env, sock, link, w_rate, rtt, g, results, failures,

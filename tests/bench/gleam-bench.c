@@ -12,11 +12,20 @@
  *   dtoh BYTES           device-to-host copy throughput
  *   launch-heavy [N]     N small kernels, a synchronisation every 100
  *   matmul [N]           tiled matrix multiply of N x N (default 2048), 5 times
+ *   load MIB COPIES SEED a model's weights loaded: MIB MiB in COPIES copies of
+ *                        varied sizes from pageable memory, each followed by a
+ *                        synchronisation (as PyTorch's model.to("cuda") does);
+ *                        the bytes depend on SEED only
+ *
+ * Every other workload's bytes are new on every run (seeded by the process),
+ * so that uploads by content never find them: those rows measure the link.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cuda.h>
 
@@ -48,6 +57,28 @@ static CUmodule load(const char *file)
 	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "build/tests/kernels", file);
 	CK(cuModuleLoad(&m, path));
 	return m;
+}
+
+/* Bytes no earlier run sent: xorshift from seed. */
+static void fill(void *p, size_t n, uint64_t seed)
+{
+	uint64_t x = seed * 0x9e3779b97f4a7c15ull | 1;
+	unsigned char *b = p;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		memcpy(b + i, &x, 8);
+	}
+	for (; i < n; i++)
+		b[i] = (unsigned char)(x >> (8 * (i & 7)));
+}
+
+static uint64_t fresh_seed(void)
+{
+	return (uint64_t)getpid() << 32 ^ (uint64_t)(now() * 1e9);
 }
 
 static void report(const char *w, double s, double bytes, long waits, const char *extra_k,
@@ -101,10 +132,12 @@ int main(int argc, char **argv)
 		void *h;
 
 		CK(cuMemAllocHost(&h, bytes));
-		memset(h, 0x5a, bytes);
+		fill(h, bytes, fresh_seed());
 		CK(cuMemAlloc(&d, bytes));
 		CK(cuMemcpyHtoD(d, h, bytes));
 		CK(cuCtxSynchronize());
+		/* The measured copy's bytes are not the warm-up's. */
+		fill(h, bytes, fresh_seed() + 1);
 		t0 = now();
 		if (w[0] == 'h') {
 			CK(cuMemcpyHtoDAsync(d, h, bytes, s));
@@ -137,8 +170,16 @@ int main(int argc, char **argv)
 
 		if (!h)
 			return 1;
-		for (size_t i = 0; i < (size_t)dim * dim; i++)
-			h[i] = (float)(i % 17) * 0.125f;
+		{
+			uint64_t seed = fresh_seed();
+
+			for (size_t i = 0; i < (size_t)dim * dim; i++) {
+				seed ^= seed << 13;
+				seed ^= seed >> 7;
+				seed ^= seed << 17;
+				h[i] = (float)(seed % 4096) / 1024.0f;
+			}
+		}
 		CK(cuModuleGetFunction(&mm, load("matmul.ptx"), "matmul_tiled"));
 		CK(cuMemAlloc(&a, bytes));
 		CK(cuMemAlloc(&b, bytes));
@@ -154,8 +195,38 @@ int main(int argc, char **argv)
 		t1 = now();
 		report(w, t1 - t0, 15.0 * (double)bytes, 5, NULL, 0);
 		free(h);
+	} else if (!strcmp(w, "load")) {
+		size_t total = (size_t)(n ? n : 498) << 20, done = 0;
+		long copies = argc > 3 ? atol(argv[3]) : 148;
+		uint64_t seed = argc > 4 ? strtoull(argv[4], NULL, 10) : 1;
+		unsigned char *h = malloc(total);
+		CUdeviceptr d;
+
+		if (!h || copies < 1)
+			return 1;
+		fill(h, total, seed);
+		CK(cuMemAlloc(&d, total));
+		t0 = now();
+		/* Tensors of varied sizes, as a model has: the split follows the seed too. */
+		for (long i = 0; i < copies; i++) {
+			size_t left = total - done, k = (size_t)(copies - i);
+			size_t sz = i == copies - 1 ? left :
+				    (size_t)((double)left / (double)k *
+					     (0.25 + 1.5 * (double)((seed + (uint64_t)i * 7919) % 1000) /
+					      1000.0));
+
+			sz = sz > left ? left : sz;
+			CK(cuMemcpyHtoDAsync(d + done, h + done, sz, s));
+			CK(cuStreamSynchronize(s));
+			done += sz;
+		}
+		t1 = now();
+		report(w, t1 - t0, (double)total, copies, "gbytes_per_s", (double)total / (t1 - t0) / 1e9);
+		CK(cuMemFree(d));
+		free(h);
 	} else {
-		fprintf(stderr, "usage: gleam-bench launch-cost|sync-rtt|htod|dtoh|launch-heavy|matmul [N]\n");
+		fprintf(stderr, "usage: gleam-bench launch-cost|sync-rtt|htod|dtoh|launch-heavy|matmul [N]\n"
+				"       gleam-bench load MIB COPIES SEED\n");
 		return 2;
 	}
 	CK(cuStreamDestroy(s));
