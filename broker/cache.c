@@ -119,24 +119,38 @@ void nset_free(struct nset *s)
 
 /* ---- what both roles agree on ---- */
 
-/* A record that copies one host buffer to the device: its data's offset and length. */
-static bool upload_shape(const struct gleam_rec *h, uint32_t len, uint32_t *doff, uint64_t *dlen)
+/*
+ * A record whose data can be named: a copy of one host buffer to the device
+ * (whose argument block says how long the buffer is) or a piece of a module
+ * or library image.  The named region is everything after the argument
+ * block, padding included: a copy's buffer, or an image piece's bytes as
+ * the worker joins them.  *doff: where it starts; *count: the copy's
+ * ByteCount, or 0 for an image piece (any length).
+ */
+static bool upload_shape(const struct gleam_rec *h, uint32_t len, uint32_t *doff, uint64_t *count)
 {
+	bool copy = h->fn == GL_FN_cuMemcpyHtoD || h->fn == GL_FN_cuMemcpyHtoDAsync;
 	uint32_t asz;
-	uint64_t n;
 
-	if (h->fn != GL_FN_cuMemcpyHtoD && h->fn != GL_FN_cuMemcpyHtoDAsync)
+	if (!copy && h->fn != GL_FN_cuModuleLoadData && h->fn != GL_FN_cuLibraryLoadData)
 		return false;
-	if (h->flags & GLEAM_REC_F_MORE)
+	if (copy && (h->flags & GLEAM_REC_F_MORE))
 		return false;
 	asz = ALIGN8((uint32_t)gl_fn_args_size[h->fn]);
 	if (len < sizeof(*h) + asz)
 		return false;
-	/* ByteCount is the second word of both argument blocks. */
-	memcpy(&n, (const unsigned char *)h + sizeof(*h) + 8, 8);
 	*doff = (uint32_t)sizeof(*h) + asz;
-	*dlen = n;
+	*count = 0;
+	/* ByteCount is the second word of both copies' argument blocks. */
+	if (copy)
+		memcpy(count, (const unsigned char *)h + sizeof(*h) + 8, 8);
 	return true;
+}
+
+/* Whether a region of rlen bytes fits what the record's arguments say. */
+static bool region_ok(uint64_t count, uint64_t rlen)
+{
+	return rlen && !(rlen & 7) && (!count || ALIGN8(count) == rlen);
 }
 
 #define CACHE_CHUNK		(1U << 20)	/* = GLEAM_PIECE_MAX: one piece, one chunk */
@@ -364,16 +378,16 @@ static bool enqueue(struct ccache *c, const void *p, uint32_t len)
 	e->next = NULL;
 	e->state = CE_PLAIN;
 	h = (const struct gleam_rec *)e->rec;
-	if (c->ready && upload_shape(h, len, &doff, &dlen) && dlen >= c->threshold &&
-	    dlen <= c->chunk_size && doff + ALIGN8(dlen) == len) {
+	if (c->ready && upload_shape(h, len, &doff, &dlen) && region_ok(dlen, len - doff) &&
+	    len - doff >= c->threshold && len - doff <= c->chunk_size) {
 		e->doff = doff;
-		e->dlen = (uint32_t)dlen;
+		e->dlen = len - doff;
 		if (!pool && hashpool_create(0, &pool))
 			pool = NULL;
-		if (pool && !hashpool_submit(pool, &e->job, e->rec + doff, dlen, c->chunk_size,
+		if (pool && !hashpool_submit(pool, &e->job, e->rec + doff, e->dlen, c->chunk_size,
 					     &e->name))
 			e->state = CE_HASH;
-		else if (!chunk_hash(e->rec + doff, (size_t)dlen, &e->name))
+		else if (!chunk_hash(e->rec + doff, e->dlen, &e->name))
 			decide(c, e);
 	}
 	*c->tail = e;
@@ -577,12 +591,12 @@ void ccache_fill_out(struct bridge *b)
 			unsigned char *q;
 
 			close_records(b, &start);
-			q = out_frame(b, GLEAM_FRAME_CACHE_DATA, (uint32_t)(sizeof(d) + ALIGN8(e->dlen)));
+			q = out_frame(b, GLEAM_FRAME_CACHE_DATA, (uint32_t)(sizeof(d) + e->dlen));
 			if (!q)
 				break;
 			memcpy(d.ref.name, e->name.b, sizeof(d.ref.name));
 			memcpy(q, &d, sizeof(d));
-			memcpy(q + sizeof(d), e->rec + e->doff, ALIGN8(e->dlen));
+			memcpy(q + sizeof(d), e->rec + e->doff, e->dlen);
 			c->st.bytes_sent += e->dlen;
 			/* Its record follows as a name, and is no hit. */
 			e->state = CE_SENT;
@@ -1075,19 +1089,19 @@ bool scache_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 
 /* The references a CACHED record carries, checked; their count, or 0. */
 static uint32_t refs_of(struct bridge *b, const void *rec, uint32_t len, uint32_t *doff,
-			uint64_t *dlen)
+			uint64_t *rlen)
 {
 	const struct gleam_rec *h = rec;
 	struct gleam_cache_refs refs;
-	uint64_t sum = 0;
+	uint64_t sum = 0, count;
 
-	if (!b->sc || !upload_shape(h, len, doff, dlen))
+	if (!b->sc || !upload_shape(h, len, doff, &count))
 		return 0;
 	if (len < *doff + sizeof(refs))
 		return 0;
 	memcpy(&refs, (const unsigned char *)rec + *doff, sizeof(refs));
 	if (!refs.count || refs.count > GLEAM_CACHE_REFS_MAX || refs.reserved0 ||
-	    refs.length != *dlen ||
+	    !region_ok(count, refs.length) ||
 	    len != *doff + sizeof(refs) + (uint64_t)refs.count * sizeof(struct gleam_cache_ref))
 		return 0;
 	for (uint32_t i = 0; i < refs.count; i++) {
@@ -1103,31 +1117,32 @@ static uint32_t refs_of(struct bridge *b, const void *rec, uint32_t len, uint32_
 			return 0;
 		sum += r.length;
 	}
-	return sum == *dlen ? refs.count : 0;
+	*rlen = refs.length;
+	return sum == refs.length ? refs.count : 0;
 }
 
 uint32_t scache_expanded_len(struct bridge *b, const void *rec, uint32_t len)
 {
-	uint64_t dlen, n;
+	uint64_t rlen, n;
 	uint32_t doff;
 
-	if (!refs_of(b, rec, len, &doff, &dlen))
+	if (!refs_of(b, rec, len, &doff, &rlen))
 		return 0;
-	n = doff + ALIGN8(dlen);
+	n = doff + rlen;
 	return n > GLEAM_REC_MAX ? 0 : (uint32_t)n;
 }
 
 void scache_expand(struct bridge *b, const void *rec, uint32_t len, void *dst)
 {
 	uint32_t count, doff;
-	uint64_t dlen, off = 0;
+	uint64_t rlen, off = 0;
 	struct gleam_rec h;
 	unsigned char *d = dst;
 
-	count = refs_of(b, rec, len, &doff, &dlen);
+	count = refs_of(b, rec, len, &doff, &rlen);
 	memcpy(&h, rec, sizeof(h));
 	h.flags &= (uint16_t)~GLEAM_REC_F_CACHED;
-	h.len = doff + (uint32_t)ALIGN8(dlen);
+	h.len = doff + (uint32_t)rlen;
 	memcpy(d, &h, sizeof(h));
 	memcpy(d + sizeof(h), (const unsigned char *)rec + sizeof(h), doff - sizeof(h));
 	for (uint32_t i = 0; i < count; i++) {
@@ -1142,7 +1157,6 @@ void scache_expand(struct bridge *b, const void *rec, uint32_t len, void *dst)
 		memcpy(d + doff + off, k->data, k->len);
 		off += k->len;
 	}
-	memset(d + doff + off, 0, ALIGN8(dlen) - dlen);
 	b->sc->st.uploads++;
-	b->sc->st.bytes += dlen;
+	b->sc->st.bytes += rlen;
 }

@@ -6,8 +6,11 @@
  * asynchronous, each read back and compared; then MIB MiB (default 8)
  * uploaded twice into two buffers.  The bytes depend on SEED only (the big
  * buffer's on BIGSEED, SEED by default), so a second run with the same
- * seeds uploads the same content.  Prints one line
- * per copy and exits 0 when every copy came back intact.
+ * seeds uploads the same content.  Then a module image of 2.5 MiB (the test
+ * kernel vec_add's PTX, padded with comments; from $GLEAM_TEST_KERNELS or
+ * build/tests/kernels) is loaded as a module and as a library, and its
+ * kernel looked up in each.  Prints one line per copy and exits 0 when
+ * every copy came back intact and the image loaded.
  */
 #include <cuda.h>
 #include <stdint.h>
@@ -79,6 +82,41 @@ static int one(CUstream s, size_t n, unsigned int k, uint64_t seed, int mode)
 	return bad;
 }
 
+/* vec_add's PTX with 2.5 MiB of comments: an image sent in pieces. */
+static int big_image(void)
+{
+	const char *dir = getenv("GLEAM_TEST_KERNELS");
+	char path[4096];
+	size_t n = 0, cap = (5u << 19) + (1u << 20);
+	char *img = malloc(cap);
+	CUmodule m;
+	CUlibrary l;
+	CUfunction f;
+	CUkernel k;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "%s/vec_add.ptx", dir ? dir : "build/tests/kernels");
+	fp = fopen(path, "r");
+	if (!fp || !img) {
+		printf("image: cannot read %s\n", path);
+		return 1;
+	}
+	n = fread(img, 1, cap / 2, fp);
+	fclose(fp);
+	for (unsigned int i = 0; n + 80 < cap - 1 && n < (5u << 19); i++)
+		n += (size_t)snprintf(img + n, cap - n, "// padding line %u of a large image\n", i);
+	img[n] = 0;
+	CK(cuModuleLoadData(&m, img));
+	CK(cuModuleGetFunction(&f, m, "vec_add"));
+	CK(cuModuleUnload(m));
+	CK(cuLibraryLoadData(&l, img, NULL, NULL, 0, NULL, NULL, 0));
+	CK(cuLibraryGetKernel(&k, l, "vec_add"));
+	CK(cuLibraryUnload(l));
+	printf("%9zu bytes of image, as a module and as a library: ok\n", n + 1);
+	free(img);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const size_t sizes[] = {
@@ -123,6 +161,7 @@ int main(int argc, char **argv)
 	       "DIFFERENT" : "ok");
 	CK(cuMemFree(d1));
 	CK(cuMemFree(d2));
+	bad |= big_image();
 	CK(cuStreamDestroy(s));
 	CK(cuDevicePrimaryCtxRelease(dev));
 	free(h);
