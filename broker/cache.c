@@ -16,6 +16,8 @@
  * bytes back, from pinned chunks only, before the worker sees it.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -724,6 +726,8 @@ struct scache {
 };
 
 static struct chunk_store *store;
+static uint64_t store_mem_limit, store_disk_limit;
+static char store_dir[256];
 
 /*
  * Chunks received are verified and written by store threads, off the
@@ -860,6 +864,13 @@ int scache_open(const char *dir, uint64_t mem_limit, uint64_t disk_limit)
 
 	if (err)
 		return err;
+	store_mem_limit = o.mem_limit;
+	store_disk_limit = o.disk_limit;
+	snprintf(store_dir, sizeof(store_dir), "%s", o.dir ? o.dir : "");
+	/* It goes into JSON: nothing there may end the string or escape. */
+	for (char *q = store_dir; *q; q++)
+		if (*q == '"' || *q == '\\' || (unsigned char)*q < 0x20)
+			*q = '_';
 	sq.tail = &sq.todo;
 	for (long i = 0; i < MIN(n, STORE_THREADS_MAX); i++) {
 		pthread_attr_t a;
@@ -1159,4 +1170,125 @@ void scache_expand(struct bridge *b, const void *rec, uint32_t len, void *dst)
 	}
 	b->sc->st.uploads++;
 	b->sc->st.bytes += rlen;
+}
+
+/* ---- what gleamctl sees of the store ---- */
+
+struct report {
+	char *b;
+	size_t len, cap;
+	unsigned int n;
+	bool full;
+};
+
+static void rep_add(struct report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void rep_add(struct report *r, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!r->b)
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(r->b + r->len, r->cap - r->len, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return;
+		if ((size_t)n < r->cap - r->len) {
+			r->len += (size_t)n;
+			return;
+		}
+		if (r->cap * 2 > GLEAM_FRAME_MAX) {
+			r->full = true;
+			return;
+		}
+		{
+			char *nb = realloc(r->b, r->cap * 2);
+
+			if (!nb) {
+				r->full = true;
+				return;
+			}
+			r->b = nb;
+			r->cap *= 2;
+		}
+	}
+}
+
+static int list_one(const struct chunk_name *name, uint32_t len, unsigned int where, void *arg)
+{
+	struct report *r = arg;
+	char hex[2 * CHUNK_NAME_LEN + 1];
+
+	if (r->n >= GLEAM_CACHE_LIST_MAX || r->len > GLEAM_FRAME_MAX - 256) {
+		r->full = true;
+		return 1;
+	}
+	chunk_name_hex(name, hex);
+	rep_add(r, "%s{\"name\":\"%s\",\"bytes\":%u,\"memory\":%s,\"disk\":%s}",
+		r->n ? "," : "", hex, len, where & CHUNK_IN_MEM ? "true" : "false",
+		where & CHUNK_ON_DISK ? "true" : "false");
+	r->n++;
+	return 0;
+}
+
+char *scache_report(unsigned int op, const struct cache_stats *live, size_t *len)
+{
+	struct report r = { .b = malloc(4096), .cap = 4096 };
+	struct chunk_store_stats st;
+	struct cache_stats t = scache_total;
+
+	if (!r.b || !store) {
+		free(r.b);
+		return NULL;
+	}
+	r.b[0] = 0;
+	if (op == GLEAM_CACHE_CTL_CLEAR)
+		chunk_store_clear(store);
+	chunk_store_stats(store, &st);
+	t.uploads += live->uploads;
+	t.bytes += live->bytes;
+	t.bytes_sent += live->bytes_sent;
+	t.queries += live->queries;
+	rep_add(&r, "{\"store\":{\"entries\":%llu,\"mem_entries\":%llu,\"mem_bytes\":%llu,"
+		"\"mem_limit\":%llu,\"disk_entries\":%llu,\"disk_bytes\":%llu,"
+		"\"disk_limit\":%llu,\"dir\":\"%s\",\"hits_mem\":%llu,\"hits_disk\":%llu,"
+		"\"misses\":%llu,\"puts\":%llu,\"dups\":%llu,\"rejected\":%llu,"
+		"\"evict_mem\":%llu,\"evict_disk\":%llu,\"corrupt\":%llu,\"disk_errors\":%llu},"
+		"\"uploads\":{\"records\":%llu,\"bytes\":%llu,\"bytes_received\":%llu,"
+		"\"bytes_saved\":%llu,\"questions\":%llu}",
+		(unsigned long long)st.entries, (unsigned long long)st.mem_entries,
+		(unsigned long long)st.mem_bytes, (unsigned long long)store_mem_limit,
+		(unsigned long long)st.disk_entries, (unsigned long long)st.disk_bytes,
+		(unsigned long long)store_disk_limit, store_dir,
+		(unsigned long long)st.hits_mem, (unsigned long long)st.hits_disk,
+		(unsigned long long)st.misses, (unsigned long long)st.puts,
+		(unsigned long long)st.dups, (unsigned long long)st.rejected,
+		(unsigned long long)st.evict_mem, (unsigned long long)st.evict_disk,
+		(unsigned long long)st.corrupt, (unsigned long long)st.disk_errors,
+		(unsigned long long)t.uploads, (unsigned long long)t.bytes,
+		(unsigned long long)t.bytes_sent,
+		(unsigned long long)(t.bytes > t.bytes_sent ? t.bytes - t.bytes_sent : 0),
+		(unsigned long long)t.queries);
+	if (op == GLEAM_CACHE_CTL_LIST) {
+		rep_add(&r, ",\"chunks\":[");
+		chunk_store_list(store, list_one, &r);
+		rep_add(&r, "],\"listed\":%u,\"complete\":%s", r.n, r.full ? "false" : "true");
+	}
+	if (op == GLEAM_CACHE_CTL_CLEAR)
+		rep_add(&r, ",\"cleared\":true");
+	rep_add(&r, "}\n");
+	*len = r.len + 1;
+	return r.b;
+}
+
+void scache_sum(const struct scache *c, struct cache_stats *t)
+{
+	t->uploads += c->st.uploads;
+	t->bytes += c->st.bytes;
+	t->bytes_sent += c->st.bytes_sent;
+	t->queries += c->st.queries;
 }

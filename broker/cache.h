@@ -95,6 +95,13 @@ const struct cache_stats *scache_stats(const struct scache *c);
 extern struct cache_stats scache_total;
 /* The session's number, as scache_reap() names it. */
 uint64_t scache_serial(const struct scache *c);
+/*
+ * gleamctl's request on a control connection: the store's JSON report
+ * (GLEAM_CACHE_CTL_*), with the live sessions' counters added by the
+ * caller through scache_sum(); malloc'd, NUL-ended, *len with the NUL.
+ */
+char *scache_report(unsigned int op, const struct cache_stats *live, size_t *len);
+void scache_sum(const struct scache *c, struct cache_stats *t);
 /* Sessions whose chunk the store refused since last asked: liar(serial) each. */
 void scache_reap(void (*liar)(uint64_t serial));
 

@@ -154,6 +154,36 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 	}
 	if (type == GLEAM_FRAME_BYE)
 		return false;
+	if (type == GLEAM_FRAME_CACHE_CTL && s->control) {
+		struct cache_stats live = { 0 };
+		struct gleam_cache_ctl c;
+		size_t n;
+		char *rep;
+
+		if (len != sizeof(c))
+			return false;
+		memcpy(&c, p, sizeof(c));
+		if (c.reserved || c.reserved2 || c.op < GLEAM_CACHE_CTL_STATS ||
+		    c.op > GLEAM_CACHE_CTL_CLEAR)
+			return false;
+		if (!scache_enabled()) {
+			send_error(b, ENOENT, "this server keeps no chunk store (--cache off)");
+			return true;
+		}
+		for (struct ssess *o = sv.sessions; o; o = o->next)
+			if (o->b.sc)
+				scache_sum(o->b.sc, &live);
+		rep = scache_report(c.op, &live, &n);
+		if (!rep) {
+			send_error(b, ENOMEM, "no memory for the report");
+			return true;
+		}
+		if (c.op == GLEAM_CACHE_CTL_CLEAR)
+			gl_info("chunk store cleared at the request of %s", s->client);
+		bridge_queue_frame(b, GLEAM_FRAME_CACHE_REPORT, rep, (uint32_t)n);
+		free(rep);
+		return true;
+	}
 	if (type == GLEAM_FRAME_CACHE_QUERY || type == GLEAM_FRAME_CACHE_DATA ||
 	    type == GLEAM_FRAME_CACHE_RELEASE) {
 		if (!scache_on_frame(b, type, p, len)) {

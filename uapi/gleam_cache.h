@@ -29,7 +29,28 @@ enum {
 	GLEAM_FRAME_CACHE_HAVE		= 13,	/* server -> client: struct gleam_cache_have */
 	GLEAM_FRAME_CACHE_DATA		= 14,	/* client -> server: struct gleam_cache_data */
 	GLEAM_FRAME_CACHE_RELEASE	= 15,	/* client -> server: struct gleam_cache_release */
+	GLEAM_FRAME_CACHE_CTL		= 16,	/* control -> server: struct gleam_cache_ctl */
+	GLEAM_FRAME_CACHE_REPORT	= 17,	/* server -> control: JSON text, NUL-ended */
 };
+
+/*
+ * On a control connection (gleamctl): what the server's store holds, or
+ * clear it.  Answered by one CACHE_REPORT, a JSON object (Documentation/
+ * cache.md); a listing stops at GLEAM_CACHE_LIST_MAX chunks and says so.
+ */
+struct gleam_cache_ctl {
+	__u32 op;		/* GLEAM_CACHE_CTL_* */
+	__u32 reserved;		/* must be zero */
+	__u64 reserved2;	/* must be zero */
+};
+
+enum {
+	GLEAM_CACHE_CTL_STATS	= 1,
+	GLEAM_CACHE_CTL_LIST	= 2,
+	GLEAM_CACHE_CTL_CLEAR	= 3,
+};
+
+#define GLEAM_CACHE_LIST_MAX	50000
 
 /*
  * A record flag (next after GLEAM_REC_F_MORE): the record's host buffer is
@@ -143,6 +164,7 @@ _Static_assert(sizeof(struct gleam_cache_have) == 24, "gleam_cache_have");
 _Static_assert(sizeof(struct gleam_cache_data) == 48, "gleam_cache_data");
 _Static_assert(sizeof(struct gleam_cache_release) == 8, "gleam_cache_release");
 _Static_assert(sizeof(struct gleam_cache_refs) == 16, "gleam_cache_refs");
+_Static_assert(sizeof(struct gleam_cache_ctl) == 16, "gleam_cache_ctl");
 /* The largest query and the largest chunk each fit one frame (GLEAM_FRAME_MAX, 8 MiB). */
 _Static_assert(sizeof(struct gleam_cache_query) +
 	       GLEAM_CACHE_QUERY_MAX * sizeof(struct gleam_cache_ref) <= (8U << 20),
