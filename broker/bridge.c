@@ -461,6 +461,7 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 		return true;
 	case OP_TCP_RECV:
 		b->recving = false;
+		b->last_rx = gl_now_ns();
 		if (res <= 0) {
 			if (res < 0 && res != -ECONNRESET)
 				gl_dbg("connection: %s", strerror(-res));
@@ -486,6 +487,28 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 	default:
 		return true;
 	}
+}
+
+bool bridge_keepalive(struct bridge *b, uint64_t now, unsigned int dead_s)
+{
+	uint64_t quiet;
+
+	if (!dead_s || b->closing || b->tcp < 0 || !b->hello_done)
+		return true;
+	if (!b->last_rx)
+		b->last_rx = now;
+	quiet = now - b->last_rx;
+	if (quiet >= (uint64_t)dead_s * 1000000000ull) {
+		gl_err("session: the peer sent nothing for %u s: taking it for gone", dead_s);
+		bridge_close(b);
+		return false;
+	}
+	/* One ping a second while it is quiet; any answer counts as life. */
+	if (quiet >= 1000000000ull && now - b->ping_at >= 1000000000ull) {
+		b->ping_at = now;
+		bridge_queue_frame(b, GLEAM_FRAME_PING, &now, sizeof(now));
+	}
+	return true;
 }
 
 void bridge_close(struct bridge *b)

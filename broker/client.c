@@ -61,9 +61,10 @@ static struct {
 	struct ended ended[ENDED_MAX];
 	unsigned int nended;
 	int listen_fd;
-	struct op op_accept, op_timer, op_hash;
-	struct __kernel_timespec tick;
+	struct op op_accept, op_timer, op_hash, op_keepalive;
+	struct __kernel_timespec tick, second;
 	bool timer_armed;
+	bool keepalive_armed;
 	bool hash_armed;
 	uint64_t hash_buf;
 	struct csess *sessions;
@@ -667,6 +668,34 @@ static void on_hash(void)
 	}
 }
 
+/* Once a second: quiet servers are pinged, silent ones given up. */
+static void arm_keepalive(void)
+{
+	struct io_uring_sqe *sqe;
+
+	if (cl.keepalive_armed || !cl.cfg->keepalive_s)
+		return;
+	sqe = loop_sqe();
+	io_uring_prep_timeout(sqe, &cl.second, 0, 0);
+	io_uring_sqe_set_data(sqe, &cl.op_keepalive);
+	cl.keepalive_armed = true;
+}
+
+static void on_keepalive(void)
+{
+	uint64_t now = gl_now_ns();
+	struct csess *s, *next;
+
+	cl.keepalive_armed = false;
+	for (s = cl.sessions; s; s = next) {
+		next = s->next;
+		if (!s->control && s->local_hello && !bridge_keepalive(&s->b, now, cl.cfg->keepalive_s))
+			gl_err("session %llu (%s): server %s unreachable", (unsigned long long)s->id,
+			       s->program, cl.cfg->server);
+		sess_maybe_free(s);
+	}
+}
+
 static void on_tick(void)
 {
 	uint64_t now = gl_now_ns();
@@ -711,6 +740,10 @@ static void on_cqe(struct io_uring_cqe *cqe)
 	}
 	if (op->type == OP_HASH) {
 		on_hash();
+		return;
+	}
+	if (op->type == OP_KEEPALIVE) {
+		on_keepalive();
 		return;
 	}
 	if (op->type == OP_VGPU) {
@@ -758,6 +791,8 @@ int client_main(struct config *c)
 	cl.op_accept = (struct op){ OP_ACCEPT, NULL };
 	cl.op_timer = (struct op){ OP_TIMER, NULL };
 	cl.op_hash = (struct op){ OP_HASH, NULL };
+	cl.op_keepalive = (struct op){ OP_KEEPALIVE, NULL };
+	cl.second.tv_sec = 1;
 	cl.tick.tv_nsec = (long long)c->flush_us * 1000;
 	err = gl_parse_hostport(c->server, GLEAM_WIRE_PORT, &cl.server, &cl.server_len);
 	if (err) {
@@ -808,6 +843,7 @@ int client_main(struct config *c)
 		io_uring_cq_advance(&g_loop.ring, n);
 		arm_timer();
 		arm_hash();
+		arm_keepalive();
 		vgpu_flush();
 	}
 	unlink(c->socket_path);

@@ -19,6 +19,7 @@ void config_defaults(struct config *c, enum role role)
 	c->ring_shift = GL_RING_DEFAULT_SHIFT;
 	c->flush_us = 50;
 	c->cache_mem = 4ULL << 30;
+	c->keepalive_s = 5;
 	c->cache_disk = 64ULL << 30;
 }
 
@@ -62,6 +63,8 @@ int config_set(struct config *c, const char *k, const char *v)
 		c->ring_shift = (unsigned int)atoi(v);
 	else if (!strcmp(k, "flush-us") && atoi(v) >= 10 && atoi(v) <= 100000)
 		c->flush_us = (unsigned int)atoi(v);
+	else if (!strcmp(k, "keepalive") && atoi(v) >= 0 && atoi(v) <= 3600 && *v >= '0' && *v <= '9')
+		c->keepalive_s = (unsigned int)atoi(v);
 	else if (!strcmp(k, "cache") && (!strcmp(v, "on") || !strcmp(v, "off")))
 		c->no_cache = !strcmp(v, "off");
 	else if (!strcmp(k, "cache-dir") && n < sizeof(c->cache_dir))

@@ -28,6 +28,7 @@ struct config {
 	char cache_dir[256];		/* server: the chunk store's directory, or none */
 	uint64_t cache_mem;		/* server: bytes of chunks kept in memory */
 	uint64_t cache_disk;		/* server: bytes of chunks kept on disk */
+	unsigned int keepalive_s;	/* a peer silent this long is gone; 0: never */
 };
 
 int config_load(struct config *c, const char *path);
@@ -49,6 +50,7 @@ enum op_type {
 	OP_CHILD,
 	OP_VGPU,		/* broker/vgpu.c: the control node, netlink */
 	OP_HASH,		/* client: names computed (broker/cache.c) */
+	OP_KEEPALIVE,		/* client: the once-a-second check of its servers */
 };
 
 struct op {
@@ -104,6 +106,8 @@ struct bridge {
 	char bellout;
 	struct op op_bell_recv, op_bell_send, op_tcp_recv, op_tcp_send, op_connect;
 	struct sess_stats st;
+	uint64_t last_rx;		/* ns: when the peer last sent anything */
+	uint64_t ping_at;		/* ns: when we last asked it for a sign of life */
 	struct ccache *cc;		/* client: uploads by content, once granted */
 	struct scache *sc;		/* server: the session's pinned chunks */
 };
@@ -144,6 +148,11 @@ void bridge_tick(struct bridge *b, uint64_t now);
 /* Process a completion; returns false when the bridge should close. */
 bool bridge_complete(struct bridge *b, struct op *op, int res);
 void bridge_close(struct bridge *b);
+/*
+ * Once a second: a peer silent for a second is pinged; one silent for
+ * dead_s is taken for gone and the bridge closed (false).
+ */
+bool bridge_keepalive(struct bridge *b, uint64_t now, unsigned int dead_s);
 void bridge_queue_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len);
 /* A message's header as the bridge checks it (records: from the ring or the wire). */
 bool bridge_header_ok(struct bridge *b, const void *p, uint32_t len, bool record);

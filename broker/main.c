@@ -102,7 +102,8 @@ static void usage(void)
 		"usage: gleamd client [--server HOST[:PORT]] [--socket PATH] [--config FILE]\n"
 		"       gleamd server [--listen ADDR[:PORT]] [--backend cuda|sim|auto]\n"
 		"                     [--cuda-lib PATH] [--config FILE]\n"
-		"common options: --log-level 0|1|2, --ring-shift N (22..28), --help\n"
+		"common options: --log-level 0|1|2, --ring-shift N (22..28), --help,\n"
+		"                --keepalive S (a peer silent S seconds is gone, default 5; 0: never)\n"
 		"client options: --flush-us N (timer for records nobody waits for, default 50),\n"
 		"                --cache on|off (name large uploads by content, default on)\n"
 		"server options: --cache-dir DIR, --cache-mem SIZE (default 4G),\n"
@@ -122,6 +123,7 @@ int main(int argc, char **argv)
 		{ "ring-shift", required_argument, NULL, 'r' },
 		{ "flush-us", required_argument, NULL, 'F' },
 		{ "cache", required_argument, NULL, 'C' },
+		{ "keepalive", required_argument, NULL, 'k' },
 		{ "cache-dir", required_argument, NULL, 'D' },
 		{ "cache-mem", required_argument, NULL, 'M' },
 		{ "cache-disk", required_argument, NULL, 'K' },
@@ -166,6 +168,7 @@ int main(int argc, char **argv)
 		case 'r': key = "ring-shift"; break;
 		case 'F': key = "flush-us"; break;
 		case 'C': key = "cache"; break;
+		case 'k': key = "keepalive"; break;
 		case 'D': key = "cache-dir"; break;
 		case 'M': key = "cache-mem"; break;
 		case 'K': key = "cache-disk"; break;

@@ -286,6 +286,21 @@ static void on_accept(int fd)
 	bridge_kick(&s->b);
 }
 
+/* Once a second: quiet clients are pinged, silent ones given up. */
+static void keepalive(void)
+{
+	uint64_t now = gl_now_ns();
+	struct ssess *s, *next;
+
+	for (s = sv.sessions; s; s = next) {
+		next = s->next;
+		if (!s->control && !bridge_keepalive(&s->b, now, sv.cfg->keepalive_s))
+			gl_err("session %llu from %s (%s): the client went silent", (unsigned long long)s->id,
+			       s->client, s->program);
+		sess_maybe_free(s);
+	}
+}
+
 /* A session whose chunk the store refused: it lied about a name. */
 static void liar(uint64_t serial)
 {
@@ -393,6 +408,7 @@ int server_main(struct config *c)
 			} else if (op->type == OP_TIMER) {
 				reap();
 				scache_reap(liar);
+				keepalive();
 				post_timer();
 			} else {
 				struct ssess *s = op->owner;

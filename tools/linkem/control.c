@@ -14,7 +14,7 @@
 
 static const char help_text[] =
 	"commands: rate R | delay T | jitter T | burst B (each also as "
-	"NAME-up / NAME-down), cut [T], restore, show, stats, help";
+	"NAME-up / NAME-down), cut [T], stall [T], restore, show, stats, help";
 
 void print_params(FILE *f, const char *name, const struct link_params *p,
 		  uint64_t depth)
@@ -138,7 +138,18 @@ int control_exec(struct relay *r, const char *line, char *reply, size_t len)
 		snprintf(reply, len, "ok");
 		return 0;
 	}
+	if (!strcmp(cmd, "stall")) {
+		v = NO_TIME;
+		if (arg && parse_time(arg, &v)) {
+			snprintf(reply, len, "error: bad time '%s'", arg);
+			return -EINVAL;
+		}
+		relay_stall(r, v);
+		snprintf(reply, len, "ok");
+		return 0;
+	}
 	if (!strcmp(cmd, "restore")) {
+		relay_stall(r, 0);
 		relay_restore(r);
 		snprintf(reply, len, "ok");
 		return 0;

@@ -135,6 +135,8 @@ void relay_get_params(struct relay *r, int dir, struct link_params *p);
 uint64_t relay_bucket_depth(struct relay *r, int dir);
 void relay_cut(struct relay *r, uint64_t duration_ns);
 void relay_restore(struct relay *r);
+/* Hold every byte, resetting nothing, for duration_ns (NO_TIME: until restore). */
+void relay_stall(struct relay *r, uint64_t duration_ns);
 int relay_stats_json(struct relay *r, char *buf, size_t len);
 void relay_stats_text(struct relay *r, FILE *f);
 

@@ -35,7 +35,7 @@ static const char usage_text[] =
 "  --seed N               seed of the jitter (default: from the clock)\n"
 "\n"
 "Commands: rate R, delay T, jitter T, burst B (also NAME-up, NAME-down),\n"
-"cut [T], restore, show, stats, help.\n";
+"cut [T], stall [T], restore, show, stats, help.\n";
 
 enum {
 	OPT_LISTEN = 256,

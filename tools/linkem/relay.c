@@ -112,6 +112,8 @@ struct relay {
 	uint64_t cut_at;	/* absolute; NO_TIME: none scheduled */
 	bool cut_active;
 	uint64_t cut_until;	/* NO_TIME: until restored */
+	bool stalled;		/* a silent link: bytes held, nothing reset */
+	uint64_t stall_until;	/* NO_TIME: until restored */
 	uint64_t relisten_at;
 	uint64_t armed;		/* the timer's expiry */
 	uint64_t early_ns;	/* how long before a deadline to wake */
@@ -556,6 +558,21 @@ static void listener_accept(struct relay *r, uint64_t now)
 	}
 }
 
+/*
+ * A link gone silent (Wi-Fi out of range, a cable pulled two hops away):
+ * no connection is reset, bytes are still taken from each side, and none is
+ * delivered until the stall ends, when they go in order.  Each side's TCP
+ * sees nothing wrong: only what the applications do themselves notices.
+ */
+void relay_stall(struct relay *r, uint64_t duration_ns)
+{
+	uint64_t now = mono_ns();
+
+	r->stalled = true;
+	r->stall_until = duration_ns == NO_TIME ? NO_TIME : now + duration_ns;
+	fprintf(stderr, "linkem: stall at %.3f s\n", (double)(now - r->start_ns) / 1e9);
+}
+
 void relay_cut(struct relay *r, uint64_t duration_ns)
 {
 	uint64_t n = 0, now = mono_ns();
@@ -919,6 +936,9 @@ static void process_releases(struct relay *r, int d, uint64_t now)
 	struct link_event *e, ev;
 	struct relay_half *h;
 
+	/* A stalled link delivers nothing, in order, until it resumes. */
+	if (r->stalled)
+		return;
 	while ((e = fifo_peek(f)) && e->when <= now) {
 		ev = *e;
 		fifo_pop(f);
@@ -965,6 +985,10 @@ static void run_timers(struct relay *r, uint64_t now)
 	}
 	if (r->cut_active && r->cut_until != NO_TIME && now >= r->cut_until)
 		relay_restore(r);
+	if (r->stalled && r->stall_until != NO_TIME && now >= r->stall_until) {
+		r->stalled = false;
+		fprintf(stderr, "linkem: stall ended\n");
+	}
 	if (!r->cut_active && r->lis.fd < 0 && now >= r->relisten_at &&
 	    listener_open(r))
 		r->relisten_at = now + RELISTEN_RETRY_NS;
@@ -983,12 +1007,14 @@ static uint64_t next_deadline(struct relay *r, uint64_t now)
 
 	for (d = 0; d < NR_DIRS; d++) {
 		e = fifo_peek(&r->dir[d].fifo);
-		if (e)
+		if (e && !r->stalled)
 			t = min_u64(t, e->when);
 		if (r->ready_len[d])
 			t = min_u64(t, bucket_ready_at(&r->dir[d].tb, now));
 	}
 	t = min_u64(t, r->cut_at);
+	if (r->stalled)
+		t = min_u64(t, r->stall_until);
 	if (r->cut_active)
 		t = min_u64(t, r->cut_until);
 	else if (r->lis.fd < 0)
