@@ -11,3 +11,13 @@ $(GLEAM_RUN): tools/gleam-run.sh
 	install -m 755 $< $@
 
 ALL_TARGETS += $(GLEAMCTL) $(GLEAM_RUN)
+
+# What NVIDIA's driver answers in export-table slots still being learned;
+# run directly on a GPU machine (Documentation/export-tables.md).
+EXPORT_PROBE := $(BUILD)/bin/gleam-export-probe
+
+$(EXPORT_PROBE): tools/probe/export-probe.c
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) $(WARN) -std=gnu11 -I$(CUDA)/include -o $@ $< -L$(CUDA)/lib64/stubs -lcuda
+
+ALL_TARGETS += $(EXPORT_PROBE)
