@@ -20,10 +20,12 @@ FUZZ_SRC_config  := tests/fuzz/fuzz_config.c broker/config.c common/util.c
 FUZZ_SRC_records := tests/fuzz/fuzz_records.c broker/worker.c broker/wk_custom.c \
 	broker/backend_sim.c broker/backend_cuda.c broker/sim_kernels.c common/ring.c \
 	common/util.c common/image.c $(GEN_DIR)/worker_gen.c $(GEN_DIR)/api_gen.c
+# The sim reads compressed fat binaries.
+FUZZ_LIBS_records := -lzstd
 
 $(FUZZ_DIR)/fuzz_%: $(GEN_DIR)/.stamp
 	@mkdir -p $(FUZZ_DIR)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_SRC_$*) -ldl -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) -ldl -lm
 
 FUZZ_BINS := $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS))
 $(FUZZ_BINS): $(wildcard tests/fuzz/*.c broker/*.c broker/*.h common/*.c common/*.h)
