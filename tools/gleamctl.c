@@ -81,32 +81,19 @@ static int write_frame(int fd, uint16_t type, const void *p, uint32_t len)
 	return err ? err : gl_write_full(fd, p, len);
 }
 
-/* Ask a server gleamd for its GPUs over a control connection. */
-static int server_info(const char *addr, struct gleam_server_info *info,
-		       struct gleam_gpu_info *gpus)
+/*
+ * A server gleamd's GPUs, over a control connection already open on fd:
+ * what the server sends is checked before it is used.
+ */
+static int info_exchange(int fd, struct gleam_server_info *info, struct gleam_gpu_info *gpus)
 {
 	struct gleam_hello h = { .version = GLEAM_WIRE_VERSION, .min_version = GLEAM_WIRE_VERSION,
 				 .kind = GLEAM_HELLO_CONTROL };
 	static unsigned char buf[sizeof(struct gleam_server_info) +
 				 GLEAM_GPUS_MAX * sizeof(struct gleam_gpu_info)];
-	struct sockaddr_storage ss;
 	struct gleam_frame f;
-	struct timeval tv = { .tv_sec = 5 };
-	socklen_t sl;
-	int fd, err;
+	int err;
 
-	err = gl_parse_hostport(addr, GLEAM_WIRE_PORT, &ss, &sl);
-	if (err)
-		return err;
-	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	if (connect(fd, (struct sockaddr *)&ss, sl) < 0) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
 	snprintf(h.program, sizeof(h.program), "gleamctl");
 	err = write_frame(fd, GLEAM_FRAME_HELLO, &h, sizeof(h));
 	if (!err)
@@ -127,8 +114,67 @@ static int server_info(const char *addr, struct gleam_server_info *info,
 		else
 			memcpy(gpus, buf + sizeof(*info), info->ngpus * sizeof(*gpus));
 	}
+	return err;
+}
+
+/* Ask a server gleamd for its GPUs over a control connection. */
+static int server_info(const char *addr, struct gleam_server_info *info,
+		       struct gleam_gpu_info *gpus)
+{
+	struct sockaddr_storage ss;
+	struct timeval tv = { .tv_sec = 5 };
+	socklen_t sl;
+	int fd, err;
+
+	err = gl_parse_hostport(addr, GLEAM_WIRE_PORT, &ss, &sl);
+	if (err)
+		return err;
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (connect(fd, (struct sockaddr *)&ss, sl) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	err = info_exchange(fd, info, gpus);
 	close(fd);
 	return err;
+}
+
+/* What server_info() found, or err, as text or JSON. */
+static void print_info(FILE *out, const char *addr, int err, struct gleam_server_info *info,
+		       struct gleam_gpu_info *gpus, bool json)
+{
+	if (err) {
+		if (json)
+			fprintf(out, "{\"address\":\"%s\",\"error\":\"%s\"}", addr, strerror(-err));
+		else
+			fprintf(out, "server %s: unreachable (%s)\n", addr, strerror(-err));
+		return;
+	}
+	info->backend[sizeof(info->backend) - 1] = 0;
+	info->host[sizeof(info->host) - 1] = 0;
+	if (json) {
+		fprintf(out, "{\"address\":\"%s\",\"host\":\"%s\",\"backend\":\"%s\","
+			"\"driver_version\":%d,\"sessions\":%u,\"gpus\":[", addr, info->host,
+			info->backend, info->driver_version, info->sessions);
+		for (unsigned int i = 0; i < info->ngpus; i++) {
+			gpus[i].name[sizeof(gpus[i].name) - 1] = 0;
+			fprintf(out, "%s{\"index\":%u,\"name\":\"%s\",\"total_mem\":%llu}",
+				i ? "," : "", i, gpus[i].name, (unsigned long long)gpus[i].total_mem);
+		}
+		fprintf(out, "]}");
+		return;
+	}
+	fprintf(out, "server %s (%s): backend %s, driver %d, %u session(s)\n", addr, info->host,
+		info->backend, info->driver_version, info->sessions);
+	for (unsigned int i = 0; i < info->ngpus; i++) {
+		gpus[i].name[sizeof(gpus[i].name) - 1] = 0;
+		fprintf(out, "  GPU %u: %s, %llu MiB\n", i, gpus[i].name,
+			(unsigned long long)(gpus[i].total_mem >> 20));
+	}
 }
 
 static int print_server(const char *addr, bool json)
@@ -137,35 +183,8 @@ static int print_server(const char *addr, bool json)
 	struct gleam_server_info info;
 	int err = server_info(addr, &info, gpus);
 
-	if (err) {
-		if (json)
-			printf("{\"address\":\"%s\",\"error\":\"%s\"}", addr, strerror(-err));
-		else
-			printf("server %s: unreachable (%s)\n", addr, strerror(-err));
-		return err;
-	}
-	info.backend[sizeof(info.backend) - 1] = 0;
-	info.host[sizeof(info.host) - 1] = 0;
-	if (json) {
-		printf("{\"address\":\"%s\",\"host\":\"%s\",\"backend\":\"%s\",\"driver_version\":%d,"
-		       "\"sessions\":%u,\"gpus\":[", addr, info.host, info.backend,
-		       info.driver_version, info.sessions);
-		for (unsigned int i = 0; i < info.ngpus; i++) {
-			gpus[i].name[sizeof(gpus[i].name) - 1] = 0;
-			printf("%s{\"index\":%u,\"name\":\"%s\",\"total_mem\":%llu}", i ? "," : "", i,
-			       gpus[i].name, (unsigned long long)gpus[i].total_mem);
-		}
-		printf("]}");
-		return 0;
-	}
-	printf("server %s (%s): backend %s, driver %d, %u session(s)\n", addr, info.host,
-	       info.backend, info.driver_version, info.sessions);
-	for (unsigned int i = 0; i < info.ngpus; i++) {
-		gpus[i].name[sizeof(gpus[i].name) - 1] = 0;
-		printf("  GPU %u: %s, %llu MiB\n", i, gpus[i].name,
-		       (unsigned long long)(gpus[i].total_mem >> 20));
-	}
-	return 0;
+	print_info(stdout, addr, err, &info, gpus, json);
+	return err;
 }
 
 /* The server's address from the client gleamd's status text. */
