@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The client role's own code (broker/client.c), built into the harnesses
+ * so that they reach its state and its static handlers: on_accept() for a
+ * local connection, on_cqe() for every completion, as client_main()'s loop
+ * calls them.  Its /dev/vgpuN half (broker/vgpu.c) is linked as it is and
+ * never started, as on a machine without the module.  A session's frame
+ * buffers come from fz_malloc()'s pool.
+ */
+#include <stdlib.h>
+
+#include "fz.h"
+
+#define malloc(n) fz_malloc(n)
+#define free(p) fz_free(p)
+#include "../../broker/client.c"
+#undef malloc
+#undef free
+
+void fz_client_setup(struct config *c)
+{
+	cl.cfg = c;
+	cl.listen_fd = -1;
+	cl.op_accept = (struct op){ OP_ACCEPT, NULL };
+	cl.op_timer = (struct op){ OP_TIMER, NULL };
+	if (c && !cl.server_len &&
+	    gl_parse_hostport(c->server, GLEAM_WIRE_PORT, &cl.server, &cl.server_len))
+		FZ_FAIL("cannot parse %s", c->server);
+}
+
+/* A local connection accepted on fd. */
+struct bridge *fz_client_accept(int fd)
+{
+	on_accept(fd);
+	return cl.sessions && cl.sessions->b.bell == fd ? &cl.sessions->b : NULL;
+}
+
+void fz_client_complete(struct op *op, int res)
+{
+	struct io_uring_cqe cqe = { .user_data = (uintptr_t)op, .res = res };
+
+	on_cqe(&cqe);
+}
+
+bool fz_client_alive(const struct bridge *b)
+{
+	for (struct csess *s = cl.sessions; s; s = s->next)
+		if (&s->b == b)
+			return true;
+	return false;
+}
+
+unsigned int fz_client_sessions(void)
+{
+	unsigned int n = 0;
+
+	for (struct csess *s = cl.sessions; s; s = s->next)
+		n++;
+	return n;
+}

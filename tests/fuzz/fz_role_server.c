@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The server role's own code (broker/server.c), built into the harnesses so
+ * that they reach its state and its static handlers.  fork() is replaced:
+ * a session's replay worker is the harness itself, which works the ring
+ * that spawn_worker() created and mapped; and a session's frame buffers
+ * come from fz_malloc()'s pool.
+ */
+#include <stdlib.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "fz.h"
+
+/* Above the largest pid_max: no process has it.  worker_main() is never called. */
+static pid_t fz_fork(void)
+{
+	return 1 << 22;
+}
+
+#define fork fz_fork
+#define malloc(n) fz_malloc(n)
+#define free(p) fz_free(p)
+#include "../../broker/server.c"
+#undef fork
+#undef malloc
+#undef free
+
+int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_info *info,
+		 struct gleam_gpu_info *gpus)
+{
+	return -ENODEV;
+}
+
+void fz_server_setup(struct config *c)
+{
+	struct cache_stats live = { 0 };
+	size_t n;
+
+	sv.cfg = c;
+	sv.listen_fd = -1;
+	sv.op_accept = (struct op){ OP_ACCEPT, NULL };
+	sv.op_timer = (struct op){ OP_TIMER, NULL };
+	if (sv.info.ngpus) {
+		/* Each input starts with an empty store, so that it runs alike alone. */
+		free(scache_report(GLEAM_CACHE_CTL_CLEAR, &live, &n));
+		return;
+	}
+	/*
+	 * The chunk store as server_main() opens it by default, in memory;
+	 * chunks are checked on the loop, as on a machine of two cores, so
+	 * that an input runs the same every time.
+	 */
+	setenv("GLEAM_STORE_THREADS", "0", 1);
+	if (scache_open(NULL, 64 << 20, 0))
+		FZ_FAIL("cannot open the chunk store");
+	/* What server_probe() finds on the sim backend. */
+	snprintf(sv.info.backend, sizeof(sv.info.backend), "sim");
+	snprintf(sv.info.host, sizeof(sv.info.host), "fuzz");
+	sv.info.ngpus = 2;
+	for (unsigned int i = 0; i < sv.info.ngpus; i++) {
+		snprintf(sv.gpus[i].name, sizeof(sv.gpus[i].name), "Gleam sim device %u", i);
+		sv.gpus[i].total_mem = 1ull << 30;
+	}
+	sv.backend = sv.info.backend;
+}
+
+/* A connection accepted on fd, as the loop hands it over. */
+struct bridge *fz_server_accept(int fd)
+{
+	on_accept(fd);
+	return sv.sessions && sv.sessions->b.tcp == fd ? &sv.sessions->b : NULL;
+}
+
+/* One completion, exactly as server_main()'s loop handles it. */
+void fz_server_complete(struct op *op, int res)
+{
+	struct ssess *s = op->owner;
+
+	if (!bridge_complete(&s->b, op, res))
+		bridge_close(&s->b);
+	sess_maybe_free(s);
+}
+
+/* The once-a-second tick's look at chunks the store refused. */
+void fz_server_reap(void)
+{
+	scache_reap(liar);
+}
+
+bool fz_server_alive(const struct bridge *b)
+{
+	for (struct ssess *s = sv.sessions; s; s = s->next)
+		if (&s->b == b)
+			return true;
+	return false;
+}
+
+unsigned int fz_server_sessions(void)
+{
+	unsigned int n = 0;
+
+	for (struct ssess *s = sv.sessions; s; s = s->next)
+		n++;
+	return n;
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Seed inputs of fuzz_wire and fuzz_control: a few small, well-formed
+exchanges in each harness's input format (see the head of fuzz_wire.c and
+fuzz_control.c), written to tests/fuzz/seeds/{wire,control}/.
+
+    tests/fuzz/mkseeds.py [SEEDS_DIR]
+"""
+import hashlib
+import os
+import struct
+import sys
+
+# uapi/gleam_wire.h, gleam_local.h, gleam_record.h; function numbers from api.tbl.
+WIRE_MAGIC = 0x4D41454C
+HELLO, HELLO_ACK, RECORDS, REPLIES, PING, PONG, INFO_REQ, INFO, ERROR, BYE = range(1, 11)
+HELLO_SESSION, HELLO_CONTROL = 1, 2
+LOCAL_MAGIC = 0x434C4C47
+LOCAL_SESSION, LOCAL_CONTROL = 1, 2
+CTL_STATUS, CTL_STATUS_JSON = 1, 2
+REC_F_REPLY, REC_F_CACHED = 1, 4
+REP_F_DATA = 1
+FN_cuInit, FN_cuCtxSynchronize, FN_cuMemcpyHtoD, FN_cuMemcpyDtoH = 1, 49, 70, 71
+# gleam_cache.h
+F_ASYNC, F_CACHE = 1, 2
+CACHE_INFO, CACHE_QUERY, CACHE_HAVE, CACHE_DATA, CACHE_RELEASE, CACHE_CTL = range(11, 17)
+Q_PIN = 1
+CTL_STATS, CTL_LIST, CTL_CLEAR = 1, 2, 3
+
+# fuzz_wire.c's flags
+F_CLIENT, F_SMALL, F_LAZY, F_HOSTILE = 0x01, 0x02, 0x04, 0x08
+F_RESET, F_PARTIAL, F_TRAFFIC, F_LATE = 0x10, 0x20, 0x40, 0x80
+
+
+def frame(ftype, payload=b""):
+    return struct.pack("<IHHII", WIRE_MAGIC, ftype, 0, len(payload), 0) + payload
+
+
+def hello(kind, program=b"seed", features=F_ASYNC):
+    return struct.pack("<IIQIIII64s64s4Q", 1, 1, features, kind, 1234, 1000, 0,
+                       b"client", program, 0, 0, 0, 0)
+
+
+def cache_ref(data):
+    return hashlib.sha256(data).digest() + struct.pack("<II", len(data), 0)
+
+
+def hello_ack(features=1, session=7, status=0):
+    return struct.pack("<IIQQ4Q", 1, status, features, session, 0, 0, 0, 0)
+
+
+def rec(fn, body=b"", flags=REC_F_REPLY, tag=1, seq=1, ctx=100):
+    body += b"\0" * (-len(body) % 8)
+    return struct.pack("<IHHIIQQ", 32 + len(body), fn, flags, tag, 0, ctx, seq) + body
+
+
+def reply(fn, body=b"", flags=0, tag=1, seq=1, result=0):
+    body += b"\0" * (-len(body) % 8)
+    return struct.pack("<IHHIiQQ", 32 + len(body), fn, flags, tag, result, seq, 0) + body
+
+
+def wire_input(flags, stream, split=(0,) * 8, hostile=0):
+    return bytes([flags]) + bytes(split) + struct.pack("<I", hostile) + stream
+
+
+def wire_seeds():
+    recs = rec(FN_cuInit, struct.pack("<Q", 0), tag=1, seq=1) + \
+        rec(FN_cuCtxSynchronize, tag=2, seq=2) + \
+        rec(FN_cuCtxSynchronize, flags=0, tag=0, seq=3)
+    session = frame(HELLO, hello(HELLO_SESSION)) + frame(RECORDS, recs) + \
+        frame(PING, struct.pack("<Q", 42)) + frame(RECORDS, recs)
+    yield "server-session", wire_input(0, session + frame(BYE))
+    yield "server-split", wire_input(F_SMALL | F_TRAFFIC | F_PARTIAL, session,
+                                     (1, 7, 16, 3, 100, 0, 5, 9))
+    yield "server-control", wire_input(F_RESET, frame(HELLO, hello(HELLO_CONTROL)) +
+                                       frame(INFO_REQ) + frame(PING, struct.pack("<Q", 1)))
+    reps = reply(FN_cuInit, b"\0" * 64, tag=1, seq=1) + reply(FN_cuCtxSynchronize, tag=2, seq=2)
+    client = frame(HELLO_ACK, hello_ack()) + frame(REPLIES, reps) + \
+        frame(PING, struct.pack("<Q", 9)) + frame(PONG, struct.pack("<Q", 9)) + \
+        frame(REPLIES, reps)
+    yield "client-session", wire_input(F_CLIENT | F_TRAFFIC, client)
+    yield "client-split", wire_input(F_CLIENT | F_PARTIAL | F_LATE, client,
+                                     (3, 0, 1, 130, 2, 33, 8, 1))
+    # Copies back in 20 KiB pieces: more than a 64 KiB ring holds at once.
+    data = b"".join(reply(FN_cuMemcpyDtoH, struct.pack("<QQ", i * 20480, 20480) +
+                          bytes([i]) * 20480, flags=REP_F_DATA, tag=3, seq=3)
+                    for i in range(5)) + reply(FN_cuMemcpyDtoH, tag=3, seq=3)
+    yield "client-full-ring", wire_input(F_CLIENT | F_SMALL | F_LAZY,
+                                         frame(HELLO_ACK, hello_ack()) + frame(REPLIES, data),
+                                         (0, 100, 7, 0, 255, 1, 0, 64))
+    yield "client-refused", wire_input(F_CLIENT, frame(HELLO_ACK, hello_ack(status=111)))
+    # Uploads by content: a chunk, a question, a record that names the chunk.
+    chunk = bytes(range(256)) * 16
+    named = rec(FN_cuMemcpyHtoD, struct.pack("<QQ", 0x10000, len(chunk)) +
+                struct.pack("<IIQ", 1, 0, len(chunk)) + cache_ref(chunk),
+                flags=REC_F_REPLY | REC_F_CACHED, tag=3, seq=3)
+    cached = frame(HELLO, hello(HELLO_SESSION, features=F_ASYNC | F_CACHE)) + \
+        frame(CACHE_DATA, cache_ref(chunk) + struct.pack("<Q", 0) + chunk) + \
+        frame(CACHE_QUERY, struct.pack("<QIIQ", 1, 1, Q_PIN, 0) + cache_ref(chunk)) + \
+        frame(RECORDS, recs[:40] + named) + frame(CACHE_RELEASE, struct.pack("<II", 0, 0))
+    yield "server-cache", wire_input(F_TRAFFIC, cached, (100, 0, 200, 0, 0, 0, 0, 0))
+    # A chunk whose bytes are not its name's, and a record that names it.
+    lie = cache_ref(chunk[1:] + b"x")
+    liar = frame(HELLO, hello(HELLO_SESSION, features=F_ASYNC | F_CACHE)) + \
+        frame(CACHE_DATA, lie + struct.pack("<Q", 0) + chunk) + \
+        frame(PING, struct.pack("<Q", 5)) + \
+        frame(RECORDS, named[:-40] + lie)
+    yield "server-cache-liar", wire_input(F_TRAFFIC, liar, (208, 16, 16, 0, 0, 0, 0, 0))
+    ctl = frame(HELLO, hello(HELLO_CONTROL, features=F_ASYNC | F_CACHE))
+    for op_ in (CTL_STATS, CTL_LIST, CTL_CLEAR, CTL_STATS):
+        ctl += frame(CACHE_CTL, struct.pack("<IIQ", op_, 0, 0))
+    yield "server-cache-ctl", wire_input(0, ctl + frame(INFO_REQ))
+    info = struct.pack("<IIQIIQQ4Q", 1 << 20, 64 << 10, 256 << 20, 8192, 0, 1 << 30, 0,
+                       0, 0, 0, 0)
+    yield "client-cache", wire_input(F_CLIENT | F_TRAFFIC,
+                                     frame(HELLO_ACK, hello_ack(features=F_ASYNC | F_CACHE)) +
+                                     frame(CACHE_INFO, info) + frame(REPLIES, reps) +
+                                     frame(CACHE_HAVE, struct.pack("<QIIQ", 1, 1, 1, 0) +
+                                           struct.pack("<Q", 1)))
+
+
+# fuzz_control.c's operations: what | connection << 3; message templates
+C_CONNECT, C_MESSAGE, C_REPLY, C_REFUSED, C_CLOSE, C_SERVER = range(6)
+M_CTL_HELLO, M_SESSION_HELLO, M_STATUS, M_STATUS_JSON = 0xF0, 0xF1, 0xF2, 0xF3
+
+
+def op(what, conn=0):
+    return bytes([what | conn << 3])
+
+
+def local_hello(kind, sq_shift=0, program=b"prog"):
+    return struct.pack("<IIIIII64s2Q", LOCAL_MAGIC, 1, kind, sq_shift, 0, 0, program, 0, 0)
+
+
+def ctl_req(o):
+    return struct.pack("<II120s", o, 0, b"")
+
+
+def msg(m):
+    return op(C_MESSAGE) + (bytes([m]) if isinstance(m, int) else bytes([len(m)]) + m)
+
+
+def control_seeds():
+    yield "status", bytes([0]) + op(C_CONNECT) + msg(M_CTL_HELLO) + msg(M_STATUS) + \
+        op(C_REPLY) + msg(M_STATUS_JSON) + op(C_REPLY) + op(C_CLOSE)
+    # Sessions that show in the status, one of them connected to its server.
+    yield "sessions", bytes([1]) + op(C_CONNECT) + msg(local_hello(LOCAL_SESSION, 0, b"app-one")) + \
+        op(C_CONNECT, 1) + op(C_MESSAGE, 1) + bytes([M_SESSION_HELLO]) + op(C_SERVER, 1) + \
+        op(C_CONNECT, 2) + op(C_MESSAGE, 2) + bytes([M_CTL_HELLO]) + \
+        op(C_MESSAGE, 2) + bytes([M_STATUS_JSON]) + op(C_REPLY, 2) + \
+        op(C_REFUSED, 0) + op(C_MESSAGE, 2) + bytes([M_STATUS]) + op(C_REPLY, 2)
+    raw = local_hello(LOCAL_CONTROL, program=b"raw") + ctl_req(CTL_STATUS_JSON)
+    yield "raw", bytes([0]) + op(C_CONNECT) + msg(raw[:104]) + msg(raw[104:]) + op(C_REPLY) + \
+        msg(ctl_req(7)) + op(C_REPLY) + msg(b"\1\2\3")
+    gpu = struct.pack("<64s16sQQII", b"Gleam sim device 0", bytes(16), 1 << 30, 1 << 29, 0, 0)
+    info = struct.pack("<16s64siIIIQQQ", b"sim", b"gpu-host", 12040, 1, 0, 0, 0, 0, 0) + gpu
+    yield "server-info", bytes([2]) + frame(HELLO_ACK, hello_ack(features=0)) + frame(INFO, info)
+    yield "status-text", bytes([3]) + b"server: 10.0.0.1:7381\nsessions: 3 since start\n"
+
+
+def main():
+    top = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "seeds")
+    for target, seeds in (("wire", wire_seeds()), ("control", control_seeds())):
+        d = os.path.join(top, target)
+        os.makedirs(d, exist_ok=True)
+        for name, data in seeds:
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(data)
+
+
+if __name__ == "__main__":
+    main()
