@@ -143,38 +143,54 @@ static int server_info(const char *addr, struct gleam_server_info *info,
 	return err;
 }
 
+/*
+ * A string the server chose, printed so that it cannot break what prints
+ * it: escaped for JSON, and anything unprintable shown as '?' (a terminal
+ * takes control characters as commands; JSON takes no raw ones).
+ */
+static void put_str(FILE *out, const char *s, bool json)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c > 0x7e)
+			c = '?';
+		else if (json && (c == '"' || c == '\\'))
+			fputc('\\', out);
+		fputc(c, out);
+	}
+}
+
 /* What server_info() found, or err, as text or JSON. */
 static void print_info(FILE *out, const char *addr, int err, struct gleam_server_info *info,
 		       struct gleam_gpu_info *gpus, bool json)
 {
+	fputs(json ? "{\"address\":\"" : "server ", out);
+	put_str(out, addr, json);
 	if (err) {
-		if (json)
-			fprintf(out, "{\"address\":\"%s\",\"error\":\"%s\"}", addr, strerror(-err));
-		else
-			fprintf(out, "server %s: unreachable (%s)\n", addr, strerror(-err));
+		fprintf(out, json ? "\",\"error\":\"%s\"}" : ": unreachable (%s)\n", strerror(-err));
 		return;
 	}
 	info->backend[sizeof(info->backend) - 1] = 0;
 	info->host[sizeof(info->host) - 1] = 0;
-	if (json) {
-		fprintf(out, "{\"address\":\"%s\",\"host\":\"%s\",\"backend\":\"%s\","
-			"\"driver_version\":%d,\"sessions\":%u,\"gpus\":[", addr, info->host,
-			info->backend, info->driver_version, info->sessions);
-		for (unsigned int i = 0; i < info->ngpus; i++) {
-			gpus[i].name[sizeof(gpus[i].name) - 1] = 0;
-			fprintf(out, "%s{\"index\":%u,\"name\":\"%s\",\"total_mem\":%llu}",
-				i ? "," : "", i, gpus[i].name, (unsigned long long)gpus[i].total_mem);
-		}
-		fprintf(out, "]}");
-		return;
-	}
-	fprintf(out, "server %s (%s): backend %s, driver %d, %u session(s)\n", addr, info->host,
-		info->backend, info->driver_version, info->sessions);
+	fputs(json ? "\",\"host\":\"" : " (", out);
+	put_str(out, info->host, json);
+	fputs(json ? "\",\"backend\":\"" : "): backend ", out);
+	put_str(out, info->backend, json);
+	fprintf(out, json ? "\",\"driver_version\":%d,\"sessions\":%u,\"gpus\":[" :
+		", driver %d, %u session(s)\n", info->driver_version, info->sessions);
 	for (unsigned int i = 0; i < info->ngpus; i++) {
 		gpus[i].name[sizeof(gpus[i].name) - 1] = 0;
-		fprintf(out, "  GPU %u: %s, %llu MiB\n", i, gpus[i].name,
-			(unsigned long long)(gpus[i].total_mem >> 20));
+		if (json)
+			fprintf(out, "%s{\"index\":%u,\"name\":\"", i ? "," : "", i);
+		else
+			fprintf(out, "  GPU %u: ", i);
+		put_str(out, gpus[i].name, json);
+		fprintf(out, json ? "\",\"total_mem\":%llu}" : ", %llu MiB\n",
+			(unsigned long long)(json ? gpus[i].total_mem : gpus[i].total_mem >> 20));
 	}
+	if (json)
+		fputs("]}", out);
 }
 
 static int print_server(const char *addr, bool json)

@@ -3,10 +3,13 @@
  * hostile SOCKET SERVER: throws bad input at a running client gleamd (its
  * local socket and session ring) and at a server gleamd (its TCP port),
  * and checks that each bad session gets a clear answer or is closed, and
- * that both daemons keep serving.  Prints one line per case and a final
- * "N passed, N failed".
+ * that both daemons keep serving; and runs gleamctl (beside this program,
+ * in ../bin) against a server that sends it hostile names.  Prints one line
+ * per case and a final "N passed, N failed".
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <libgen.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -15,6 +18,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cuda.h>
@@ -27,6 +31,7 @@
 #include "util.h"
 
 static const char *sock_path, *server;
+static char gleamctl[4096];
 static int passed, failed;
 
 static void result(bool ok, const char *what)
@@ -267,6 +272,85 @@ static void local_cases(void)
 	close_session(&s);
 }
 
+/* A server that answers gleamctl's hello and INFO_REQ with names it chose. */
+static void fake_server(int lfd)
+{
+	struct gleam_hello_ack ack = { .version = GLEAM_WIRE_VERSION };
+	struct {
+		struct gleam_server_info info;
+		struct gleam_gpu_info gpu;
+	} in = { .info = { .backend = "sim\x1b[2J", .host = "evil\"host\nX\x1b]0;x\a", .ngpus = 1 },
+		 .gpu = { .name = "a\"b\\c\r", .total_mem = 1 << 30 } };
+	unsigned char buf[512];
+	struct gleam_frame f;
+	int fd = accept(lfd, NULL, NULL);
+
+	for (int i = 0; fd >= 0 && i < 2; i++) {
+		if (gl_read_full(fd, &f, sizeof(f)) || f.len > sizeof(buf) ||
+		    gl_read_full(fd, buf, f.len))
+			break;
+		f.type = i ? GLEAM_FRAME_INFO : GLEAM_FRAME_HELLO_ACK;
+		f.len = i ? sizeof(in) : sizeof(ack);
+		if (gl_write_full(fd, &f, sizeof(f)) || gl_write_full(fd, i ? (void *)&in :
+								       (void *)&ack, f.len))
+			break;
+	}
+	_exit(0);
+}
+
+/* What gleamctl prints of a hostile server: printable, and JSON that holds. */
+static void gleamctl_cases(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t sl = sizeof(sa);
+	int lfd;
+
+	if (access(gleamctl, X_OK)) {
+		printf("SKIP: gleamctl cases (no %s)\n", gleamctl);
+		return;
+	}
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) || listen(lfd, 4) ||
+	    getsockname(lfd, (struct sockaddr *)&sa, &sl)) {
+		result(false, "gleamctl: a server to talk to");
+		if (lfd >= 0)
+			close(lfd);
+		return;
+	}
+	for (int json = 0; json < 2; json++) {
+		char cmd[4200], out[4096] = "";
+		size_t n = 0;
+		bool printable = true;
+		pid_t pid = fork();
+		FILE *p;
+
+		if (pid == 0)
+			fake_server(lfd);
+		snprintf(cmd, sizeof(cmd), "%s server-info 127.0.0.1:%u%s", gleamctl,
+			 ntohs(sa.sin_port), json ? " --json" : "");
+		p = pid > 0 ? popen(cmd, "r") : NULL;
+		if (p) {
+			n = fread(out, 1, sizeof(out) - 1, p);
+			pclose(p);
+		}
+		if (pid > 0)
+			waitpid(pid, NULL, 0);
+		out[n] = 0;
+		for (size_t i = 0; i < n; i++)
+			printable &= (out[i] >= 0x20 && out[i] < 0x7f) || out[i] == '\n';
+		if (json)
+			result(printable && strstr(out, "\"host\":\"evil\\\"host?X?]0;x?\",") &&
+			       strstr(out, "\"backend\":\"sim?[2J\",") &&
+			       strstr(out, "\"name\":\"a\\\"b\\\\c?\","),
+			       "gleamctl: server-info --json escapes what the server named");
+		else
+			result(printable && strstr(out, "(evil\"host?X?]0;x?)") &&
+			       strstr(out, "GPU 0: a\"b\\c?,"),
+			       "gleamctl: server-info prints no control characters a server sent");
+	}
+	close(lfd);
+}
+
 static int tcp_connect(void)
 {
 	struct sockaddr_storage ss;
@@ -370,8 +454,10 @@ int main(int argc, char **argv)
 	}
 	sock_path = argv[1];
 	server = argv[2];
+	snprintf(gleamctl, sizeof(gleamctl), "%s/../bin/gleamctl", dirname(strdupa(argv[0])));
 	local_cases();
 	wire_cases();
+	gleamctl_cases();
 	{
 		int fd = local_connect();
 
