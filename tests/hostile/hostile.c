@@ -46,6 +46,7 @@ static void result(bool ok, const char *what)
 static int local_connect(void)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct timeval tv = { .tv_sec = 5 };
 	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock_path);
@@ -54,6 +55,8 @@ static int local_connect(void)
 			close(fd);
 		return -1;
 	}
+	/* A gleamd that stopped serving fails a case instead of hanging it. */
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	return fd;
 }
 
@@ -228,6 +231,31 @@ static void local_cases(void)
 		}
 	}
 
+	/*
+	 * The application owns the CQ's head: nonsense written there ends its
+	 * session when gleamd next publishes a reply, and only its session.
+	 */
+	if (open_session(&s)) {
+		result(false, "local: open a session");
+	} else {
+		unsigned char buf[64] = { 0 };
+		struct gleam_rec *r = (struct gleam_rec *)buf;
+		int rc;
+
+		__atomic_store_n(&s.ring.cq.ctl->head, 0x80000000u, __ATOMIC_RELEASE);
+		r->len = sizeof(*r) + 8;
+		r->fn = GL_FN_cuInit;
+		r->flags = GLEAM_REC_F_REPLY;
+		r->tag = 1;
+		r->seq = 1;
+		put_raw(&s, buf, r->len);
+		result(closed_within(s.fd, 3000), "ring: a CQ head the application corrupts ends its session");
+		close_session(&s);
+		rc = open_session(&s) ? -1 : call(&s, GL_FN_cuInit, 0, buf + sizeof(*r), 8, NULL, 0);
+		result(rc == 0, "local: the next session is served");
+		close_session(&s);
+	}
+
 	/* Well-formed records with bad contents get CUDA errors, not a crash. */
 	if (open_session(&s)) {
 		result(false, "local: open a session");
@@ -270,6 +298,58 @@ static void local_cases(void)
 		}
 	}
 	close_session(&s);
+}
+
+static bool control_hello(int fd)
+{
+	struct gleam_local_hello h = { .magic = GLEAM_LOCAL_MAGIC, .version = GLEAM_LOCAL_VERSION,
+				       .kind = GLEAM_LOCAL_CONTROL };
+
+	snprintf(h.program, sizeof(h.program), "hostile");
+	return send(fd, &h, sizeof(h), MSG_NOSIGNAL) == sizeof(h);
+}
+
+static void control_cases(void)
+{
+	struct gleam_ctl_req req = { .op = GLEAM_CTL_STATUS_JSON };
+	uint64_t end = gl_now_ns() + 10000000000ull;
+	bool cut = false;
+	char reply[4096];
+	ssize_t n;
+	int fd;
+
+	/*
+	 * A peer that sends requests and reads none of the replies: once a
+	 * reply cannot go out, the next request ends the connection (gleamd
+	 * must not free a reply the kernel is still sending).
+	 */
+	fd = local_connect();
+	if (fd < 0 || !control_hello(fd)) {
+		result(false, "control: connect");
+	} else {
+		while (!cut && gl_now_ns() < end) {
+			struct pollfd p = { .fd = fd, .events = POLLOUT };
+
+			if (poll(&p, 1, 100) > 0 && (p.revents & (POLLHUP | POLLERR)))
+				cut = true;
+			else if (p.revents & POLLOUT &&
+				 send(fd, &req, sizeof(req), MSG_DONTWAIT | MSG_NOSIGNAL) < 0 &&
+				 errno != EAGAIN)
+				cut = true;
+		}
+		result(cut, "control: a peer that reads none of its replies is cut off");
+	}
+	if (fd >= 0)
+		close(fd);
+
+	fd = local_connect();
+	req.op = GLEAM_CTL_STATUS;
+	n = fd >= 0 && control_hello(fd) &&
+	    send(fd, &req, sizeof(req), MSG_NOSIGNAL) == sizeof(req) ?
+	    recv(fd, reply, sizeof(reply) - 1, 0) : -1;
+	result(n > 8 && !strncmp(reply, "server: ", 8), "control: gleamd still answers status");
+	if (fd >= 0)
+		close(fd);
 }
 
 /* A server that answers gleamctl's hello and INFO_REQ with names it chose. */
@@ -456,6 +536,7 @@ int main(int argc, char **argv)
 	server = argv[2];
 	snprintf(gleamctl, sizeof(gleamctl), "%s/../bin/gleamctl", dirname(strdupa(argv[0])));
 	local_cases();
+	control_cases();
 	wire_cases();
 	gleamctl_cases();
 	{
