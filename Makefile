@@ -33,6 +33,7 @@ include tests/tests.mk
 -include tests/cudart/cudart.mk
 -include tests/cache/cache.mk
 -include tests/integration/silent.mk
+-include tests/integration/resume.mk
 -include tests/gpu/cublas/cublas.mk
 -include kmod/kmod.mk
 include tests/fuzz/fuzz.mk

@@ -157,7 +157,8 @@ static void post_tcp_recv(struct bridge *b)
 {
 	struct io_uring_sqe *sqe;
 
-	if (b->recving || b->in_blocked || b->tcp < 0 || b->closing || b->ilen == b->icap)
+	if (b->recving || b->in_blocked || b->tcp < 0 || b->closing || b->detached ||
+	    b->ilen == b->icap)
 		return;
 	sqe = loop_sqe();
 	if (!sqe)
@@ -180,6 +181,120 @@ static void post_send(struct bridge *b)
 	b->inflight++;
 }
 
+bool bridge_keep(struct bridge *b, const void *msg, uint32_t len)
+{
+	struct kept *k;
+
+	if (!b->resumable)
+		return true;
+	k = malloc(sizeof(*k) + len);
+	if (!k)
+		return false;
+	k->next = NULL;
+	k->len = len;
+	memcpy(k->msg, msg, len);
+	if (!b->kept_tail)
+		b->kept_tail = &b->kept;
+	*b->kept_tail = k;
+	b->kept_tail = &k->next;
+	b->kept_bytes += len;
+	return true;
+}
+
+/* The peer has taken count of our messages: those need not be kept. */
+static void acked(struct bridge *b, uint64_t count)
+{
+	while (b->kept && b->kept_first < count) {
+		struct kept *k = b->kept;
+
+		/* Never drop what a resend still points at. */
+		if (k == b->resend)
+			b->resend = k->next;
+		b->kept = k->next;
+		b->kept_bytes -= k->len;
+		b->kept_first++;
+		free(k);
+	}
+	if (!b->kept)
+		b->kept_tail = &b->kept;
+}
+
+void bridge_forget(struct bridge *b)
+{
+	acked(b, UINT64_MAX);
+	b->resend = NULL;
+}
+
+/* Tell the peer how many of its messages are taken, now and then. */
+static void ack_in(struct bridge *b, bool idle)
+{
+	struct gleam_wire_ack a = { .count = b->in_count };
+
+	if (!b->resumable || b->detached || b->in_count == b->acked_in)
+		return;
+	if (!idle && b->in_count - b->acked_in < 64 && b->ack_bytes < (4u << 20))
+		return;
+	b->acked_in = b->in_count;
+	b->ack_bytes = 0;
+	bridge_queue_frame(b, GLEAM_FRAME_ACK, &a, sizeof(a));
+}
+
+void bridge_detach(struct bridge *b)
+{
+	if (b->detached || b->closing)
+		return;
+	b->detached = true;
+	b->detached_at = gl_now_ns();
+	b->hello_done = false;
+	/* What was in flight either way is kept, or was not yet taken: both resent. */
+	if (b->tcp >= 0)
+		shutdown(b->tcp, SHUT_RDWR);
+	b->ilen = 0;
+	b->frame_left = 0;
+	b->olen = b->osent = 0;
+	b->in_blocked = false;
+}
+
+bool bridge_reattach(struct bridge *b, int fd, uint64_t peer_took)
+{
+	if (peer_took < b->kept_first || peer_took > b->out_count)
+		return false;
+	acked(b, peer_took);
+	b->resend = b->kept;
+	b->tcp = fd;
+	b->olen = b->osent = 0;
+	b->sending = b->recving = false;
+	b->detached = false;
+	b->hello_done = true;
+	b->acked_in = 0;
+	b->last_rx = gl_now_ns();
+	return true;
+}
+
+/* Send again what the peer had not taken when the connection dropped. */
+static bool fill_resend(struct bridge *b)
+{
+	size_t start = sizeof(struct gleam_frame);
+	struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = b->out_type };
+	uint32_t n = 0;
+
+	if (!b->resend)
+		return false;
+	b->olen = start;
+	while (b->resend && b->olen + b->resend->len <= b->ocap) {
+		memcpy(b->obuf + b->olen, b->resend->msg, b->resend->len);
+		b->olen += b->resend->len;
+		b->resend = b->resend->next;
+		n++;
+	}
+	f.len = (uint32_t)(b->olen - start);
+	memcpy(b->obuf, &f, sizeof(f));
+	b->st.bytes_out += b->olen;
+	b->osent = 0;
+	post_send(b);
+	return n > 0;
+}
+
 void bridge_send_out(struct bridge *b)
 {
 	b->osent = 0;
@@ -191,7 +306,7 @@ void bridge_queue_frame(struct bridge *b, uint16_t type, const void *p, uint32_t
 	struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = type, .len = len };
 
 	/* Control frames are small and rare: they wait for the current send. */
-	if (bufs(b) || b->olen + sizeof(f) + len > b->ocap)
+	if (bufs(b) || b->detached || b->olen + sizeof(f) + len > b->ocap)
 		return;
 	memcpy(b->obuf + b->olen, &f, sizeof(f));
 	memcpy(b->obuf + b->olen + sizeof(f), p, len);
@@ -222,12 +337,19 @@ static void fill_out(struct bridge *b)
 	uint32_t n = 0, len;
 	const void *p;
 
+	if (b->sending || b->closing || !b->hello_done || b->olen || b->detached || b->tcp < 0)
+		return;
+	if (b->resend) {
+		fill_resend(b);
+		return;
+	}
+	/* The peer acknowledges slowly: wait for it rather than keep more. */
+	if (b->kept_bytes > BRIDGE_KEPT_MAX)
+		return;
 	if (b->cc) {
 		ccache_fill_out(b);
 		return;
 	}
-	if (b->sending || b->closing || !b->hello_done || b->olen)
-		return;
 	start = sizeof(struct gleam_frame);
 	b->olen = start;
 	while (b->olen + GLEAM_REC_MAX <= b->ocap &&
@@ -244,6 +366,9 @@ static void fill_out(struct bridge *b)
 		}
 		if (records && (((struct gleam_rec *)(b->obuf + b->olen))->flags & GLEAM_REC_F_REPLY))
 			b->st.waits++;
+		if (!bridge_keep(b, b->obuf + b->olen, len))
+			break;
+		b->out_count++;
 		gl_ring_consume(b->out_dir, len);
 		b->olen += len;
 		b->st.payload += len - sizeof(struct gleam_rec);
@@ -312,6 +437,23 @@ static bool drain_in(struct bridge *b)
 			/* Control frames are handled whole. */
 			if (b->ilen - off < sizeof(f) + f.len)
 				break;
+			if (f.type == GLEAM_FRAME_ACK && b->resumable) {
+				struct gleam_wire_ack a;
+
+				if (f.len != sizeof(a)) {
+					ok = false;
+					break;
+				}
+				memcpy(&a, b->ibuf + off + sizeof(f), sizeof(a));
+				if (a.count < b->kept_first || a.count > b->out_count) {
+					gl_err("peer acknowledged messages never sent");
+					ok = false;
+					break;
+				}
+				acked(b, a.count);
+				off += sizeof(f) + f.len;
+				continue;
+			}
 			if (!bridge_on_frame(b, f.type, b->ibuf + off + sizeof(f), f.len)) {
 				ok = false;
 				break;
@@ -352,6 +494,11 @@ static bool drain_in(struct bridge *b)
 				}
 			}
 			dst = gl_ring_reserve(b->in_dir, elen);
+			if (!dst && b->in_dir->broken) {
+				gl_err("session: the application broke its ring: ending the session");
+				ok = false;
+				break;
+			}
 			if (!dst) {
 				b->in_blocked = true;
 				gl_ring_prod_set_sleeping(b->in_dir, true);
@@ -370,6 +517,8 @@ static bool drain_in(struct bridge *b)
 			gl_ring_commit(b->in_dir);
 			b->st.payload += len - sizeof(struct gleam_reply);
 			published = true;
+			b->in_count++;
+			b->ack_bytes += len;
 			off += len;
 			b->frame_left -= len;
 		}
@@ -383,6 +532,7 @@ static bool drain_in(struct bridge *b)
 		if (gl_ring_cons_sleeping(b->in_dir))
 			bridge_ring_bell(b);
 	}
+	ack_in(b, b->ilen == 0);
 	/* Control connections have no ring. */
 	if (!b->in_blocked && b->ring.base)
 		gl_ring_prod_set_sleeping(b->in_dir, false);
@@ -441,6 +591,29 @@ void bridge_tick(struct bridge *b, uint64_t now)
 	}
 }
 
+/* The connection failed: a resumable session waits for another. */
+static bool lost(struct bridge *b)
+{
+	if (!b->resumable || b->closing)
+		return false;
+	gl_info("session: connection lost; keeping the session to take it up again");
+	bridge_detach(b);
+	if (!b->recving && !b->sending && b->tcp >= 0) {
+		close(b->tcp);
+		b->tcp = -1;
+	}
+	return true;
+}
+
+/* An operation on a dropped connection ended: close it once none is left. */
+static void detached_op_done(struct bridge *b)
+{
+	if (!b->recving && !b->sending && b->tcp >= 0 && b->detached) {
+		close(b->tcp);
+		b->tcp = -1;
+	}
+}
+
 bool bridge_complete(struct bridge *b, struct op *op, int res)
 {
 	b->inflight--;
@@ -462,10 +635,21 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 	case OP_TCP_RECV:
 		b->recving = false;
 		b->last_rx = gl_now_ns();
-		if (res <= 0) {
-			if (res < 0 && res != -ECONNRESET)
-				gl_dbg("connection: %s", strerror(-res));
+		if (b->detached) {
+			detached_op_done(b);
+			return true;
+		}
+		/*
+		 * An orderly close is the peer ending the session (its program or
+		 * its gleamd went); a reset or an error is the link failing, which
+		 * a resumable session survives.
+		 */
+		if (res == 0)
 			return false;
+		if (res < 0) {
+			if (res != -ECONNRESET)
+				gl_dbg("connection: %s", strerror(-res));
+			return lost(b);
 		}
 		b->ilen += (size_t)res;
 		if (!drain_in(b))
@@ -474,8 +658,12 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 		return true;
 	case OP_TCP_SEND:
 		b->sending = false;
+		if (b->detached) {
+			detached_op_done(b);
+			return true;
+		}
 		if (res <= 0)
-			return false;
+			return lost(b);
 		b->osent += (size_t)res;
 		if (b->osent < b->olen) {
 			post_send(b);
@@ -499,7 +687,12 @@ bool bridge_keepalive(struct bridge *b, uint64_t now, unsigned int dead_s)
 		b->last_rx = now;
 	quiet = now - b->last_rx;
 	if (quiet >= (uint64_t)dead_s * 1000000000ull) {
-		gl_err("session: the peer sent nothing for %u s: taking it for gone", dead_s);
+		gl_err("session: the peer sent nothing for %u s: taking %s for gone", dead_s,
+		       b->resumable ? "the connection" : "it");
+		if (b->resumable) {
+			bridge_detach(b);
+			return true;
+		}
 		bridge_close(b);
 		return false;
 	}
@@ -516,6 +709,7 @@ void bridge_close(struct bridge *b)
 	if (b->closing)
 		return;
 	b->closing = true;
+
 	/* Pending operations complete with errors; the owner frees at zero. */
 	if (b->tcp >= 0)
 		shutdown(b->tcp, SHUT_RDWR);

@@ -210,6 +210,7 @@ struct ccache {
 	uint64_t query_id;
 	struct chunk_name *release;
 	uint32_t nrelease, release_cap;
+	bool release_all;		/* a new connection: the server's pins go first */
 	struct cache_stats st;
 };
 
@@ -583,6 +584,15 @@ void ccache_fill_out(struct bridge *b)
 	if (gl_ring_consume_publish(b->out_dir))
 		bridge_ring_bell(b);
 	settle(c);
+	if (c->release_all) {
+		struct gleam_cache_release r = { .count = 0 };
+		unsigned char *q = out_frame(b, GLEAM_FRAME_CACHE_RELEASE, sizeof(r));
+
+		if (q) {
+			memcpy(q, &r, sizeof(r));
+			c->release_all = false;
+		}
+	}
 	ask(b);
 	/* Send from the head of the queue while it is decided. */
 	while ((e = c->head) && e->state != CE_WAIT && e->state != CE_HASH) {
@@ -608,6 +618,12 @@ void ccache_fill_out(struct bridge *b)
 		if (e->state == CE_NAMED || e->state == CE_SENT) {
 			if (!out_named(b, e, &start))
 				break;
+			/* Kept with its bytes: sent again, it needs no pin. */
+			if (!bridge_keep(b, e->rec, e->len)) {
+				b->olen -= e->doff + sizeof(struct gleam_cache_refs) +
+					   sizeof(struct gleam_cache_ref);
+				break;
+			}
 			if (e->state == CE_NAMED) {
 				c->st.hits++;
 				c->st.bytes_saved += e->dlen;
@@ -617,11 +633,12 @@ void ccache_fill_out(struct bridge *b)
 			if (pin && !--pin->count)
 				release_add(c, &e->name);
 		} else {
-			if (b->olen + e->len > b->ocap)
+			if (b->olen + e->len > b->ocap || !bridge_keep(b, e->rec, e->len))
 				break;
 			memcpy(b->obuf + b->olen, e->rec, e->len);
 			b->olen += e->len;
 		}
+		b->out_count++;
 		n++;
 		c->head = e->next;
 		if (!c->head)
@@ -641,6 +658,46 @@ void ccache_fill_out(struct bridge *b)
 	b->st.batches++;
 	b->st.bytes_out += b->olen;
 	bridge_send_out(b);
+}
+
+void ccache_resumed(struct bridge *b)
+{
+	struct ccache *c = b->cc;
+
+	while (c->qhead) {
+		struct question *q = c->qhead;
+
+		c->qhead = q->next;
+		free(q);
+	}
+	c->qtail = &c->qhead;
+	c->nquestions = 0;
+	nset_free(&c->asked);
+	nset_free(&c->to_ask);
+	nset_free(&c->pinned);
+	c->nrelease = 0;
+	c->release_all = true;
+	/* What was named waits for a new answer; bytes about to go still go. */
+	for (struct centry *e = c->head; e; e = e->next) {
+		struct nset_ent *t;
+
+		if (e->state == CE_DATA) {
+			t = nset_add(&c->pinned, &e->name);
+			if (t)
+				t->count++;
+			else
+				e->state = CE_PLAIN;
+			continue;
+		}
+		if (e->state != CE_NAMED && e->state != CE_WAIT)
+			continue;
+		e->state = CE_WAIT;
+		t = nset_add(&c->to_ask, &e->name);
+		if (t)
+			t->count = e->dlen;
+		else
+			e->state = CE_PLAIN;
+	}
 }
 
 bool ccache_have(struct bridge *b, const void *p, uint32_t len)

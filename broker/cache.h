@@ -64,6 +64,11 @@ bool ccache_have(struct bridge *b, const void *p, uint32_t len);
  */
 void ccache_fill_out(struct bridge *b);
 bool ccache_idle(const struct bridge *b);
+/*
+ * The connection was replaced: questions in flight and pins are forgotten
+ * (the server's are given back first), and what waited is asked again.
+ */
+void ccache_resumed(struct bridge *b);
 /* The hashing threads' eventfd, readable when names are ready; -1 before any. */
 int ccache_pool_fd(void);
 const struct cache_stats *ccache_stats(const struct ccache *c);

@@ -42,6 +42,11 @@ struct csess {
 	char *ctl_reply;
 	struct vgpu_link vl;		/* a /dev/vgpuN session: its id */
 	char via[16];			/* "socket" or the node's name */
+	/* Taking the session up again after its connection dropped. */
+	bool resuming;			/* connected again, waiting for the server's answer */
+	uint64_t try_at;		/* ns: the next attempt */
+	uint64_t tried_at;		/* ns: the current one began */
+	unsigned int tries;
 };
 
 /* Sessions that ended lately, for gleamctl and the benchmarks. */
@@ -117,6 +122,7 @@ static void sess_free(struct csess *s)
 			(unsigned long long)s->b.st.records, (unsigned long long)s->b.st.batches);
 	}
 	ccache_free(s->b.cc);
+	bridge_forget(&s->b);
 	free(s);
 }
 
@@ -452,6 +458,8 @@ static void local_hello(struct csess *s, int n)
 	start_connect(s);
 }
 
+static void retry_later(struct csess *s);
+
 bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len)
 {
 	struct csess *s = (struct csess *)b;
@@ -465,11 +473,37 @@ bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 			return false;
 		memcpy(&ack, p, sizeof(ack));
 		if (ack.status) {
-			gl_err("server refused session: %s", strerror((int)ack.status));
+			gl_err("server refused %s: %s", s->resuming ? "to take the session up again" :
+			       "session", strerror((int)ack.status));
+			if (s->resuming && ack.status == EAGAIN) {
+				retry_later(s);
+				bridge_detach(b);
+				return true;
+			}
 			return false;
 		}
 		if (ack.version != GLEAM_WIRE_VERSION || (ack.features & ~GLEAM_WIRE_F_KNOWN))
 			return false;
+		if (s->resuming) {
+			if (ack.resume_token != b->token || !bridge_reattach(b, b->tcp, ack.resume_count)) {
+				gl_err("server: an answer that does not fit the session");
+				return false;
+			}
+			gl_info("session %llu (%s) taken up again after %.1f s, %u attempt(s)",
+				(unsigned long long)s->id, s->program,
+				(double)(gl_now_ns() - b->detached_at) / 1e9, s->tries + 1);
+			s->resuming = false;
+			s->tries = 0;
+			if (b->cc)
+				ccache_resumed(b);
+			return true;
+		}
+		if (ack.features & GLEAM_WIRE_F_RESUME) {
+			if (!ack.resume_token)
+				return false;
+			b->resumable = true;
+			b->token = ack.resume_token;
+		}
 		s->server_session = ack.session_id;
 		/* Uploads are named once the server's CACHE_INFO says how. */
 		if (ack.features & GLEAM_WIRE_F_CACHE) {
@@ -503,6 +537,20 @@ bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 	}
 }
 
+/* The next attempt to take a dropped session up: 0.1 s, doubling, at most 2 s apart. */
+static void retry_later(struct csess *s)
+{
+	uint64_t wait = 100000000ull << MIN(s->tries, 4u);
+
+	s->tries++;
+	s->resuming = false;
+	s->try_at = gl_now_ns() + MIN(wait, 2000000000ull);
+	if (s->b.tcp >= 0 && !s->b.recving && !s->b.sending) {
+		close(s->b.tcp);
+		s->b.tcp = -1;
+	}
+}
+
 static void on_connect(struct csess *s, int res)
 {
 	struct gleam_hello h = { .version = GLEAM_WIRE_VERSION, .min_version = GLEAM_WIRE_VERSION,
@@ -511,8 +559,22 @@ static void on_connect(struct csess *s, int res)
 
 	if (cl.cfg->no_cache)
 		h.features &= ~GLEAM_WIRE_F_CACHE;
-
-	if (res < 0) {
+	if (!cl.cfg->resume_s)
+		h.features &= ~GLEAM_WIRE_F_RESUME;
+	if (s->b.token) {
+		/* The same session, taken up again: the server says what it has. */
+		if (res < 0) {
+			gl_dbg("session %llu: server still unreachable: %s", (unsigned long long)s->id,
+			       strerror(-res));
+			retry_later(s);
+			return;
+		}
+		h.kind = GLEAM_HELLO_RESUME;
+		h.resume_token = s->b.token;
+		h.resume_count = s->b.in_count;
+		s->b.detached = false;
+		s->resuming = true;
+	} else if (res < 0) {
 		gl_err("cannot connect to server %s: %s", cl.cfg->server, strerror(-res));
 		bridge_close(&s->b);
 		return;
@@ -668,6 +730,39 @@ static void on_hash(void)
 	}
 }
 
+/*
+ * A session whose connection dropped: connect again now and then until
+ * the grace period ends, then end it (its program's calls fail).
+ */
+static void take_up(struct csess *s, uint64_t now)
+{
+	if (now - s->b.detached_at > (uint64_t)cl.cfg->resume_s * 1000000000ull) {
+		gl_err("session %llu (%s): server %s not back in %u s: ending the session",
+		       (unsigned long long)s->id, s->program, cl.cfg->server, cl.cfg->resume_s);
+		bridge_close(&s->b);
+		return;
+	}
+	if (s->resuming) {
+		/* An answer that does not come is no answer. */
+		if (now - s->tried_at > (uint64_t)MAX(cl.cfg->keepalive_s, 1u) * 1000000000ull) {
+			bridge_detach(&s->b);
+			retry_later(s);
+		}
+		return;
+	}
+	/* A connect that hangs (no answer at all) is given up like one refused. */
+	if (s->b.tcp >= 0 && s->tried_at && !s->b.recving && !s->b.sending &&
+	    now - s->tried_at > (uint64_t)MAX(cl.cfg->keepalive_s, 1u) * 1000000000ull) {
+		shutdown(s->b.tcp, SHUT_RDWR);
+		return;
+	}
+	if (now < s->try_at || s->b.tcp >= 0 || s->b.recving || s->b.sending)
+		return;
+	s->tried_at = now;
+	s->try_at = UINT64_MAX;
+	start_connect(s);
+}
+
 /* Once a second: quiet servers are pinged, silent ones given up. */
 static void arm_keepalive(void)
 {
@@ -689,6 +784,8 @@ static void on_keepalive(void)
 	cl.keepalive_armed = false;
 	for (s = cl.sessions; s; s = next) {
 		next = s->next;
+		if (s->b.token && !s->b.closing && (s->b.detached || s->resuming))
+			take_up(s, now);
 		if (!s->control && s->local_hello && !bridge_keepalive(&s->b, now, cl.cfg->keepalive_s))
 			gl_err("session %llu (%s): server %s unreachable", (unsigned long long)s->id,
 			       s->program, cl.cfg->server);

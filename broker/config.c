@@ -20,6 +20,7 @@ void config_defaults(struct config *c, enum role role)
 	c->flush_us = 50;
 	c->cache_mem = 4ULL << 30;
 	c->keepalive_s = 5;
+	c->resume_s = 30;
 	c->cache_disk = 64ULL << 30;
 }
 
@@ -65,6 +66,8 @@ int config_set(struct config *c, const char *k, const char *v)
 		c->flush_us = (unsigned int)atoi(v);
 	else if (!strcmp(k, "keepalive") && atoi(v) >= 0 && atoi(v) <= 3600 && *v >= '0' && *v <= '9')
 		c->keepalive_s = (unsigned int)atoi(v);
+	else if (!strcmp(k, "resume") && atoi(v) >= 0 && atoi(v) <= 86400 && *v >= '0' && *v <= '9')
+		c->resume_s = (unsigned int)atoi(v);
 	else if (!strcmp(k, "cache") && (!strcmp(v, "on") || !strcmp(v, "off")))
 		c->no_cache = !strcmp(v, "off");
 	else if (!strcmp(k, "cache-dir") && n < sizeof(c->cache_dir))

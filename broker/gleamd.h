@@ -29,6 +29,7 @@ struct config {
 	uint64_t cache_mem;		/* server: bytes of chunks kept in memory */
 	uint64_t cache_disk;		/* server: bytes of chunks kept on disk */
 	unsigned int keepalive_s;	/* a peer silent this long is gone; 0: never */
+	unsigned int resume_s;		/* a dropped session waits this long; 0: never */
 };
 
 int config_load(struct config *c, const char *path);
@@ -106,11 +107,39 @@ struct bridge {
 	char bellout;
 	struct op op_bell_recv, op_bell_send, op_tcp_recv, op_tcp_send, op_connect;
 	struct sess_stats st;
+	/*
+	 * Resume (GLEAM_WIRE_F_RESUME): messages sent are kept, in order,
+	 * until the peer acknowledges them; a dropped connection detaches the
+	 * bridge, which keeps its ring and its state until a new connection
+	 * takes the session up again.
+	 */
+	bool resumable;
+	bool detached;
+	uint64_t detached_at;		/* ns */
+	uint64_t token;			/* what takes the session up again */
+	uint64_t out_count;		/* messages sent since the session began */
+	uint64_t in_count;		/* messages taken from the peer */
+	uint64_t acked_in;		/* in_count last told the peer */
+	uint64_t ack_bytes;		/* taken since then */
+	struct kept *kept, **kept_tail;	/* sent, not yet acknowledged */
+	struct kept *resend;		/* the next of them to send again */
+	uint64_t kept_first;		/* the index of the first kept */
+	uint64_t kept_bytes;
 	uint64_t last_rx;		/* ns: when the peer last sent anything */
 	uint64_t ping_at;		/* ns: when we last asked it for a sign of life */
 	struct ccache *cc;		/* client: uploads by content, once granted */
 	struct scache *sc;		/* server: the session's pinned chunks */
 };
+
+/* A message sent and not yet acknowledged: a copy, as the ring held it. */
+struct kept {
+	struct kept *next;
+	uint32_t len;
+	unsigned char msg[] __attribute__((aligned(8)));
+};
+
+/* Sent but unacknowledged messages kept per session, at most. */
+#define BRIDGE_KEPT_MAX		(256ULL << 20)
 
 struct loop {
 	struct io_uring ring;
@@ -153,6 +182,17 @@ void bridge_close(struct bridge *b);
  * dead_s is taken for gone and the bridge closed (false).
  */
 bool bridge_keepalive(struct bridge *b, uint64_t now, unsigned int dead_s);
+/* Keep a copy of a message just sent (resumable sessions). */
+bool bridge_keep(struct bridge *b, const void *msg, uint32_t len);
+/* The connection is gone; the session waits for another (resumable only). */
+void bridge_detach(struct bridge *b);
+/*
+ * A new connection takes the session up: fd, and how many of our messages
+ * the peer has taken; false when that number is impossible.
+ */
+bool bridge_reattach(struct bridge *b, int fd, uint64_t peer_took);
+/* Drop every kept message (the session ends). */
+void bridge_forget(struct bridge *b);
 void bridge_queue_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len);
 /* A message's header as the bridge checks it (records: from the ring or the wire). */
 bool bridge_header_ok(struct bridge *b, const void *p, uint32_t len, bool record);

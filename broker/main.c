@@ -103,7 +103,8 @@ static void usage(void)
 		"       gleamd server [--listen ADDR[:PORT]] [--backend cuda|sim|auto]\n"
 		"                     [--cuda-lib PATH] [--config FILE]\n"
 		"common options: --log-level 0|1|2, --ring-shift N (22..28), --help,\n"
-		"                --keepalive S (a peer silent S seconds is gone, default 5; 0: never)\n"
+		"                --keepalive S (a peer silent S seconds is gone, default 5; 0: never),\n"
+		"                --resume S (a dropped session waits S seconds, default 30; 0: never)\n"
 		"client options: --flush-us N (timer for records nobody waits for, default 50),\n"
 		"                --cache on|off (name large uploads by content, default on)\n"
 		"server options: --cache-dir DIR, --cache-mem SIZE (default 4G),\n"
@@ -124,6 +125,7 @@ int main(int argc, char **argv)
 		{ "flush-us", required_argument, NULL, 'F' },
 		{ "cache", required_argument, NULL, 'C' },
 		{ "keepalive", required_argument, NULL, 'k' },
+		{ "resume", required_argument, NULL, 'R' },
 		{ "cache-dir", required_argument, NULL, 'D' },
 		{ "cache-mem", required_argument, NULL, 'M' },
 		{ "cache-disk", required_argument, NULL, 'K' },
@@ -169,6 +171,7 @@ int main(int argc, char **argv)
 		case 'F': key = "flush-us"; break;
 		case 'C': key = "cache"; break;
 		case 'k': key = "keepalive"; break;
+		case 'R': key = "resume"; break;
 		case 'D': key = "cache-dir"; break;
 		case 'M': key = "cache-mem"; break;
 		case 'K': key = "cache-disk"; break;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -80,6 +81,7 @@ static void sess_maybe_free(struct ssess *s)
 	gl_ring_unmap(&s->b.ring);
 	free(s->b.obuf);
 	free(s->b.ibuf);
+	bridge_forget(&s->b);
 	scache_free(s->b.sc);
 	if (!s->control) {
 		sv.nsessions--;
@@ -139,6 +141,69 @@ static int spawn_worker(struct ssess *s)
 	s->b.bell = sv_pair[0];
 	s->worker = pid;
 	return 0;
+}
+
+/* What takes a session up again: unguessable, never 0. */
+static uint64_t new_token(void)
+{
+	uint64_t t = 0;
+
+	while (!t)
+		if (getrandom(&t, sizeof(t), 0) != sizeof(t))
+			t = gl_now_ns() * 0x9e3779b97f4a7c15ull;
+	return t;
+}
+
+/*
+ * A new connection n takes up the detached session its token names: the
+ * session adopts the connection, says how many records it has taken, and
+ * sends again the replies the client had not; n itself ends.
+ */
+static bool resume(struct ssess *n, const struct gleam_hello *h)
+{
+	struct gleam_hello_ack ack = { .version = GLEAM_WIRE_VERSION };
+	struct ssess *s;
+	int fd = n->b.tcp;
+
+	/* n only carries the connection: it is no session of its own. */
+	n->control = true;
+	for (s = sv.sessions; s; s = s->next)
+		if (s != n && s->b.detached && !s->b.closing && s->b.token &&
+		    s->b.token == h->resume_token)
+			break;
+	if (!s) {
+		gl_err("%s asked to take up a session that is not waiting", n->client);
+		ack.status = ENOENT;
+		bridge_queue_frame(&n->b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
+		return false;
+	}
+	/* The session's connection, if not yet closed, goes: this one replaces it. */
+	if (s->b.tcp >= 0) {
+		if (s->b.recving || s->b.sending) {
+			ack.status = EAGAIN;
+			bridge_queue_frame(&n->b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
+			return false;
+		}
+		close(s->b.tcp);
+		s->b.tcp = -1;
+	}
+	if (!bridge_reattach(&s->b, fd, h->resume_count)) {
+		gl_err("session %llu: the client took replies never sent", (unsigned long long)s->id);
+		ack.status = EINVAL;
+		bridge_queue_frame(&n->b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
+		return false;
+	}
+	n->b.tcp = -1;
+	ack.features = GLEAM_WIRE_F_ASYNC | GLEAM_WIRE_F_RESUME |
+		       (s->b.sc ? GLEAM_WIRE_F_CACHE : 0);
+	ack.session_id = s->id;
+	ack.resume_token = s->b.token;
+	ack.resume_count = s->b.in_count;
+	gl_info("session %llu from %s (%s) taken up again after %.1f s", (unsigned long long)s->id,
+		s->client, s->program, (double)(gl_now_ns() - s->b.detached_at) / 1e9);
+	bridge_queue_frame(&s->b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
+	bridge_kick(&s->b);
+	return false;
 }
 
 bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len)
@@ -213,8 +278,10 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 	}
 	memcpy(&h, p, sizeof(h));
 	if (h.min_version > GLEAM_WIRE_VERSION || h.version < GLEAM_WIRE_VERSION ||
-	    h.reserved0 || h.reserved[0] || h.reserved[1] || h.reserved[2] || h.reserved[3] ||
-	    (h.kind != GLEAM_HELLO_SESSION && h.kind != GLEAM_HELLO_CONTROL)) {
+	    h.reserved0 || h.reserved[0] || h.reserved[1] ||
+	    (h.kind != GLEAM_HELLO_RESUME && (h.resume_token || h.resume_count)) ||
+	    (h.kind != GLEAM_HELLO_SESSION && h.kind != GLEAM_HELLO_CONTROL &&
+	     h.kind != GLEAM_HELLO_RESUME)) {
 		ack.status = EPROTONOSUPPORT;
 		bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
 		return false;
@@ -227,6 +294,10 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 	if (!scache_enabled() || h.kind != GLEAM_HELLO_SESSION)
 		ack.features &= ~GLEAM_WIRE_F_CACHE;
 	ack.session_id = s->id;
+	if (h.kind == GLEAM_HELLO_RESUME)
+		return resume(s, &h);
+	if (!sv.cfg->resume_s)
+		ack.features &= ~GLEAM_WIRE_F_RESUME;
 	if (h.kind == GLEAM_HELLO_CONTROL) {
 		s->control = true;
 		bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
@@ -242,6 +313,10 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 		b->sc = scache_new();
 		if (!b->sc)
 			ack.features &= ~GLEAM_WIRE_F_CACHE;
+	}
+	if (ack.features & GLEAM_WIRE_F_RESUME) {
+		b->resumable = true;
+		b->token = ack.resume_token = new_token();
 	}
 	sv.nsessions++;
 	gl_info("session %llu from %s: %s (pid %u), worker %d", (unsigned long long)s->id,
@@ -294,6 +369,13 @@ static void keepalive(void)
 
 	for (s = sv.sessions; s; s = next) {
 		next = s->next;
+		/* A session that waited longer than the grace period for its client ends. */
+		if (s->b.detached && !s->b.closing &&
+		    now - s->b.detached_at > (uint64_t)sv.cfg->resume_s * 1000000000ull) {
+			gl_err("session %llu from %s (%s): no client came back in %u s: ending it",
+			       (unsigned long long)s->id, s->client, s->program, sv.cfg->resume_s);
+			bridge_close(&s->b);
+		}
 		if (!s->control && !bridge_keepalive(&s->b, now, sv.cfg->keepalive_s))
 			gl_err("session %llu from %s (%s): the client went silent", (unsigned long long)s->id,
 			       s->client, s->program);

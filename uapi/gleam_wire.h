@@ -38,16 +38,31 @@ enum {
 	GLEAM_FRAME_INFO	= 8,	/* struct gleam_server_info + gpus */
 	GLEAM_FRAME_ERROR	= 9,	/* struct gleam_wire_error */
 	GLEAM_FRAME_BYE		= 10,	/* no payload: orderly end of session */
+	/* 11..17: uploads by content, gleam_cache.h */
+	GLEAM_FRAME_ACK		= 18,	/* struct gleam_wire_ack (GLEAM_WIRE_F_RESUME) */
+};
+
+/*
+ * With GLEAM_WIRE_F_RESUME each side numbers the messages it sends on a
+ * session (records one way, replies the other, from 0) and keeps them until
+ * the peer says, in an ACK, how many it has taken.  A session whose
+ * connection drops is taken up again by a hello of kind GLEAM_HELLO_RESUME
+ * on a new connection (Documentation/reliability.md).
+ */
+struct gleam_wire_ack {
+	__u64 count;		/* messages taken, in order, since the session began */
 };
 
 /* Feature bits, negotiated: each side keeps what both announce. */
 #define GLEAM_WIRE_F_ASYNC	(1ULL << 0)	/* records without replies */
 /* GLEAM_WIRE_F_CACHE (1ULL << 1): uploads by content, gleam_cache.h */
-#define GLEAM_WIRE_F_KNOWN	(GLEAM_WIRE_F_ASYNC | (1ULL << 1))
+#define GLEAM_WIRE_F_RESUME	(1ULL << 3)	/* sessions survive a dropped connection */
+#define GLEAM_WIRE_F_KNOWN	(GLEAM_WIRE_F_ASYNC | (1ULL << 1) | GLEAM_WIRE_F_RESUME)
 
 enum {
 	GLEAM_HELLO_SESSION	= 1,	/* the connection carries one session */
 	GLEAM_HELLO_CONTROL	= 2,	/* information and control only */
+	GLEAM_HELLO_RESUME	= 3,	/* a session taken up again (GLEAM_WIRE_F_RESUME) */
 };
 
 struct gleam_hello {
@@ -60,7 +75,9 @@ struct gleam_hello {
 	__u32 reserved0;	/* must be zero */
 	char client[64];	/* host name of the client, NUL-terminated */
 	char program[64];	/* application name, NUL-terminated */
-	__u64 reserved[4];	/* must be zero */
+	__u64 resume_token;	/* RESUME: the session's token; else zero */
+	__u64 resume_count;	/* RESUME: replies the client has taken; else zero */
+	__u64 reserved[2];	/* must be zero */
 };
 
 struct gleam_hello_ack {
@@ -68,7 +85,9 @@ struct gleam_hello_ack {
 	__u32 status;		/* 0, or an errno value: the server refuses */
 	__u64 features;		/* the intersection */
 	__u64 session_id;	/* the server's number for this session */
-	__u64 reserved[4];	/* must be zero */
+	__u64 resume_token;	/* with GLEAM_WIRE_F_RESUME: what takes it up again */
+	__u64 resume_count;	/* RESUME: records the server has taken; else zero */
+	__u64 reserved[2];	/* must be zero */
 };
 
 struct gleam_gpu_info {

@@ -15,14 +15,14 @@ CTL=$TMP/linkem.ctl
 KEEP=2
 
 # The server, and a linkem in front of it; the client gleamd goes through it.
-SERVER_ARGS="--keepalive $KEEP"
+SERVER_ARGS="--keepalive $KEEP --resume 0"
 "$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend sim $SERVER_ARGS \
 	>>"$TMP/server.log" 2>&1 &
 SPID=$!
 "$BIN/linkem" --listen "127.0.0.1:$LPORT" --connect "127.0.0.1:$PORT" --rate 1gbit \
 	--delay 250us --control "$CTL" >>"$TMP/linkem.log" 2>&1 &
 LKPID=$!
-"$BIN/gleamd" client --server "127.0.0.1:$LPORT" --socket "$GLEAM_SOCKET" --keepalive $KEEP \
+"$BIN/gleamd" client --server "127.0.0.1:$LPORT" --socket "$GLEAM_SOCKET" --keepalive $KEEP --resume 0 \
 	>>"$TMP/client.log" 2>&1 &
 CPID=$!
 trap 'kill $LKPID 2>/dev/null; cleanup' EXIT

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# Sessions that survive a dropped connection (Documentation/reliability.md):
+# tools/linkem resets the link between the two gleamd and refuses new
+# connections for a while, in the middle of a program's copies, of a burst
+# of launches and of its synchronisations; the program must print what it
+# prints on an uncut run and exit 0.  A cut longer than the grace period
+# must end with a CUDA error, not a hang.  Ends with "N passed, N failed".
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PORT=$((21000 + $$ % 20000))
+. "$ROOT/tests/lib/daemons.sh"
+LPORT=$((PORT + 1))
+CTL=$TMP/linkem.ctl
+EXPECTED=$ROOT/tests/programs/expected
+PROGS=$BUILD/tests/programs
+
+"$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend sim --keepalive 2 --resume 8 \
+	>>"$TMP/server.log" 2>&1 &
+SPID=$!
+"$BIN/linkem" --listen "127.0.0.1:$LPORT" --connect "127.0.0.1:$PORT" --rate 1gbit \
+	--delay 250us --control "$CTL" >>"$TMP/linkem.log" 2>&1 &
+LKPID=$!
+"$BIN/gleamd" client --server "127.0.0.1:$LPORT" --socket "$GLEAM_SOCKET" --keepalive 2 \
+	--resume 8 >>"$TMP/client.log" 2>&1 &
+CPID=$!
+trap 'kill $LKPID 2>/dev/null; cleanup' EXIT
+for _ in $(seq 200); do
+	"$BIN/gleamctl" status >/dev/null 2>&1 && [ -S "$CTL" ] && break
+	sleep 0.05
+done
+export LD_LIBRARY_PATH=$BUILD/lib GLEAM_TEST_KERNELS=$BUILD/tests/kernels
+
+# name cut-after cut-for command...: run, cut the link, compare with an uncut run.
+cut_run() {
+	local name=$1 after=$2 for=$3
+	shift 3
+	timeout 120 "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+	local pid=$!
+	sleep "$after"
+	"$BIN/linkem" --ctl "$CTL" cut "$for" >/dev/null
+	wait "$pid"
+	echo $?
+	# The next run starts on a link that speaks.
+	"$BIN/linkem" --ctl "$CTL" restore >/dev/null
+}
+
+# file what rc expected: the run's verdict.
+check() {
+	local file=$1 what=$2 rc=$3 want=$4
+	if [ "$rc" -ne 0 ]; then
+		bad "$what: exited $rc: $(tail -n 2 "$TMP/$file.err")"
+	elif ! cmp -s "$TMP/$file.out" "$want"; then
+		bad "$what: printed something else than an uncut run"
+		diff "$want" "$TMP/$file.out" | head -n 5
+	else
+		ok "$what: the same output as an uncut run"
+	fi
+}
+
+rc=$(cut_run copies-1s 1 1s "$PROGS/memops")
+check copies-1s "a 1 s cut in the middle of copies" "$rc" "$EXPECTED/memops.out"
+rc=$(cut_run copies-5s 1 5s "$PROGS/memops")
+check copies-5s "a 5 s cut in the middle of copies" "$rc" "$EXPECTED/memops.out"
+rc=$(cut_run streams-1s 0.3 1s "$PROGS/streams")
+check streams-1s "a 1 s cut in the middle of synchronisations" "$rc" "$EXPECTED/streams.out"
+
+# A link gone silent for 4 s (keepalive 2 s): taken for dropped, taken up again.
+timeout 120 "$PROGS/memops" >"$TMP/stall.out" 2>"$TMP/stall.err" &
+pid=$!
+sleep 1
+"$BIN/linkem" --ctl "$CTL" stall 4s >/dev/null
+wait "$pid"
+rc=$?
+check stall "a link silent for 4 s in the middle of copies" "$rc" "$EXPECTED/memops.out"
+
+# A burst of launches: the run completes, and says it made them all.
+rc=$(cut_run launches 0.5 2s "$BIN/gleam-bench" launch-heavy 20000)
+if [ "$rc" -eq 0 ] && grep -q '"waits":200' "$TMP/launches.out"; then
+	ok "a 2 s cut in the middle of a burst of launches: all 20000 made, 200 waits"
+else
+	bad "launch burst: exited $rc: $(tail -c 200 "$TMP/launches.out") $(tail -n 2 "$TMP/launches.err")"
+fi
+
+n=$(grep -c "taken up again" "$TMP/client.log")
+if [ "$n" -ge 4 ]; then
+	ok "the client gleamd took the sessions up again ($n times)"
+else
+	bad "the client gleamd says it took sessions up $n times"
+fi
+
+# Longer than the grace period (8 s): an error, not a hang.
+t0=$(date +%s)
+rc=$(cut_run too-long 1 20s "$PROGS/memops")
+t1=$(date +%s)
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && grep -q "CUDA_ERROR\|unavailable\|UNAVAILABLE" "$TMP/too-long.out" "$TMP/too-long.err"; then
+	ok "a cut longer than the grace period ended with an error after $((t1 - t0)) s"
+else
+	bad "a cut longer than the grace period: exit $rc after $((t1 - t0)) s"
+fi
+"$BIN/linkem" --ctl "$CTL" restore >/dev/null
+
+for p in "$SPID" "$CPID"; do
+	kill -0 "$p" 2>/dev/null || bad "a gleamd died"
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
