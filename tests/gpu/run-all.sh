@@ -80,6 +80,17 @@ done
 
 cp /run/gleam/*.log "$OUT/" 2>/dev/null
 
+# Links cut and stalled under programs on the GPU (tests/integration/resume.sh),
+# with the GPU's memory in use before and after.
+resume_mem0=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
+BACKEND=cuda timeout 300 tests/integration/resume.sh >"$OUT/resume.log" 2>&1
+resume_rc=$?
+sleep 2
+resume_mem1=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
+
+# What the driver answers in the export-table slots still being learned.
+"$BUILD/bin/gleam-export-probe" >"$OUT/export-probe.log" 2>&1
+
 bench_rc=0
 if [ "${GLEAM_SKIP_BENCH:-0}" != 1 ]; then
 	python3 tools/bench.py >"$OUT/bench.log" 2>&1
@@ -100,6 +111,10 @@ printf '%-16s %6s %6s %10s  %s\n' program direct gleam gleam-sync result
 printf '%s' "$cudart_rows"
 echo "== expected outputs: $expect_fail differ"
 [ -f "$OUT/expected.log" ] && cat "$OUT/expected.log"
+echo "== links cut under programs on the GPU (exit $resume_rc; GPU memory $resume_mem0 -> $resume_mem1 MiB)"
+grep -E '^(ok|FAIL)' "$OUT/resume.log"
+echo "== export-table probe"
+cat "$OUT/export-probe.log"
 echo "== bench (exit $bench_rc)"
 sed -n '/^workload/,$p' "$OUT/bench.log"
 [ $bench_rc -ne 0 ] && tail -n 20 "$OUT/bench.log"
@@ -109,5 +124,6 @@ printf '%-22s %s\n' "gpu-check" "$([ $check_rc -eq 0 ] && echo PASS || echo FAIL
 printf '%-22s %s\n' "cuBLAS, PyTorch" "$torch_res"
 printf '%-22s %s\n' "cudart programs" "$([ $cudart_fail -eq 0 ] && echo PASS || echo "FAIL ($cudart_fail)")"
 printf '%-22s %s\n' "expected outputs" "$([ $expect_fail -eq 0 ] && echo PASS || echo "FAIL ($expect_fail)")"
+printf '%-22s %s\n' "cut links" "$([ $resume_rc -eq 0 ] && echo PASS || echo FAIL)"
 printf '%-22s %s\n' "bench" "$([ $bench_rc -eq 0 ] && echo ran || echo FAIL)"
-[ $check_rc -eq 0 ] && { [ $torch_rc -eq 0 ] || [ $torch_rc -eq 77 ]; } && [ $expect_fail -eq 0 ] && [ $cudart_fail -eq 0 ] && [ $bench_rc -eq 0 ]
+[ $check_rc -eq 0 ] && { [ $torch_rc -eq 0 ] || [ $torch_rc -eq 77 ]; } && [ $expect_fail -eq 0 ] && [ $cudart_fail -eq 0 ] && [ $bench_rc -eq 0 ] && [ $resume_rc -eq 0 ]

@@ -6,7 +6,8 @@
 # connections for a while, in the middle of a program's copies, of a burst
 # of launches and of its synchronisations; the program must print what it
 # prints on an uncut run and exit 0.  A cut longer than the grace period
-# must end with a CUDA error, not a hang.  Ends with "N passed, N failed".
+# must end with a CUDA error, not a hang.  BACKEND=cuda runs it on the GPU
+# (tests/gpu/run-all.sh).  Ends with "N passed, N failed".
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PORT=$((21000 + $$ % 20000))
@@ -16,7 +17,8 @@ CTL=$TMP/linkem.ctl
 EXPECTED=$ROOT/tests/programs/expected
 PROGS=$BUILD/tests/programs
 
-"$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend sim --keepalive 2 --resume 8 \
+"$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend "${BACKEND:-sim}" --keepalive 2 \
+	--resume 8 \
 	>>"$TMP/server.log" 2>&1 &
 SPID=$!
 "$BIN/linkem" --listen "127.0.0.1:$LPORT" --connect "127.0.0.1:$PORT" --rate 1gbit \
