@@ -1337,7 +1337,7 @@ char *scache_report(unsigned int op, const struct cache_stats *live, size_t *len
 	}
 	if (op == GLEAM_CACHE_CTL_CLEAR)
 		rep_add(&r, ",\"cleared\":true");
-	rep_add(&r, "}\n");
+	rep_add(&r, "}");
 	*len = r.len + 1;
 	return r.b;
 }

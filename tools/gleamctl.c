@@ -5,6 +5,9 @@
  *   gleamctl status [--json]        sessions of the local gleamd, and its
  *                                   server's GPUs
  *   gleamctl server-info HOST[:PORT] [--json]
+ *   gleamctl cache [stats|list|clear] [HOST[:PORT]] [--json]
+ *                                   a server's chunk store (the local
+ *                                   gleamd's server by default)
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -18,6 +21,7 @@
 #include <unistd.h>
 
 #include "gleam_local.h"
+#include "gleam_cache.h"
 #include "gleam_wire.h"
 #include "util.h"
 
@@ -243,10 +247,170 @@ static int cmd_status(bool json)
 	return 0;
 }
 
+/* A connected control connection to a server gleamd, its hello answered; fd or -errno. */
+static int control_connect(const char *addr)
+{
+	struct gleam_hello h = { .version = GLEAM_WIRE_VERSION, .min_version = GLEAM_WIRE_VERSION,
+				 .kind = GLEAM_HELLO_CONTROL };
+	struct gleam_hello_ack ack;
+	struct sockaddr_storage ss;
+	struct timeval tv = { .tv_sec = 30 };
+	struct gleam_frame f;
+	socklen_t sl;
+	int fd, err;
+
+	err = gl_parse_hostport(addr, GLEAM_WIRE_PORT, &ss, &sl);
+	if (err)
+		return err;
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	snprintf(h.program, sizeof(h.program), "gleamctl");
+	if (connect(fd, (struct sockaddr *)&ss, sl) < 0)
+		err = -errno;
+	if (!err)
+		err = write_frame(fd, GLEAM_FRAME_HELLO, &h, sizeof(h));
+	if (!err)
+		err = read_frame(fd, &f, &ack, sizeof(ack));
+	if (!err && (f.type != GLEAM_FRAME_HELLO_ACK || f.len != sizeof(ack) || ack.status))
+		err = -EPROTO;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/* A number in the server's JSON report, by key; 0 when absent. */
+static unsigned long long json_num(const char *js, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	p = strstr(js, pat);
+	return p ? strtoull(p + strlen(pat), NULL, 10) : 0;
+}
+
+/*
+ * gleamctl cache [stats|list|clear] [HOST[:PORT]]: a server's chunk store
+ * (Documentation/cache.md); the local gleamd's server by default.
+ */
+static int cmd_cache(int argc, char **argv, bool json)
+{
+	static const struct { const char *name; unsigned int op; } ops[] = {
+		{ "stats", GLEAM_CACHE_CTL_STATS },
+		{ "list", GLEAM_CACHE_CTL_LIST },
+		{ "clear", GLEAM_CACHE_CTL_CLEAR },
+	};
+	struct gleam_cache_ctl c = { .op = GLEAM_CACHE_CTL_STATS };
+	const char *addr = NULL;
+	char buf[256], *text = NULL, *rep;
+	struct gleam_frame f;
+	int fd, err;
+
+	for (int i = 2; i < argc; i++) {
+		bool op = false;
+
+		if (!strcmp(argv[i], "--json"))
+			continue;
+		for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+			if (!strcmp(argv[i], ops[k].name)) {
+				c.op = ops[k].op;
+				op = true;
+			}
+		if (!op)
+			addr = argv[i];
+	}
+	if (!addr) {
+		if (local_request(GLEAM_CTL_STATUS, &text))
+			return 1;
+		addr = status_server(text, buf, sizeof(buf));
+		if (!addr) {
+			fprintf(stderr, "gleamctl: the local gleamd names no server\n");
+			free(text);
+			return 1;
+		}
+	}
+	fd = control_connect(addr);
+	if (fd < 0) {
+		fprintf(stderr, "gleamctl: server %s: %s\n", addr, strerror(-fd));
+		free(text);
+		return 1;
+	}
+	rep = malloc(GLEAM_FRAME_MAX + 1);
+	err = rep ? write_frame(fd, GLEAM_FRAME_CACHE_CTL, &c, sizeof(c)) : -ENOMEM;
+	if (!err)
+		err = read_frame(fd, &f, rep, GLEAM_FRAME_MAX);
+	close(fd);
+	if (!err && f.type == GLEAM_FRAME_ERROR && f.len >= sizeof(struct gleam_wire_error)) {
+		struct gleam_wire_error *e = (void *)rep;
+
+		e->msg[sizeof(e->msg) - 1] = 0;
+		fprintf(stderr, "gleamctl: server %s: ", addr);
+		put_str(stderr, e->msg, false);
+		fputc('\n', stderr);
+		err = -EIO;
+	} else if (!err && (f.type != GLEAM_FRAME_CACHE_REPORT || !f.len || rep[f.len - 1])) {
+		err = -EPROTO;
+	}
+	if (err) {
+		if (err != -EIO)
+			fprintf(stderr, "gleamctl: server %s: %s\n", addr, strerror(-err));
+		free(rep);
+		free(text);
+		return 1;
+	}
+	/* What the server sent goes out printable only (it may be hostile). */
+	if (json) {
+		put_str(stdout, rep, false);
+		putchar('\n');
+	} else {
+		unsigned long long bytes = json_num(rep, "bytes");
+
+		printf("chunk store of %s%s\n", addr, c.op == GLEAM_CACHE_CTL_CLEAR ? ": cleared" : "");
+		printf("  chunks %llu: %llu in memory (%llu of %llu MiB), %llu on disk (%llu of %llu MiB)\n",
+		       json_num(rep, "entries"), json_num(rep, "mem_entries"),
+		       json_num(rep, "mem_bytes") >> 20, json_num(rep, "mem_limit") >> 20,
+		       json_num(rep, "disk_entries"), json_num(rep, "disk_bytes") >> 20,
+		       json_num(rep, "disk_limit") >> 20);
+		printf("  found %llu (memory %llu, disk %llu), missed %llu; refused %llu; damaged %llu\n",
+		       json_num(rep, "hits_mem") + json_num(rep, "hits_disk"),
+		       json_num(rep, "hits_mem"), json_num(rep, "hits_disk"), json_num(rep, "misses"),
+		       json_num(rep, "rejected"), json_num(rep, "corrupt"));
+		printf("  uploads: %llu records, %llu MiB, %llu MiB received as bytes, %llu MiB saved (%.0f%%)\n",
+		       json_num(rep, "records"), bytes >> 20, json_num(rep, "bytes_received") >> 20,
+		       json_num(rep, "bytes_saved") >> 20,
+		       bytes ? 100.0 * (double)json_num(rep, "bytes_saved") / (double)bytes : 0.0);
+		if (c.op == GLEAM_CACHE_CTL_LIST) {
+			const char *p = rep;
+			unsigned int n = 0;
+
+			while ((p = strstr(p, "\"name\":\"")) && n < 1000000) {
+				char name[65];
+
+				p += 8;
+				if (sscanf(p, "%64[0-9a-f]", name) == 1)
+					printf("  %s %llu\n", name,
+					       strtoull(strstr(p, "\"bytes\":") ? strstr(p, "\"bytes\":") + 8 : "0",
+							NULL, 10));
+				n++;
+			}
+			if (strstr(rep, "\"complete\":false"))
+				printf("  (the listing stops at %u chunks)\n", n);
+		}
+	}
+	free(rep);
+	free(text);
+	return 0;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: gleamctl status [--json]\n"
 		   "       gleamctl server-info HOST[:PORT] [--json]\n"
+		   "       gleamctl cache [stats|list|clear] [HOST[:PORT]] [--json]\n"
 		   "The local gleamd is found at $GLEAM_SOCKET or its default path.\n");
 }
 
@@ -264,6 +428,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "status"))
 		return cmd_status(json);
+	if (!strcmp(argv[1], "cache"))
+		return cmd_cache(argc, argv, json);
 	if (!strcmp(argv[1], "server-info") && argc >= 3 && argv[2][0] != '-') {
 		/* Scripts wait on this: unreachable is a failure. */
 		int err = print_server(argv[2], json);

@@ -161,6 +161,18 @@ if restart_server && run_upload evict1 3 16 && run_upload evict2 3 16; then
 	fi
 fi
 
+# 6b. gleamctl shows the store, and clears it: then the bytes cross again.
+entries=$("$BIN/gleamctl" cache --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["store"]["entries"])')
+listed=$("$BIN/gleamctl" cache list | grep -c '^  [0-9a-f]\{64\} ')
+if [ "$entries" -gt 0 ] && [ "$listed" -eq "$entries" ] &&
+	"$BIN/gleamctl" cache clear >/dev/null &&
+	[ "$("$BIN/gleamctl" cache --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["store"]["entries"])')" = 0 ] &&
+	run_upload cleared 3 16 && [ "$(last bytes_sent)" -gt 0 ]; then
+	ok "gleamctl cache showed $entries chunks, listed them, cleared them, and they crossed again"
+else
+	bad "gleamctl cache: $entries chunks, $listed listed"
+fi
+
 # 7. Hostile peers.
 if python3 "$ROOT/tests/cache/liar.py" 127.0.0.1 "$PORT" >"$TMP/liar.out" 2>&1; then
 	ok "liars cut off: $(tr '\n' ' ' <"$TMP/liar.out")"
