@@ -662,14 +662,22 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 			detached_op_done(b);
 			return true;
 		}
-		if (res <= 0)
-			return lost(b);
+		if (res <= 0) {
+			if (b->bye)
+				shutdown(b->tcp, SHUT_RDWR);
+			return b->closing ? true : lost(b);
+		}
 		b->osent += (size_t)res;
 		if (b->osent < b->olen) {
 			post_send(b);
 			return true;
 		}
 		b->olen = b->osent = 0;
+		/* The goodbye is out: now the connection closes. */
+		if (b->bye) {
+			shutdown(b->tcp, SHUT_RDWR);
+			return true;
+		}
 		bridge_kick(b);
 		return true;
 	default:
@@ -709,10 +717,26 @@ void bridge_close(struct bridge *b)
 	if (b->closing)
 		return;
 	b->closing = true;
+	if (b->bell >= 0)
+		shutdown(b->bell, SHUT_RDWR);
+	/*
+	 * A resumable peer takes a connection that drops for a fault and
+	 * waits to take the session up again: say that this is the end, after
+	 * what is being sent, and close once it is out.
+	 */
+	if (b->resumable && !b->detached && b->tcp >= 0 && b->obuf) {
+		struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = GLEAM_FRAME_BYE };
 
+		if (b->olen + sizeof(f) <= b->ocap) {
+			memcpy(b->obuf + b->olen, &f, sizeof(f));
+			b->olen += sizeof(f);
+			b->bye = true;
+			if (!b->sending)
+				post_send(b);
+			return;
+		}
+	}
 	/* Pending operations complete with errors; the owner frees at zero. */
 	if (b->tcp >= 0)
 		shutdown(b->tcp, SHUT_RDWR);
-	if (b->bell >= 0)
-		shutdown(b->bell, SHUT_RDWR);
 }

@@ -115,6 +115,7 @@ struct bridge {
 	 */
 	bool resumable;
 	bool detached;
+	bool bye;			/* closing: a BYE goes out first */
 	uint64_t detached_at;		/* ns */
 	uint64_t token;			/* what takes the session up again */
 	uint64_t out_count;		/* messages sent since the session began */
