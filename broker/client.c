@@ -40,6 +40,7 @@ struct csess {
 	socklen_t addrlen;
 	struct op op_ctl_send;
 	char *ctl_reply;
+	bool ctl_sending;		/* the reply is the kernel's until it is sent */
 	struct vgpu_link vl;		/* a /dev/vgpuN session: its id */
 	char via[16];			/* "socket" or the node's name */
 	/* Taking the session up again after its connection dropped. */
@@ -376,6 +377,15 @@ static void control_request(struct csess *s, const struct gleam_ctl_req *req, si
 	struct io_uring_sqe *sqe;
 	char *reply;
 
+	/*
+	 * One reply at a time: a peer that asks again before taking the last
+	 * one reads none of them, and its reply buffer is still the kernel's.
+	 */
+	if (s->ctl_sending) {
+		gl_err("control peer asks without reading the answers: closing it");
+		bridge_close(&s->b);
+		return;
+	}
 	if (n != sizeof(*req) || req->reserved0) {
 		reply = strdup("error: malformed request\n");
 	} else if (req->op == GLEAM_CTL_STATUS || req->op == GLEAM_CTL_STATUS_JSON) {
@@ -390,6 +400,7 @@ static void control_request(struct csess *s, const struct gleam_ctl_req *req, si
 	sqe = loop_sqe();
 	io_uring_prep_send(sqe, s->b.bell, reply, strlen(reply), MSG_NOSIGNAL);
 	io_uring_sqe_set_data(sqe, &s->op_ctl_send);
+	s->ctl_sending = true;
 	s->b.inflight++;
 }
 
@@ -854,6 +865,10 @@ static void on_cqe(struct io_uring_cqe *cqe)
 			on_connect(s, cqe->res);
 	} else if (op->type == OP_CTL_SEND) {
 		s->b.inflight--;
+		s->ctl_sending = false;
+		/* A reply that could not go out whole ends the connection. */
+		if (cqe->res < 0 || (s->ctl_reply && (size_t)cqe->res < strlen(s->ctl_reply)))
+			bridge_close(&s->b);
 	} else if (op->type == OP_BELL_RECV && (!s->local_hello || s->control)) {
 		s->b.inflight--;
 		s->b.bell_recving = false;
