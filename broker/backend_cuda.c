@@ -175,13 +175,22 @@ static CUresult cuda_kernel_info(CUkernel k, struct gleam_funcinfo *fi, struct g
 	return info(k, true, fi, p, max);
 }
 
-static uint64_t cuda_mem_in_use(void)
+/*
+ * The driver counts used memory per device, not per process: this is
+ * the device's total less its free memory, other processes included, on
+ * the device of the current context.
+ */
+static bool cuda_mem_in_use(unsigned int *dev, uint64_t *bytes)
 {
 	size_t free_b = 0, total = 0;
+	CUdevice d;
 
-	if (gl_backend_cuda_rw.op.f_cuMemGetInfo(&free_b, &total))
-		return 0;
-	return total - free_b;
+	if (x.ctx_get_device(&d) || gl_backend_cuda_rw.op.f_cuMemGetInfo(&free_b, &total) ||
+	    d < 0 || free_b > total)
+		return false;
+	*dev = (unsigned int)d;
+	*bytes = total - free_b;
+	return true;
 }
 
 struct gl_backend gl_backend_cuda_rw = {

@@ -186,5 +186,8 @@ int main(int argc, char **argv)
 		}
 	}
 	signal(SIGPIPE, SIG_IGN);
+	/* What the server's workers hold, shared with each before it is forked. */
+	if (role == ROLE_SERVER && wk_usage_init())
+		gl_err("cannot map the workers' accounting: server-info will show no usage");
 	return role == ROLE_CLIENT ? client_main(&c) : server_main(&c);
 }

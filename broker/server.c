@@ -21,6 +21,7 @@
 #include "cache.h"
 #include "gleamd.h"
 #include "util.h"
+#include "worker.h"
 
 struct ssess {
 	struct bridge b;
@@ -28,6 +29,7 @@ struct ssess {
 	uint64_t id;
 	pid_t worker;
 	bool control;
+	bool usage;		/* control: INFO ends with what is in use */
 	char client[64];
 	char program[64];
 };
@@ -83,7 +85,7 @@ static void sess_maybe_free(struct ssess *s)
 	free(s->b.ibuf);
 	bridge_forget(&s->b);
 	scache_free(s->b.sc);
-	if (!s->control) {
+	if (s->worker) {
 		sv.nsessions--;
 		gl_info("session %llu from %s (%s) ended", (unsigned long long)s->id, s->client,
 			s->program);
@@ -258,13 +260,22 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 		return true;
 	}
 	if (type == GLEAM_FRAME_INFO_REQ && s->control && !len) {
-		unsigned char buf[sizeof(sv.info) + sizeof(sv.gpus)];
+		static unsigned char buf[sizeof(sv.info) + sizeof(sv.gpus) +
+					 sizeof(struct gleam_server_usage) +
+					 GLEAM_GPUS_MAX * sizeof(struct gleam_gpu_usage)];
+		size_t n = sizeof(sv.info) + sv.info.ngpus * sizeof(sv.gpus[0]);
 
 		sv.info.sessions = sv.nsessions;
 		memcpy(buf, &sv.info, sizeof(sv.info));
 		memcpy(buf + sizeof(sv.info), sv.gpus, sv.info.ngpus * sizeof(sv.gpus[0]));
-		bridge_queue_frame(b, GLEAM_FRAME_INFO, buf,
-				   (uint32_t)(sizeof(sv.info) + sv.info.ngpus * sizeof(sv.gpus[0])));
+		if (s->usage) {
+			struct gleam_server_usage *u = (void *)(buf + n);
+
+			wk_usage_sum(sv.backend, sv.info.ngpus, u, (void *)(u + 1));
+			u->sessions = sv.nsessions;
+			n += sizeof(*u) + sv.info.ngpus * sizeof(struct gleam_gpu_usage);
+		}
+		bridge_queue_frame(b, GLEAM_FRAME_INFO, buf, (uint32_t)n);
 		return true;
 	}
 	if (type != GLEAM_FRAME_HELLO || b->hello_done || s->control) {
@@ -300,6 +311,9 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 		ack.features &= ~GLEAM_WIRE_F_RESUME;
 	if (h.kind == GLEAM_HELLO_CONTROL) {
 		s->control = true;
+		s->usage = h.features & GLEAM_WIRE_F_USAGE;
+		if (s->usage)
+			ack.features |= GLEAM_WIRE_F_USAGE;
 		bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
 		return true;
 	}

@@ -9,9 +9,12 @@
 #include <errno.h>
 #include <poll.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "gleam_local.h"
@@ -132,6 +135,150 @@ void wk_handle_del(struct worker *w, unsigned int kind, uint64_t id)
 void wk_current_changed(struct worker *w, uint64_t id)
 {
 	w->cur_ctx = id;
+}
+
+/* ---- what the live workers hold ---- */
+
+/*
+ * One slot per live worker in memory shared with the server, which maps
+ * it before the first fork.  A worker claims a free slot (its pid) and
+ * keeps there, per GPU, what its backend says it holds; it frees the slot
+ * when it ends.  A worker that dies cannot: the server frees the slots of
+ * pids that are no longer its live children when it adds them up, since
+ * a process's exit frees what it held on the GPU.
+ */
+#define USAGE_SLOTS		4096
+/* How often a backend whose count costs a driver call is asked. */
+#define USAGE_SAMPLE_NS		(100 * 1000 * 1000ull)
+
+struct usage_table {
+	_Atomic uint32_t untracked;			/* workers that found no slot */
+	_Atomic int32_t pid[USAGE_SLOTS];		/* 0: free */
+	_Atomic uint64_t gpus[USAGE_SLOTS];		/* bit d: has used GPU d */
+	_Atomic uint64_t mem[USAGE_SLOTS][GLEAM_GPUS_MAX];
+};
+
+static struct usage_table *usage;	/* NULL but in a server and its workers */
+static int usage_slot = -1;		/* the worker's own */
+static uint64_t usage_asked;		/* when the backend was last asked */
+
+int wk_usage_init(void)
+{
+	void *p = mmap(NULL, sizeof(*usage), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+		       -1, 0);
+
+	if (p == MAP_FAILED)
+		return -errno;
+	usage = p;
+	return 0;
+}
+
+/* Everything zero before the pid: a slot is claimed clean. */
+static void usage_clear(int i)
+{
+	uint64_t mask = atomic_load(&usage->gpus[i]);
+
+	for (unsigned int d = 0; d < GLEAM_GPUS_MAX; d++)
+		if (mask & (1ull << d))
+			atomic_store(&usage->mem[i][d], 0);
+	atomic_store(&usage->gpus[i], 0);
+	atomic_store(&usage->pid[i], 0);
+}
+
+static void usage_claim(void)
+{
+	int32_t me = (int32_t)getpid();
+
+	if (!usage)
+		return;
+	/* A slot left by an earlier process with this pid: that one is gone. */
+	for (int i = 0; i < USAGE_SLOTS; i++)
+		if (atomic_load(&usage->pid[i]) == me)
+			usage_clear(i);
+	for (int i = 0; i < USAGE_SLOTS; i++) {
+		int32_t zero = 0;
+
+		if (atomic_compare_exchange_strong(&usage->pid[i], &zero, me)) {
+			usage_slot = i;
+			return;
+		}
+	}
+	atomic_fetch_add(&usage->untracked, 1);
+	gl_err("no room to account for this worker: server-info will count short");
+}
+
+static void usage_update(struct worker *w, uint64_t now)
+{
+	unsigned int dev;
+	uint64_t bytes;
+
+	if (usage_slot < 0 || !w->be->mem_in_use)
+		return;
+	if (!w->be->mem_exact) {
+		if (now - usage_asked < USAGE_SAMPLE_NS)
+			return;
+		usage_asked = now;
+	}
+	if (!w->be->mem_in_use(&dev, &bytes) || dev >= GLEAM_GPUS_MAX)
+		return;
+	if (atomic_load_explicit(&usage->mem[usage_slot][dev], memory_order_relaxed) != bytes)
+		atomic_store(&usage->mem[usage_slot][dev], bytes);
+	if (!(atomic_load_explicit(&usage->gpus[usage_slot], memory_order_relaxed) & (1ull << dev)))
+		atomic_fetch_or(&usage->gpus[usage_slot], 1ull << dev);
+}
+
+static void usage_release(void)
+{
+	if (usage_slot >= 0)
+		usage_clear(usage_slot);
+	usage_slot = -1;
+}
+
+/* Whether pid is a child of this process that has not exited. */
+static bool child_lives(pid_t pid)
+{
+	siginfo_t si = { 0 };
+
+	if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0)
+		return errno != ECHILD;
+	return si.si_pid == 0;
+}
+
+void wk_usage_sum(const char *backend, unsigned int ngpus, struct gleam_server_usage *u,
+		  struct gleam_gpu_usage *g)
+{
+	bool exact = (!strcmp(backend, "sim") ? &gl_backend_sim_rw : &gl_backend_cuda_rw)->mem_exact;
+
+	memset(u, 0, sizeof(*u));
+	ngpus = MIN(ngpus, (unsigned int)GLEAM_GPUS_MAX);
+	memset(g, 0, ngpus * sizeof(*g));
+	for (unsigned int d = 0; d < ngpus; d++)
+		g[d].flags = exact ? GLEAM_USAGE_F_EXACT : 0;
+	if (!usage)
+		return;
+	u->untracked = atomic_load(&usage->untracked);
+	for (int i = 0; i < USAGE_SLOTS; i++) {
+		int32_t pid = atomic_load(&usage->pid[i]);
+		uint64_t mask;
+
+		if (!pid)
+			continue;
+		if (!child_lives(pid)) {
+			usage_clear(i);
+			continue;
+		}
+		u->workers++;
+		mask = atomic_load(&usage->gpus[i]);
+		for (unsigned int d = 0; d < ngpus; d++) {
+			uint64_t m;
+
+			if (!(mask & (1ull << d)))
+				continue;
+			m = atomic_load(&usage->mem[i][d]);
+			g[d].workers++;
+			g[d].mem_used = exact ? g[d].mem_used + m : MAX(g[d].mem_used, m);
+		}
+	}
 }
 
 /* ---- reading a record ---- */
@@ -446,13 +593,15 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 	close(ring_fd);
 	if (err)
 		return 2;
+	usage_claim();
 	if (w.be->init(cuda_lib)) {
 		gl_err("backend %s failed to start", w.be->name);
+		usage_release();
 		return 3;
 	}
 	for (;;) {
 		const unsigned char *p;
-		uint64_t t0;
+		uint64_t t0, t1;
 		uint32_t len;
 
 		p = gl_ring_peek(&w.ring.sq, sizeof(struct gleam_rec), GLEAM_REC_MAX, &len);
@@ -475,6 +624,8 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 				if (!gl_ring_empty(&w.ring.sq))
 					continue;
 			}
+			/* A count that costs a call is kept fresh while idle. */
+			usage_update(&w, gl_now_ns());
 			gl_ring_cons_set_sleeping(&w.ring.sq, true);
 			if (!gl_ring_empty(&w.ring.sq)) {
 				gl_ring_cons_set_sleeping(&w.ring.sq, false);
@@ -502,7 +653,9 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 		t0 = gl_now_ns();
 		if (worker_handle(&w, w.rec, len))
 			break;
-		w.busy_ns += gl_now_ns() - t0;
+		t1 = gl_now_ns();
+		w.busy_ns += t1 - t0;
+		usage_update(&w, t1);
 		/* A session whose peer is gone stops now, not when its ring drains. */
 		if (!(w.replayed & 63)) {
 			struct pollfd pfd = { .fd = w.bell, .events = 0 };
@@ -517,6 +670,7 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 	 * Process exit releases every context, allocation and module on the
 	 * GPU; the worker's own memory goes back here.
 	 */
+	usage_release();
 	free(w.rec);
 	free(w.asm_buf);
 	free(w.h);

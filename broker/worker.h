@@ -15,6 +15,7 @@
 
 #include "gleam_api_gen.h"
 #include "gleam_record.h"
+#include "gleam_wire.h"
 #include "ring.h"
 #include "backend_gen.h"
 
@@ -32,8 +33,14 @@ struct gl_backend {
 			      unsigned int max);
 	CUresult (*kernel_info)(CUkernel k, struct gleam_funcinfo *fi, struct gleam_param *p,
 				unsigned int max);
-	/* Memory in use by this process, for clean-up checks. */
-	uint64_t (*mem_in_use)(void);
+	/*
+	 * Device memory this process holds on *dev, for gleamctl server-info;
+	 * false when there is nothing to say (no context).  mem_exact: the
+	 * backend counts its allocations, cheaply; else the answer is the
+	 * driver's used memory of the whole device, and costs a call.
+	 */
+	bool (*mem_in_use)(unsigned int *dev, uint64_t *bytes);
+	bool mem_exact;
 };
 
 extern struct gl_backend gl_backend_cuda_rw;
@@ -78,6 +85,17 @@ struct wk_call {
 	size_t rlen, rcap;
 	size_t rstruct;		/* size of the fixed reply part */
 };
+
+/*
+ * What the live workers hold, in memory that the server shares with them
+ * (worker.c).  The server maps it before it forks any worker; each worker
+ * keeps a slot of its own up to date, and the server adds the slots of
+ * the workers that still live.
+ */
+int wk_usage_init(void);
+/* The server: the sums for INFO; backend is the server's ("sim" or "cuda"). */
+void wk_usage_sum(const char *backend, unsigned int ngpus, struct gleam_server_usage *u,
+		  struct gleam_gpu_usage *g);
 
 /* Check and replay one record copied out of the ring; <0 ends the session. */
 int worker_handle(struct worker *w, unsigned char *rec, uint32_t len);

@@ -86,24 +86,46 @@ static int write_frame(int fd, uint16_t type, const void *p, uint32_t len)
 }
 
 /*
- * A server gleamd's GPUs, over a control connection already open on fd:
- * what the server sends is checked before it is used.
+ * What is in use on the server, where it has GLEAM_WIRE_F_USAGE: kept here
+ * by info_exchange() for print_info(), whose arguments stay those of a
+ * server that does not say.
+ */
+static struct {
+	bool have;
+	struct gleam_server_usage server;
+	struct gleam_gpu_usage gpus[GLEAM_GPUS_MAX];
+} in_use;
+
+/*
+ * A server gleamd's GPUs, and what is in use where it says, over a control
+ * connection already open on fd: what the server sends is checked before
+ * it is used.
  */
 static int info_exchange(int fd, struct gleam_server_info *info, struct gleam_gpu_info *gpus)
 {
 	struct gleam_hello h = { .version = GLEAM_WIRE_VERSION, .min_version = GLEAM_WIRE_VERSION,
-				 .kind = GLEAM_HELLO_CONTROL };
+				 .features = GLEAM_WIRE_F_USAGE, .kind = GLEAM_HELLO_CONTROL };
 	static unsigned char buf[sizeof(struct gleam_server_info) +
-				 GLEAM_GPUS_MAX * sizeof(struct gleam_gpu_info)];
+				 GLEAM_GPUS_MAX * sizeof(struct gleam_gpu_info) +
+				 sizeof(struct gleam_server_usage) +
+				 GLEAM_GPUS_MAX * sizeof(struct gleam_gpu_usage)];
+	struct gleam_hello_ack ack;
 	struct gleam_frame f;
+	bool have = false;
 	int err;
 
+	in_use.have = false;
 	snprintf(h.program, sizeof(h.program), "gleamctl");
 	err = write_frame(fd, GLEAM_FRAME_HELLO, &h, sizeof(h));
 	if (!err)
 		err = read_frame(fd, &f, buf, sizeof(buf));
 	if (!err && f.type != GLEAM_FRAME_HELLO_ACK)
 		err = -EPROTO;
+	if (!err && f.len == sizeof(ack)) {
+		memcpy(&ack, buf, sizeof(ack));
+		/* An older server leaves the bit off, and its INFO ends with the GPUs. */
+		have = ack.features & GLEAM_WIRE_F_USAGE;
+	}
 	if (!err)
 		err = write_frame(fd, GLEAM_FRAME_INFO_REQ, NULL, 0);
 	if (!err)
@@ -111,12 +133,25 @@ static int info_exchange(int fd, struct gleam_server_info *info, struct gleam_gp
 	if (!err && (f.type != GLEAM_FRAME_INFO || f.len < sizeof(*info)))
 		err = -EPROTO;
 	if (!err) {
+		size_t n;
+
 		memcpy(info, buf, sizeof(*info));
-		if (info->ngpus > GLEAM_GPUS_MAX ||
-		    f.len != sizeof(*info) + info->ngpus * sizeof(*gpus))
+		n = sizeof(*info) + (size_t)info->ngpus * sizeof(*gpus);
+		if (have)
+			n += sizeof(in_use.server) + (size_t)info->ngpus * sizeof(in_use.gpus[0]);
+		if (info->ngpus > GLEAM_GPUS_MAX || f.len != n) {
 			err = -EPROTO;
-		else
+		} else {
+			const unsigned char *p = buf + sizeof(*info) + info->ngpus * sizeof(*gpus);
+
 			memcpy(gpus, buf + sizeof(*info), info->ngpus * sizeof(*gpus));
+			if (have) {
+				memcpy(&in_use.server, p, sizeof(in_use.server));
+				memcpy(in_use.gpus, p + sizeof(in_use.server),
+				       info->ngpus * sizeof(in_use.gpus[0]));
+				in_use.have = true;
+			}
+		}
 	}
 	return err;
 }
@@ -181,17 +216,35 @@ static void print_info(FILE *out, const char *addr, int err, struct gleam_server
 	put_str(out, info->host, json);
 	fputs(json ? "\",\"backend\":\"" : "): backend ", out);
 	put_str(out, info->backend, json);
-	fprintf(out, json ? "\",\"driver_version\":%d,\"sessions\":%u,\"gpus\":[" :
-		", driver %d, %u session(s)\n", info->driver_version, info->sessions);
+	fprintf(out, json ? "\",\"driver_version\":%d,\"sessions\":%u" : ", driver %d, %u session(s)",
+		info->driver_version, info->sessions);
+	if (in_use.have)
+		fprintf(out, json ? ",\"workers\":%u,\"untracked_workers\":%u" : ", %u worker(s)",
+			in_use.server.workers, in_use.server.untracked);
+	fputs(json ? ",\"gpus\":[" : "\n", out);
+	if (!json && in_use.have && in_use.server.untracked)
+		fprintf(out, "  %u worker(s) found no room in the accounting: what follows may be short\n",
+			in_use.server.untracked);
 	for (unsigned int i = 0; i < info->ngpus; i++) {
+		const struct gleam_gpu_usage *g = &in_use.gpus[i];
+
 		gpus[i].name[sizeof(gpus[i].name) - 1] = 0;
 		if (json)
 			fprintf(out, "%s{\"index\":%u,\"name\":\"", i ? "," : "", i);
 		else
 			fprintf(out, "  GPU %u: ", i);
 		put_str(out, gpus[i].name, json);
-		fprintf(out, json ? "\",\"total_mem\":%llu}" : ", %llu MiB\n",
+		fprintf(out, json ? "\",\"total_mem\":%llu" : ", %llu MiB",
 			(unsigned long long)(json ? gpus[i].total_mem : gpus[i].total_mem >> 20));
+		if (in_use.have && json)
+			fprintf(out, ",\"mem_used\":%llu,\"mem_used_exact\":%s,\"workers\":%u",
+				(unsigned long long)g->mem_used,
+				g->flags & GLEAM_USAGE_F_EXACT ? "true" : "false", g->workers);
+		else if (in_use.have)
+			fprintf(out, "; in use by %u worker(s): %llu bytes%s", g->workers,
+				(unsigned long long)g->mem_used,
+				g->flags & GLEAM_USAGE_F_EXACT ? "" : " (the driver's count for the device)");
+		fputs(json ? "}" : "\n", out);
 	}
 	if (json)
 		fputs("]}", out);

@@ -58,6 +58,11 @@ struct gleam_wire_ack {
 /* GLEAM_WIRE_F_CACHE (1ULL << 1): uploads by content, gleam_cache.h */
 #define GLEAM_WIRE_F_RESUME	(1ULL << 3)	/* sessions survive a dropped connection */
 #define GLEAM_WIRE_F_KNOWN	(GLEAM_WIRE_F_ASYNC | (1ULL << 1) | GLEAM_WIRE_F_RESUME)
+/*
+ * Control connections only, and so not in GLEAM_WIRE_F_KNOWN (what a
+ * session may have): INFO ends with what is in use.
+ */
+#define GLEAM_WIRE_F_USAGE	(1ULL << 2)
 
 enum {
 	GLEAM_HELLO_SESSION	= 1,	/* the connection carries one session */
@@ -112,6 +117,37 @@ struct gleam_server_info {
 };
 
 #define GLEAM_GPUS_MAX		64
+
+/*
+ * Where both sides of a control connection have GLEAM_WIRE_F_USAGE, INFO
+ * goes on after the GPUs with struct gleam_server_usage and one struct
+ * gleam_gpu_usage per GPU: what the server's live workers hold now, so
+ * that a test can see the server come back to where it started.
+ */
+struct gleam_server_usage {
+	__u32 sessions;		/* live sessions (those with a worker) */
+	__u32 workers;		/* live replay worker processes */
+	__u32 untracked;	/* workers since start that found no room in the
+				 * accounting: while not 0, the sums may be short */
+	__u32 reserved;		/* zero */
+	__u64 reserved2[2];	/* zero */
+};
+
+#define GLEAM_USAGE_F_EXACT	(1U << 0)	/* mem_used counts allocations (sim) */
+
+struct gleam_gpu_usage {
+	/*
+	 * Device memory held by the live workers as the backend counts it:
+	 * with GLEAM_USAGE_F_EXACT, the bytes they have allocated; without
+	 * it, the driver's used memory on the device (total less free, which
+	 * includes other processes), the highest a live worker saw lately.
+	 * 0 when no live worker has used the GPU.
+	 */
+	__u64 mem_used;
+	__u32 workers;		/* live workers that have used this GPU */
+	__u32 flags;		/* GLEAM_USAGE_F_* */
+	__u64 reserved[2];	/* zero */
+};
 
 struct gleam_wire_error {
 	__s32 err;		/* negative errno */
