@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -577,6 +578,43 @@ int worker_handle(struct worker *w, unsigned char *rec, uint32_t len)
 	return err;
 }
 
+/*
+ * A worker is forked from the server: drop what it inherits of the daemon
+ * and other sessions.  Descriptors past its own (a server with many
+ * sessions has some above any fixed bound), and the shared mappings of
+ * the daemon's io_uring and of the session rings, its own included (it
+ * maps that again from ring_fd).  The io_uring mapping matters most: it
+ * keeps the daemon's ring alive, and with it every socket the ring has an
+ * operation on, the listening one and this worker's bell included, so a
+ * server killed with SIGKILL could not be started again on its port, and
+ * its workers never saw their bells close, for as long as one lived.
+ */
+static void drop_inherited(int ring_fd, int bell_fd)
+{
+	FILE *f;
+	char line[512];
+
+	close_range((unsigned int)MAX(ring_fd, bell_fd) + 1, ~0U, 0);
+	f = fopen("/proc/self/maps", "re");
+	if (!f) {
+		gl_err("cannot read /proc/self/maps: the worker keeps the daemon's mappings");
+		return;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long start, end;
+		char perms[8];
+		int name = 0;
+
+		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %n", &start, &end, perms, &name) < 3 ||
+		    !name || perms[3] != 's')
+			continue;
+		if (!strncmp(line + name, "anon_inode:[io_uring]", 21) ||
+		    !strncmp(line + name, "/memfd:gleam-ring", 17))
+			munmap((void *)start, end - start);
+	}
+	fclose(f);
+}
+
 int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_lib)
 {
 	struct worker w = { .bell = bell_fd };
@@ -588,6 +626,7 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 	spin_ns = spin ? strtoull(spin, NULL, 10) * 1000 :
 		  sysconf(_SC_NPROCESSORS_ONLN) >= 8 ? 1000 * 1000 : 0;
 	gl_log_prefix = "gleamd(worker)";
+	drop_inherited(ring_fd, bell_fd);
 	w.be = !strcmp(backend, "sim") ? &gl_backend_sim_rw : &gl_backend_cuda_rw;
 	err = gl_ring_map(ring_fd, &w.ring);
 	close(ring_fd);
