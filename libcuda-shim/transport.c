@@ -90,6 +90,7 @@ static const char *why_lost(int err)
 	}
 }
 
+/* Without rx_lock held. */
 static void ring_bell(void)
 {
 	int err = conn.tp->bell();
@@ -316,8 +317,15 @@ bad:
 		lose_session("completion ring corrupted");
 		return -1;
 	}
-	if (n && gl_ring_consume_publish(cq))
-		ring_bell();
+	/* rx_lock is held: a failed bell loses the session here, not in ring_bell(). */
+	if (n && gl_ring_consume_publish(cq)) {
+		int err = conn.tp->bell();
+
+		if (err) {
+			lose_session(why_lost(err));
+			return -1;
+		}
+	}
 	return n;
 }
 

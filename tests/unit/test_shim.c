@@ -6,13 +6,25 @@
  */
 #include <check.h>
 #include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cuda.h>
 
+#include "gleam_api_gen.h"
+#include "gleam_local.h"
+#include "gleam_record.h"
+#include "ring.h"
 #include "unit.h"
+#include "util.h"
 
 static void *lib;
 
@@ -170,6 +182,87 @@ START_TEST(test_without_gleamd)
 }
 END_TEST
 
+/*
+ * A gleamd that answers cuInit before it is asked and dies at once: the
+ * reply waits on the ring, gleamd (its producer) sleeps waiting for room,
+ * and its socket is closed.  The shim drains the reply and rings the bell,
+ * which fails: that must lose the session, not deadlock on the lock that
+ * draining holds (found by tests/integration/kill.sh).
+ */
+static void *dying_gleamd(void *arg)
+{
+	int lfd = *(int *)arg, fd, rfd;
+	struct gleam_local_hello h;
+	struct gleam_local_ack ack = { .magic = GLEAM_LOCAL_MAGIC };
+	struct gleam_reply *rep;
+	struct gl_ring ring;
+
+	fd = accept(lfd, NULL, NULL);
+	if (fd < 0 || recv(fd, &h, sizeof(h), 0) != sizeof(h))
+		return NULL;
+	rfd = gl_ring_memfd(22, 22);
+	if (rfd < 0 || gl_ring_map(rfd, &ring))
+		return NULL;
+	/* The record needs no bell; the reply is there already, for tag 1. */
+	gl_ring_cons_set_state(&ring.sq, 0);
+	rep = gl_ring_reserve(&ring.cq, sizeof(*rep));
+	*rep = (struct gleam_reply){ .len = sizeof(*rep), .fn = GL_FN_cuInit, .tag = 1,
+				     .result = CUDA_ERROR_NO_DEVICE };
+	gl_ring_commit(&ring.cq);
+	gl_ring_prod_set_sleeping(&ring.cq, true);
+	ack.region_size = ring.region_size;
+	gl_send_fd(fd, &ack, sizeof(ack), rfd);
+	close(rfd);
+	close(fd);
+	return NULL;
+}
+
+START_TEST(test_bell_fails_while_draining)
+{
+	char path[] = "/tmp/gleam-unit-XXXXXX";
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int st = 0, lfd;
+	pid_t pid, done = 0;
+
+	ck_assert_ptr_nonnull(mkdtemp(path));
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/s", path);
+	/* A process of its own: the shim's session is once per process. */
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		CUresult (*init)(unsigned int);
+		pthread_t t;
+		void *l;
+
+		lfd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+		if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) || listen(lfd, 1) ||
+		    pthread_create(&t, NULL, dying_gleamd, &lfd))
+			_exit(2);
+		setenv("GLEAM_SOCKET", sa.sun_path, 1);
+		setenv("GLEAM_TRANSPORT", "socket", 1);
+		l = dlopen(getenv("GLEAM_SHIM") ? getenv("GLEAM_SHIM") : "build/lib/libcuda.so.1",
+			   RTLD_NOW | RTLD_LOCAL);
+		init = l ? (void *)dlsym(l, "cuInit") : NULL;
+		if (!init)
+			_exit(3);
+		_exit(init(0) == CUDA_ERROR_NO_DEVICE ? 0 : 4);
+	}
+	for (int i = 0; i < 1000 && !done; i++) {
+		done = waitpid(pid, &st, WNOHANG);
+		if (!done)
+			nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+	}
+	if (!done) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &st, 0);
+	}
+	unlink(sa.sun_path);
+	rmdir(path);
+	ck_assert_msg(done, "cuInit still waits 10 s after gleamd died: deadlocked");
+	ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child: status %#x", st);
+}
+END_TEST
+
 Suite *shim_suite(void)
 {
 	Suite *s = suite_create("shim");
@@ -183,6 +276,10 @@ Suite *shim_suite(void)
 	tcase_add_test(t, test_unsupported_says_so);
 	tcase_add_test(t, test_error_names);
 	tcase_add_test(t, test_without_gleamd);
+	suite_add_tcase(s, t);
+	t = tcase_create("transport");
+	tcase_set_timeout(t, 30);
+	tcase_add_test(t, test_bell_fails_while_draining);
 	suite_add_tcase(s, t);
 	return s;
 }
