@@ -25,7 +25,7 @@ $(HOSTILE_BIN): $(BUILD)/obj/tests/hostile/hostile.o $(COMMON_OBJS)
 
 ALL_TARGETS += $(UNIT_BIN) $(HOSTILE_BIN)
 
-.PHONY: check-unit check-integration check-valgrind
+.PHONY: check-unit check-integration check-valgrind check-kill
 check-unit: $(UNIT_BIN) $(SHIM_LIB)
 	$(UNIT_BIN)
 
@@ -37,7 +37,12 @@ check-valgrind: $(UNIT_BIN) $(SHIM_LIB)
 check-integration: all
 	BUILD=$(BUILD) tests/integration/run.sh
 
-CHECK_TARGETS += check-unit check-valgrind check-integration
+# A program, its worker, the client or the server gleamd killed at seeded
+# points; the daemons must come back to where they started.
+check-kill: all
+	BUILD=$(BUILD) tests/integration/kill.sh
+
+CHECK_TARGETS += check-unit check-valgrind check-integration check-kill
 
 # The benchmark workloads: a driver-API program like the test programs.
 BENCH_BIN := $(BUILD)/bin/gleam-bench
