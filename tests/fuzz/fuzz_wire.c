@@ -11,16 +11,22 @@
  *
  * The input: a header, then the peer's bytes.
  *   [0]      flags (F_*)
- *   [1..8]   read sizes, used in turn: 1..127 bytes, 128..255 for
- *            (n - 127) * 256 bytes, 0 for everything left
+ *   [1..8]   read sizes, used in turn: 1..127 bytes, 128..254 for
+ *            (n - 127) * 256 bytes, 0 for everything left; 255: the
+ *            connection drops instead (a reset), and the peer connects
+ *            again (server) or is connected to again (client), at most
+ *            four times, the stream going on on the new connection
  *   [9..12]  F_HOSTILE: what the consumer adds to its published head
+ *
+ * The server gives every session the token FZ_TOKEN, so that a hello of
+ * kind RESUME on a new connection can take a dropped session up again.
  *
  * After each step: the bridge's state agrees with the operations in flight
  * and its own limits; every message it published on the ring passes the
  * same checks as on the wire and is a piece of the peer's stream, in order
  * (but for records whose named bytes the server put back); every frame it
- * sent is well-formed, of a type its role sends.  Each input ends with the session
- * freed, nothing left in flight and no descriptor left open.
+ * sent is well-formed, of a type its role sends.  Each input ends with
+ * every session freed, nothing left in flight and no descriptor left open.
  */
 #include <errno.h>
 #include <string.h>
@@ -43,6 +49,8 @@
 
 #define HDR		13
 #define STEPS_MAX	(1 << 20)
+#define DROPS_MAX	4
+#define DROP		SIZE_MAX	/* chunk(): the connection drops */
 
 struct wire {
 	unsigned int flags;
@@ -52,6 +60,8 @@ struct wire {
 	size_t match;			/* accepted messages come from here on */
 	const uint8_t *split;
 	unsigned int nsplit;
+	int tcp;			/* the connection now, or -1 */
+	unsigned int drops, retakes;
 	uint32_t hostile;
 	struct bridge *b;		/* NULL once the session is freed */
 	void *owner;
@@ -90,17 +100,25 @@ static bool msg_ok(const void *p, uint32_t n, bool records, uint32_t ring_size, 
 	       !(q->flags & ~GLEAM_REP_F_KNOWN) && !q->reserved;
 }
 
+/* The next read size, at most max; DROP where the connection drops. */
 static size_t chunk(struct wire *w, size_t max)
 {
 	unsigned int s = w->split[w->nsplit++ % 8];
 	size_t n = !s ? max : s < 128 ? s : (size_t)(s - 127) * 256;
 
+	if (s == 255 && w->drops < DROPS_MAX)
+		return DROP;
 	return MIN(n, max);
 }
 
 static bool alive(struct wire *w)
 {
 	return w->client ? fz_client_alive(w->b) : fz_server_alive(w->b);
+}
+
+static unsigned int sessions(struct wire *w)
+{
+	return w->client ? fz_client_sessions() : fz_server_sessions();
 }
 
 static void complete(struct wire *w, struct fz_op *o, int res)
@@ -113,7 +131,7 @@ static void complete(struct wire *w, struct fz_op *o, int res)
 		fz_server_reap();
 	}
 	fz_harvest();
-	if (!alive(w)) {
+	if (w->b && !alive(w)) {
 		if (fz_count(w->owner))
 			FZ_FAIL("session freed with %u operations in flight", fz_count(w->owner));
 		w->b = NULL;
@@ -130,6 +148,7 @@ static bool type_ok(bool client, uint16_t t)
 	case GLEAM_FRAME_PING:
 	case GLEAM_FRAME_PONG:
 	case GLEAM_FRAME_BYE:
+	case GLEAM_FRAME_ACK:
 		return true;
 	case GLEAM_FRAME_HELLO:
 	case GLEAM_FRAME_RECORDS:
@@ -183,7 +202,8 @@ static void check_out(struct wire *w)
 		    (f.type == GLEAM_FRAME_HELLO_ACK && f.len != sizeof(struct gleam_hello_ack)) ||
 		    (f.type == GLEAM_FRAME_ERROR && f.len != sizeof(struct gleam_wire_error)) ||
 		    (f.type == GLEAM_FRAME_PONG && f.len != 0 && f.len != 8) ||
-		    (f.type == GLEAM_FRAME_CACHE_INFO && f.len != sizeof(struct gleam_cache_info)))
+		    (f.type == GLEAM_FRAME_CACHE_INFO && f.len != sizeof(struct gleam_cache_info)) ||
+		    (f.type == GLEAM_FRAME_ACK && f.len != sizeof(struct gleam_wire_ack)))
 			FZ_FAIL("gleamd sent a frame of type %u and length %u", f.type, f.len);
 		/* What gleamctl shows of the store: JSON text, NUL-ended. */
 		if (f.type == GLEAM_FRAME_CACHE_REPORT &&
@@ -200,8 +220,8 @@ static void sent(struct wire *w, struct fz_op *o)
 {
 	size_t n = w->flags & F_PARTIAL ? chunk(w, o->len) : o->len;
 
-	if (!n && o->len)
-		n = 1;
+	if (n == DROP || (!n && o->len))
+		n = MIN(o->len, 1u);
 	if (w->olen + n > w->ocap) {
 		w->ocap = MAX(w->ocap * 2, w->olen + n);
 		w->out = realloc(w->out, w->ocap);
@@ -366,74 +386,134 @@ static void client_start(struct wire *w)
 	w->prod = &w->ring.sq;
 }
 
+/* The peer's next bytes into a receive on the connection, or the connection drops. */
+static void deliver(struct wire *w, struct fz_op *o)
+{
+	size_t n = chunk(w, MIN(o->len, w->len - w->pos));
+
+	if (n == DROP) {
+		w->drops++;
+		w->tcp = -1;
+		/* What was half sent on the old connection is gone with it. */
+		w->olen = 0;
+		complete(w, o, -ECONNRESET);
+		return;
+	}
+	memcpy(o->addr, w->in + w->pos, n);
+	w->pos += n;
+	complete(w, o, (int)n);
+}
+
+/* What is in flight for a session that is closing ends; true if anything did. */
+static bool end_closing(struct wire *w)
+{
+	struct fz_op o;
+
+	for (unsigned int i = 0; i < fz_nops; i++) {
+		const struct bridge *b = fz_ops[i].op->owner;
+		bool recv = fz_ops[i].op->type == OP_TCP_RECV;
+
+		if (!b->closing)
+			continue;
+		o = fz_ops[i];
+		fz_ops[i] = fz_ops[--fz_nops];
+		/* Shut down: it ends now, or with what came before. */
+		if ((w->flags & F_LATE) && recv && o.fd == w->tcp && w->pos < w->len) {
+			deliver(w, &o);
+			return true;
+		}
+		complete(w, &o, recv || o.op->type == OP_BELL_RECV ? 0 : -EPIPE);
+		return true;
+	}
+	return false;
+}
+
 static void run(struct wire *w)
 {
 	struct fz_op o;
 
-	for (unsigned int step = 0; w->b; step++) {
+	for (unsigned int step = 0; sessions(w); step++) {
 		if (step == STEPS_MAX)
 			FZ_FAIL("the session never ends");
-		check_bridge(w);
-		w->blocked |= w->b->in_blocked;
 		w->steps = step;
-		if (w->b->closing) {
+		if (w->b) {
+			check_bridge(w);
+			w->blocked |= w->b->in_blocked;
 			/* The other end still reads what reached the ring. */
-			if (work_ring(w))
+			if (w->b->closing && work_ring(w))
 				continue;
-			/* Shut down: what is in flight ends, now or with what came before. */
-			if ((w->flags & F_LATE) && w->pos < w->len &&
-			    fz_take(w->owner, OP_TCP_RECV, &o)) {
-				size_t n = chunk(w, MIN(o.len, w->len - w->pos));
-
-				memcpy(o.addr, w->in + w->pos, n);
-				w->pos += n;
-				complete(w, &o, (int)n);
-				continue;
-			}
-			if (!fz_take_any(w->owner, &o))
-				FZ_FAIL("a closed session with nothing in flight is never freed");
-			complete(w, &o, o.op->type == OP_TCP_RECV || o.op->type == OP_BELL_RECV ?
-				 0 : -EPIPE);
+		}
+		if (end_closing(w))
+			continue;
+		/* Sends on the connection are read by the peer; on one that dropped, fail. */
+		if (fz_take_fd(-1, OP_TCP_SEND, &o)) {
+			if (o.fd == w->tcp)
+				sent(w, &o);
+			else
+				complete(w, &o, -EPIPE);
 			continue;
 		}
-		if (fz_take(w->owner, OP_TCP_SEND, &o)) {
-			sent(w, &o);
-			continue;
-		}
-		if (fz_take(w->owner, OP_BELL_SEND, &o)) {
+		if (fz_take_fd(-1, OP_BELL_SEND, &o)) {
 			complete(w, &o, 1);
 			continue;
 		}
-		if (fz_take(w->owner, OP_CONNECT, &o)) {
+		if (fz_take_fd(-1, OP_CONNECT, &o)) {
+			w->tcp = o.fd;
+			w->olen = 0;
 			complete(w, &o, 0);
 			continue;
 		}
 		if (!(w->flags & F_LAZY) && work_ring(w))
 			continue;
-		if (w->bells && fz_take(w->owner, OP_BELL_RECV, &o)) {
+		if (w->bells && w->b && fz_take(w->owner, OP_BELL_RECV, &o)) {
 			if (o.len)
 				*(char *)o.addr = w->client ? GLEAM_BELL_SQ : GLEAM_BELL_CQ;
 			w->bells = 0;
 			complete(w, &o, 1);
 			continue;
 		}
-		if (w->pos < w->len && fz_take(w->owner, OP_TCP_RECV, &o)) {
-			size_t n = chunk(w, MIN(o.len, w->len - w->pos));
-
-			memcpy(o.addr, w->in + w->pos, n);
-			w->pos += n;
-			complete(w, &o, (int)n);
+		if (w->pos < w->len && w->tcp >= 0 && fz_take_fd(w->tcp, OP_TCP_RECV, &o)) {
+			deliver(w, &o);
 			continue;
+		}
+		if (w->pos < w->len && w->tcp < 0) {
+			/* The peer connects again (server), or is connected to again (client). */
+			if (!w->client) {
+				int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+				if (fd < 0)
+					FZ_FAIL("socket: %s", strerror(errno));
+				w->tcp = fd;
+				w->olen = 0;
+				fz_server_accept(fd);
+				fz_harvest();
+				continue;
+			}
+			if (w->b && w->retakes < DROPS_MAX && fz_client_retake(w->b)) {
+				w->retakes++;
+				fz_harvest();
+				continue;
+			}
 		}
 		if (work_ring(w))
 			continue;
 		/* Nothing moves: the peer has said all it will, then the other end goes. */
-		if (fz_take(w->owner, OP_TCP_RECV, &o)) {
+		if (w->tcp >= 0 && fz_take_fd(w->tcp, OP_TCP_RECV, &o)) {
 			complete(w, &o, w->flags & F_RESET ? -ECONNRESET : 0);
 			continue;
 		}
-		if (fz_take(w->owner, OP_BELL_RECV, &o)) {
+		if (w->b && fz_take(w->owner, OP_BELL_RECV, &o)) {
 			complete(w, &o, 0);
+			continue;
+		}
+		if (fz_take_first(&o)) {
+			complete(w, &o, o.op->type == OP_TCP_RECV || o.op->type == OP_BELL_RECV ?
+				 0 : -EPIPE);
+			continue;
+		}
+		/* Time passes: sessions waiting to be taken up again give up. */
+		if (w->client ? fz_client_expire() : fz_server_expire()) {
+			fz_harvest();
 			continue;
 		}
 		FZ_FAIL("an open session with nothing in flight");
@@ -445,7 +525,7 @@ static void run(struct wire *w)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static bool ready;
-	struct wire w = { .app = -1 };
+	struct wire w = { .app = -1, .tcp = -1 };
 	int fd, fd_mark;
 
 	if (!ready) {
@@ -483,6 +563,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (fd < 0)
 			FZ_FAIL("socket: %s", strerror(errno));
 		w.b = w.owner = fz_server_accept(fd);
+		w.tcp = fd;
 		fz_harvest();
 		if (!w.b)
 			FZ_FAIL("the server takes no connection");

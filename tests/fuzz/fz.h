@@ -42,6 +42,9 @@ struct fz_op *fz_find(const struct op *op);
 /* Remove an operation of this owner and type from the list into *o. */
 bool fz_take(void *owner, enum op_type type, struct fz_op *o);
 bool fz_take_any(void *owner, struct fz_op *o);
+/* Of any owner: one of this type (on fd, unless fd is -1), or any at all. */
+bool fz_take_fd(int fd, enum op_type type, struct fz_op *o);
+bool fz_take_first(struct fz_op *o);
 unsigned int fz_count(void *owner);
 
 /*
@@ -53,11 +56,16 @@ unsigned int fz_count(void *owner);
 void *fz_malloc(size_t n);
 void fz_free(void *p);
 
+/* The token the server gives every session (fz_role_server.c). */
+#define FZ_TOKEN	0x6e656b6f547a6646ull	/* "FfzToken" */
+
 /* broker/server.c (fz_role_server.c) */
 void fz_server_setup(struct config *c);
 struct bridge *fz_server_accept(int fd);
 void fz_server_complete(struct op *op, int res);
 void fz_server_reap(void);
+/* The grace period of detached sessions ends now; whether there was one. */
+bool fz_server_expire(void);
 bool fz_server_alive(const struct bridge *b);
 unsigned int fz_server_sessions(void);
 
@@ -65,6 +73,9 @@ unsigned int fz_server_sessions(void);
 void fz_client_setup(struct config *c);
 struct bridge *fz_client_accept(int fd);
 void fz_client_complete(struct op *op, int res);
+/* A detached session connects again now; whether it did. */
+bool fz_client_retake(struct bridge *b);
+bool fz_client_expire(void);
 bool fz_client_alive(const struct bridge *b);
 unsigned int fz_client_sessions(void);
 

@@ -42,6 +42,37 @@ void fz_client_complete(struct op *op, int res)
 	on_cqe(&cqe);
 }
 
+/*
+ * A detached session connects again now, as take_up() does once its wait
+ * is over; whether it did.
+ */
+bool fz_client_retake(struct bridge *b)
+{
+	struct csess *s = (struct csess *)b;
+
+	if (!b->detached || b->closing || s->resuming || b->tcp >= 0 || b->recving || b->sending)
+		return false;
+	s->try_at = 0;
+	take_up(s, gl_now_ns());
+	return b->tcp >= 0;
+}
+
+/* The grace period of every detached session ends now; whether there was one. */
+bool fz_client_expire(void)
+{
+	bool any = false;
+
+	for (struct csess *s = cl.sessions; s; s = s->next) {
+		if (s->b.token && !s->b.closing && (s->b.detached || s->resuming)) {
+			s->b.detached_at = 0;
+			any = true;
+		}
+	}
+	if (any)
+		on_keepalive();
+	return any;
+}
+
 bool fz_client_alive(const struct bridge *b)
 {
 	for (struct csess *s = cl.sessions; s; s = s->next)

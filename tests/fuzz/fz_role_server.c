@@ -3,10 +3,13 @@
  * The server role's own code (broker/server.c), built into the harnesses so
  * that they reach its state and its static handlers.  fork() is replaced:
  * a session's replay worker is the harness itself, which works the ring
- * that spawn_worker() created and mapped; and a session's frame buffers
- * come from fz_malloc()'s pool.
+ * that spawn_worker() created and mapped; getrandom() gives every session
+ * the same token, so that an input can take a session up again; and a
+ * session's frame buffers come from fz_malloc()'s pool.
  */
 #include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -18,11 +21,23 @@ static pid_t fz_fork(void)
 	return 1 << 22;
 }
 
+/* Session tokens the input can name: every session gets FZ_TOKEN. */
+static ssize_t fz_getrandom(void *buf, size_t len, unsigned int flags)
+{
+	uint64_t t = FZ_TOKEN;
+	size_t n = len < sizeof(t) ? len : sizeof(t);
+
+	memcpy(buf, &t, n);
+	return (ssize_t)n;
+}
+
 #define fork fz_fork
+#define getrandom fz_getrandom
 #define malloc(n) fz_malloc(n)
 #define free(p) fz_free(p)
 #include "../../broker/server.c"
 #undef fork
+#undef getrandom
 #undef malloc
 #undef free
 
@@ -80,6 +95,25 @@ void fz_server_complete(struct op *op, int res)
 	if (!bridge_complete(&s->b, op, res))
 		bridge_close(&s->b);
 	sess_maybe_free(s);
+}
+
+/*
+ * The grace period of every detached session ends now, as the
+ * once-a-second tick finds it; whether there was one.
+ */
+bool fz_server_expire(void)
+{
+	bool any = false;
+
+	for (struct ssess *s = sv.sessions; s; s = s->next) {
+		if (s->b.detached && !s->b.closing) {
+			s->b.detached_at = 0;
+			any = true;
+		}
+	}
+	if (any)
+		keepalive();
+	return any;
 }
 
 /* The once-a-second tick's look at chunks the store refused. */

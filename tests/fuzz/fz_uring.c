@@ -98,6 +98,25 @@ bool fz_take_any(void *owner, struct fz_op *o)
 	return false;
 }
 
+bool fz_take_fd(int fd, enum op_type type, struct fz_op *o)
+{
+	for (unsigned int i = 0; i < fz_nops; i++) {
+		if (fz_ops[i].op->type == type && (fd < 0 || fz_ops[i].fd == fd)) {
+			take(i, o);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool fz_take_first(struct fz_op *o)
+{
+	if (!fz_nops)
+		return false;
+	take(0, o);
+	return true;
+}
+
 unsigned int fz_count(void *owner)
 {
 	unsigned int n = 0;

@@ -14,7 +14,10 @@ import sys
 # uapi/gleam_wire.h, gleam_local.h, gleam_record.h; function numbers from api.tbl.
 WIRE_MAGIC = 0x4D41454C
 HELLO, HELLO_ACK, RECORDS, REPLIES, PING, PONG, INFO_REQ, INFO, ERROR, BYE = range(1, 11)
-HELLO_SESSION, HELLO_CONTROL = 1, 2
+ACK = 18
+HELLO_SESSION, HELLO_CONTROL, HELLO_RESUME = 1, 2, 3
+F_RESUME = 8
+FZ_TOKEN = 0x6E656B6F547A6646  # fz.h: the token the harness's server gives every session
 LOCAL_MAGIC = 0x434C4C47
 LOCAL_SESSION, LOCAL_CONTROL = 1, 2
 CTL_STATUS, CTL_STATUS_JSON = 1, 2
@@ -30,23 +33,24 @@ CTL_STATS, CTL_LIST, CTL_CLEAR = 1, 2, 3
 # fuzz_wire.c's flags
 F_CLIENT, F_SMALL, F_LAZY, F_HOSTILE = 0x01, 0x02, 0x04, 0x08
 F_RESET, F_PARTIAL, F_TRAFFIC, F_LATE = 0x10, 0x20, 0x40, 0x80
+DROP = 255  # a read size: the connection drops there
 
 
 def frame(ftype, payload=b""):
     return struct.pack("<IHHII", WIRE_MAGIC, ftype, 0, len(payload), 0) + payload
 
 
-def hello(kind, program=b"seed", features=F_ASYNC):
+def hello(kind, program=b"seed", features=F_ASYNC, token=0, count=0):
     return struct.pack("<IIQIIII64s64s4Q", 1, 1, features, kind, 1234, 1000, 0,
-                       b"client", program, 0, 0, 0, 0)
+                       b"client", program, token, count, 0, 0)
 
 
 def cache_ref(data):
     return hashlib.sha256(data).digest() + struct.pack("<II", len(data), 0)
 
 
-def hello_ack(features=1, session=7, status=0):
-    return struct.pack("<IIQQ4Q", 1, status, features, session, 0, 0, 0, 0)
+def hello_ack(features=1, session=7, status=0, token=0, count=0):
+    return struct.pack("<IIQQ4Q", 1, status, features, session, token, count, 0, 0)
 
 
 def rec(fn, body=b"", flags=REC_F_REPLY, tag=1, seq=1, ctx=100):
@@ -57,6 +61,22 @@ def rec(fn, body=b"", flags=REC_F_REPLY, tag=1, seq=1, ctx=100):
 def reply(fn, body=b"", flags=0, tag=1, seq=1, result=0):
     body += b"\0" * (-len(body) % 8)
     return struct.pack("<IHHIiQQ", 32 + len(body), fn, flags, tag, result, seq, 0) + body
+
+
+def reads(n):
+    sizes = []
+    while n:
+        sizes.append(min(n, 127))
+        n -= sizes[-1]
+    return sizes
+
+
+def split_at(n, then=0):
+    """Read sizes that deliver n bytes, drop the connection, deliver then bytes
+    on the new one (0: all), then the rest."""
+    sizes = reads(n) + [DROP] + reads(then) + [0]
+    assert len(sizes) <= 8, "too many reads for the eight read sizes"
+    return tuple(sizes) + (0,) * (8 - len(sizes))
 
 
 def wire_input(flags, stream, split=(0,) * 8, hostile=0):
@@ -87,8 +107,18 @@ def wire_seeds():
                     for i in range(5)) + reply(FN_cuMemcpyDtoH, tag=3, seq=3)
     yield "client-full-ring", wire_input(F_CLIENT | F_SMALL | F_LAZY,
                                          frame(HELLO_ACK, hello_ack()) + frame(REPLIES, data),
-                                         (0, 100, 7, 0, 255, 1, 0, 64))
+                                         (0, 100, 7, 0, 254, 1, 0, 64))
     yield "client-refused", wire_input(F_CLIENT, frame(HELLO_ACK, hello_ack(status=111)))
+    # Sessions that survive: the connection drops after the first batch, and the
+    # session is taken up again on a new one.
+    first = frame(HELLO, hello(HELLO_SESSION, features=F_ASYNC | F_RESUME)) + frame(RECORDS, recs)
+    again = frame(HELLO, hello(HELLO_RESUME, features=F_ASYNC | F_RESUME, token=FZ_TOKEN)) + \
+        frame(RECORDS, recs) + frame(ACK, struct.pack("<Q", 1))
+    yield "server-resume", wire_input(F_TRAFFIC, first + again, split_at(len(first), 208))
+    first = frame(HELLO_ACK, hello_ack(features=F_ASYNC | F_RESUME, token=77)) + frame(REPLIES, reps)
+    again = frame(HELLO_ACK, hello_ack(features=F_ASYNC | F_RESUME, token=77, count=0)) + \
+        frame(REPLIES, reps) + frame(ACK, struct.pack("<Q", 0))
+    yield "client-resume", wire_input(F_CLIENT | F_TRAFFIC, first + again, split_at(len(first)))
     # Uploads by content: a chunk, a question, a record that names the chunk.
     chunk = bytes(range(256)) * 16
     named = rec(FN_cuMemcpyHtoD, struct.pack("<QQ", 0x10000, len(chunk)) +
