@@ -3,15 +3,16 @@
  * hostile SOCKET SERVER: throws bad input at a running client gleamd (its
  * local socket and session ring) and at a server gleamd (its TCP port),
  * and checks that each bad session gets a clear answer or is closed, and
- * that both daemons keep serving; and runs gleamctl (beside this program,
- * in ../bin) against a server that sends it hostile names.  Prints one line
- * per case and a final "N passed, N failed".
+ * that both daemons keep serving; and runs gleamctl and a client gleamd of
+ * its own (beside this program, in ../bin) against servers it plays itself.
+ * Prints one line per case and a final "N passed, N failed".
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <libgen.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +32,7 @@
 #include "util.h"
 
 static const char *sock_path, *server;
-static char gleamctl[4096];
+static char gleamctl[4096], gleamd[4096];
 static int passed, failed;
 
 static void result(bool ok, const char *what)
@@ -431,6 +432,136 @@ static void gleamctl_cases(void)
 	close(lfd);
 }
 
+/* A server's connection that ends with a reset, as a failing link ends it. */
+static void reset_close(int fd)
+{
+	struct linger l = { .l_onoff = 1, .l_linger = 0 };
+
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof(l));
+	close(fd);
+}
+
+/* One frame from fd into buf (at most cap bytes); its header in *f. */
+static bool read_frame(int fd, struct gleam_frame *f, void *buf, size_t cap)
+{
+	return !gl_read_full(fd, f, sizeof(*f)) && f->len <= cap && !gl_read_full(fd, buf, f->len);
+}
+
+#define RESUME_TOKEN	0x5245535553415645ull
+
+/*
+ * The server of resume_cases(): a session that may be taken up again, a
+ * reset, a refusal to take it up (EAGAIN: the server has not yet seen the
+ * old connection go) with more bytes in the same write, then a welcome.
+ * Writes a byte to done once the client has come back a third time.
+ */
+static void resume_server(int lfd, int done)
+{
+	struct gleam_hello_ack ack = { .version = GLEAM_WIRE_VERSION,
+				       .features = GLEAM_WIRE_F_ASYNC | GLEAM_WIRE_F_RESUME,
+				       .session_id = 1, .resume_token = RESUME_TOKEN };
+	unsigned char buf[512], out[2 * sizeof(struct gleam_frame) + sizeof(ack) + 8];
+	struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = GLEAM_FRAME_HELLO_ACK,
+				 .len = sizeof(ack) };
+	struct gleam_frame ping = { .magic = GLEAM_WIRE_MAGIC, .type = GLEAM_FRAME_PING, .len = 8 };
+	int fd[3];
+
+	for (int i = 0; i < 3; i++) {
+		fd[i] = accept(lfd, NULL, NULL);
+		if (fd[i] < 0 || !read_frame(fd[i], &f, buf, sizeof(buf)))
+			_exit(1);
+		f.type = GLEAM_FRAME_HELLO_ACK;
+		f.len = sizeof(ack);
+		ack.status = i == 1 ? EAGAIN : 0;
+		memcpy(out, &f, sizeof(f));
+		memcpy(out + sizeof(f), &ack, sizeof(ack));
+		memcpy(out + sizeof(f) + sizeof(ack), &ping, sizeof(ping));
+		memset(out + 2 * sizeof(f) + sizeof(ack), 0, 8);
+		if (gl_write_full(fd[i], out, i == 1 ? sizeof(out) : sizeof(f) + sizeof(ack)))
+			_exit(1);
+		if (i == 0)
+			reset_close(fd[0]);
+	}
+	if (write(done, "", 1) != 1)
+		_exit(1);
+	pause();
+	_exit(0);
+}
+
+/*
+ * Sessions that survive: a client gleamd of this test's own, whose server
+ * drops the session's connection and then, when the client comes back,
+ * first asks it to try again later.  The client must try again, not fall.
+ */
+static void resume_cases(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	char dir[] = "/tmp/gleam-hostile.XXXXXX", sock[256] = "", addr[64], c;
+	const char *saved = sock_path;
+	socklen_t sl = sizeof(sa);
+	pid_t spid = -1, cpid = -1;
+	int lfd, pfd[2] = { -1, -1 };
+	struct session s = { .fd = -1 };
+	struct pollfd p;
+	bool alive;
+
+	if (access(gleamd, X_OK)) {
+		printf("SKIP: resume cases (no %s)\n", gleamd);
+		return;
+	}
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (lfd < 0 || bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) || listen(lfd, 4) ||
+	    getsockname(lfd, (struct sockaddr *)&sa, &sl) || !mkdtemp(dir) || pipe(pfd)) {
+		result(false, "resume: a server to talk to");
+		goto out;
+	}
+	snprintf(sock, sizeof(sock), "%s/gleamd.sock", dir);
+	snprintf(addr, sizeof(addr), "127.0.0.1:%u", ntohs(sa.sin_port));
+	spid = fork();
+	if (spid == 0)
+		resume_server(lfd, pfd[1]);
+	cpid = fork();
+	if (cpid == 0) {
+		execl(gleamd, gleamd, "client", "--server", addr, "--socket", sock, "--log-level", "0",
+		      (char *)NULL);
+		_exit(127);
+	}
+	sock_path = sock;
+	for (int i = 0; i < 100 && open_session(&s); i++) {
+		close_session(&s);
+		usleep(50000);
+	}
+	if (s.fd < 0 || !s.ring.base) {
+		result(false, "resume: a session through the test's own client gleamd");
+		goto out;
+	}
+	/* The session comes back after the reset, is put off, and comes back again. */
+	p = (struct pollfd){ .fd = pfd[0], .events = POLLIN };
+	alive = poll(&p, 1, 10000) == 1 && read(pfd[0], &c, 1) == 1;
+	usleep(200000);
+	alive = alive && waitpid(cpid, NULL, WNOHANG) == 0;
+	result(alive, "resume: a client gleamd asked to try again later does");
+	close_session(&s);
+out:
+	sock_path = saved;
+	if (cpid > 0) {
+		kill(cpid, SIGTERM);
+		waitpid(cpid, NULL, 0);
+	}
+	if (spid > 0) {
+		kill(spid, SIGTERM);
+		waitpid(spid, NULL, 0);
+	}
+	if (lfd >= 0)
+		close(lfd);
+	if (pfd[0] >= 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+	}
+	unlink(sock);
+	rmdir(dir);
+}
+
 static int tcp_connect(void)
 {
 	struct sockaddr_storage ss;
@@ -535,10 +666,12 @@ int main(int argc, char **argv)
 	sock_path = argv[1];
 	server = argv[2];
 	snprintf(gleamctl, sizeof(gleamctl), "%s/../bin/gleamctl", dirname(strdupa(argv[0])));
+	snprintf(gleamd, sizeof(gleamd), "%s/../bin/gleamd", dirname(strdupa(argv[0])));
 	local_cases();
 	control_cases();
 	wire_cases();
 	gleamctl_cases();
+	resume_cases();
 	{
 		int fd = local_connect();
 
