@@ -458,6 +458,9 @@ static bool drain_in(struct bridge *b)
 				ok = false;
 				break;
 			}
+			/* The handler let the connection go: nothing after it counts. */
+			if (b->detached)
+				return true;
 			off += sizeof(f) + f.len;
 			continue;
 		}

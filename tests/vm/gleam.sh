@@ -47,14 +47,19 @@ await() {
 	return 0
 }
 
+# Under TCG a sim kernel can hold the only CPU for longer than a keepalive,
+# and this script tests the module's path, not the network's: no keepalive,
+# no resume here (tests/integration/silent.sh and resume.sh test them).
+NET_OPTS="--keepalive 0 --resume 0"
+
 start_server() {
-	$BIN/gleamd server --listen 127.0.0.1:$PORT --backend sim >>$T/server.log 2>&1 &
+	$BIN/gleamd server --listen 127.0.0.1:$PORT --backend sim $NET_OPTS >>$T/server.log 2>&1 &
 	SPID=$!
 	await "$BIN/gleamctl server-info 127.0.0.1:$PORT" 300
 }
 
 start_client() {
-	$BIN/gleamd client --server 127.0.0.1:$PORT --socket $GLEAM_SOCKET \
+	$BIN/gleamd client --server 127.0.0.1:$PORT --socket $GLEAM_SOCKET $NET_OPTS \
 		>>$T/client.log 2>&1 &
 	CPID=$!
 	await "$BIN/gleamctl status | grep -q '^vgpu: 2 node'" 300
