@@ -413,6 +413,12 @@ static bool drain_in(struct bridge *b)
 
 	b->in_blocked = false;
 	while (ok) {
+		/* What comes next is read in place, as structs: it starts 8-aligned. */
+		if (off & 7) {
+			memmove(b->ibuf, b->ibuf + off, b->ilen - off);
+			b->ilen -= off;
+			off = 0;
+		}
 		if (!b->frame_left) {
 			struct gleam_frame f;
 
