@@ -170,7 +170,7 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 	/* n only carries the connection: it is no session of its own. */
 	n->control = true;
 	for (s = sv.sessions; s; s = s->next)
-		if (s != n && s->b.detached && !s->b.closing && s->b.token &&
+		if (s != n && s->b.resumable && !s->b.closing && s->b.token &&
 		    s->b.token == h->resume_token)
 			break;
 	if (!s) {
@@ -179,6 +179,13 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 		bridge_queue_frame(&n->b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
 		return false;
 	}
+	/*
+	 * A session that did not see its connection drop (nothing was posted
+	 * on it, its worker's ring being full) learns it from the token: only
+	 * its client has it.
+	 */
+	if (!s->b.detached)
+		bridge_detach(&s->b);
 	/* The session's connection, if not yet closed, goes: this one replaces it. */
 	if (s->b.tcp >= 0) {
 		if (s->b.recving || s->b.sending) {
