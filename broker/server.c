@@ -226,6 +226,9 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 		bridge_queue_frame(b, GLEAM_FRAME_PONG, p, len == 8 ? 8 : 0);
 		return true;
 	}
+	/* The answer to our keepalive ping: receiving it was the point. */
+	if (type == GLEAM_FRAME_PONG)
+		return true;
 	if (type == GLEAM_FRAME_BYE)
 		return false;
 	if (type == GLEAM_FRAME_CACHE_CTL && s->control) {

@@ -629,6 +629,37 @@ static void wire_cases(void)
 	result(closed_within(fd, 3000), "wire: an unknown protocol version is refused");
 	close(fd);
 
+	/*
+	 * A session quiet for a while: the server pings, the peer answers as
+	 * a client gleamd does, and the session goes on (no ERROR, no close).
+	 */
+	fd = tcp_connect();
+	hello(fd);
+	{
+		unsigned char buf[1024];
+		struct gleam_frame f;
+		bool pinged = false, ended = false;
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		uint64_t until = gl_now_ns() + 4000000000ull;
+
+		while (!ended && gl_now_ns() < until) {
+			if (poll(&p, 1, 100) != 1)
+				continue;
+			if (!read_frame(fd, &f, buf, sizeof(buf)) || f.type == GLEAM_FRAME_ERROR ||
+			    f.type == GLEAM_FRAME_BYE) {
+				ended = true;
+				break;
+			}
+			if (f.type == GLEAM_FRAME_PING && !pinged) {
+				pinged = true;
+				frame(fd, GLEAM_FRAME_PONG, f.len, buf, f.len);
+				until = gl_now_ns() + 1500000000ull;
+			}
+		}
+		result(pinged && !ended, "wire: a quiet session is pinged, and its pong is welcome");
+	}
+	close(fd);
+
 	/* A peer that vanishes in the middle of a record, then of a copy. */
 	fd = tcp_connect();
 	hello(fd);
