@@ -59,7 +59,13 @@ struct sim_stream {
 	struct sim_obj o;
 	int prio;
 	unsigned int flags;
+	unsigned long long id;	/* cuStreamGetId */
 };
+
+/* Stream ids: the legacy stream's, the per-thread one's, then made ones. */
+#define SIM_STREAM_ID_LEGACY	1ull
+#define SIM_STREAM_ID_PT	2ull
+static unsigned long long sim_stream_ids = 16;
 
 struct sim_event {
 	struct sim_obj o;
@@ -892,6 +898,7 @@ CUresult sim_cuStreamCreateWithPriority(CUstream *ps, unsigned int flags, int pr
 	/* Clamped to the range cuCtxGetStreamPriorityRange reports. */
 	s->prio = prio > 0 ? 0 : prio < -5 ? -5 : prio;
 	s->flags = flags;
+	s->id = sim_stream_ids++;
 	*ps = (CUstream)s;
 	return CUDA_SUCCESS;
 }
@@ -916,6 +923,16 @@ CUresult sim_cuStreamGetFlags(CUstream s, unsigned int *flags)
 	if (stream_ok(s))
 		return CUDA_ERROR_INVALID_HANDLE;
 	*flags = is(s, K_STREAM) ? ((struct sim_stream *)s)->flags : 0;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuStreamGetId(CUstream s, unsigned long long *id)
+{
+	CTX_OK();
+	if (stream_ok(s))
+		return CUDA_ERROR_INVALID_HANDLE;
+	*id = is(s, K_STREAM) ? ((struct sim_stream *)s)->id :
+	      s == CU_STREAM_PER_THREAD ? SIM_STREAM_ID_PT : SIM_STREAM_ID_LEGACY;
 	return CUDA_SUCCESS;
 }
 

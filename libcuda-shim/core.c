@@ -28,6 +28,8 @@ static size_t obj_size(unsigned int kind)
 	switch (kind) {
 	case GL_H_CTX:
 		return sizeof(struct shim_ctx);
+	case GL_H_STREAM:
+		return sizeof(struct shim_stream);
 	case GL_H_FUNC:
 	case GL_H_KERNEL:
 		return sizeof(struct shim_func);

@@ -437,9 +437,23 @@ static CUresult toolsctx_stream(CUcontext ctx, CUstream s, CUstream *out)
 	return CUDA_SUCCESS;
 }
 
+/*
+ * Slot 39, (CUcontext, CUstream, unsigned long long *out): the id of a
+ * stream slot 51 answered, as cuStreamGetId gives it.  NVIDIA's driver
+ * wrote 7 for the legacy stream's object when cuStreamGetId(CU_STREAM_LEGACY)
+ * was 7, and 13 for a made stream whose id was 13 (gleam-export-probe).
+ * cuBLAS asks it before GEMMs whose kernels it picks per stream.
+ */
+static CUresult toolsctx_stream_id(CUcontext ctx, CUstream s, unsigned long long *id)
+{
+	(void)ctx;
+	return shim_cuStreamGetId(s, id, 0);
+}
+
 static const void *t_toolsctx[93] = {
 	SIZE_WORD(93),
 	[4] = (const void *)toolsctx_id,
+	[39] = (const void *)toolsctx_stream_id,
 	[51] = (const void *)toolsctx_stream,
 };
 

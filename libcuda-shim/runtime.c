@@ -78,6 +78,66 @@ static CUresult stream_dev(CUstream s, int per_thread, CUdevice *dev)
 }
 
 /*
+ * A stream's id never changes: a made stream's is asked once and kept in
+ * its handle, the legacy stream's once per context.  A thread's own default
+ * stream differs from thread to thread and is asked each time.  cuBLAS asks
+ * for it (export table 21318c60, slot 39) before its GEMMs.
+ */
+CUresult shim_cuStreamGetId(CUstream s, unsigned long long *sid, int per_thread)
+{
+	struct gl_a_cuStreamGetId a = { 0 };
+	struct gl_r_cuStreamGetId o = { 0 };
+	struct shim_call c;
+	bool legacy = s == CU_STREAM_LEGACY || (!s && !per_thread);
+	struct shim_stream *st = NULL;
+	struct shim_ctx *ctx = NULL;
+	CUresult r;
+
+	if (!sid)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (special_stream(s)) {
+		r = shim_require_ctx(&ctx);
+		if (r)
+			return r;
+		if (legacy && ctx->have_legacy_sid) {
+			*sid = ctx->legacy_sid;
+			return CUDA_SUCCESS;
+		}
+	} else {
+		r = shim_obj_get(GL_H_STREAM, s, (struct shim_obj **)&st);
+		if (r)
+			return r;
+		if (st->have_sid) {
+			*sid = st->sid;
+			return CUDA_SUCCESS;
+		}
+	}
+	r = shim_begin(&c, GL_FN_cuStreamGetId);
+	if (r)
+		return r;
+	c.args = &a;
+	c.args_len = sizeof(a);
+	c.out = &o;
+	c.out_len = sizeof(o);
+	r = shim_stream_id(s, per_thread, &a.hStream);
+	if (!r)
+		r = shim_call(&c);
+	if (r)
+		return shim_end(&c, r);
+	*sid = (unsigned long long)o.streamId;
+	if (st) {
+		st->sid = *sid;
+		st->have_sid = true;
+	} else if (legacy) {
+		ctx->legacy_sid = *sid;
+		ctx->have_legacy_sid = true;
+	}
+	return shim_end(&c, CUDA_SUCCESS);
+}
+
+/*
  * Graph capture is not supported (cuStreamBeginCapture answers
  * CUDA_ERROR_NOT_SUPPORTED), so no stream is ever capturing: the runtime,
  * which asks before many calls, is answered here.

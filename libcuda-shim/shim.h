@@ -47,6 +47,15 @@ struct shim_ctx {
 	CUresult sticky;	/* a fault poisoned the context: every call fails */
 	uint32_t have_limit;	/* bit per CUlimit */
 	size_t limit[SHIM_LIMITS];
+	bool have_legacy_sid;	/* the legacy stream's cuStreamGetId */
+	unsigned long long legacy_sid;
+};
+
+/* Streams: what never changes, asked once. */
+struct shim_stream {
+	struct shim_obj o;
+	bool have_sid;
+	unsigned long long sid;	/* cuStreamGetId */
 };
 
 /* Functions and kernels: what a launch needs to marshal its parameters. */
@@ -149,6 +158,7 @@ void shim_trace_error(const char *name, CUresult r);
 CUresult shim_cuGetErrorName(CUresult error, const char **pStr);
 CUresult shim_cuCtxGetCurrent(CUcontext *pctx);
 CUresult shim_cuCtxGetId(CUcontext ctx, unsigned long long *ctxId);
+CUresult shim_cuStreamGetId(CUstream s, unsigned long long *sid, int per_thread);
 /* A CUlaunchConfig as records carry it (cuLaunchKernelEx, cluster queries). */
 CUresult shim_pack_config(const CUlaunchConfig *cfg, int per_thread, const char *who,
 			  struct gleam_launch_ex *lx, struct gleam_launch_attr *attrs);

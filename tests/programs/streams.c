@@ -90,6 +90,23 @@ int main(void)
 		die("cuStreamGetFlags: %#x", flags);
 	printf("stream priority and flags ok\n");
 
+	/* Ids: each stream its own, the same every time, NULL the legacy one's. */
+	{
+		unsigned long long id1, id2, id1b, idl, idn;
+
+		CK(cuStreamGetId(s1, &id1));
+		CK(cuStreamGetId(s2, &id2));
+		CK(cuStreamGetId(s1, &id1b));
+		CK(cuStreamGetId(CU_STREAM_LEGACY, &idl));
+		CK(cuStreamGetId(NULL, &idn));
+		if (id1 == id2 || id1 != id1b || idl != idn || idl == id1 || idl == id2)
+			die("cuStreamGetId: %llu %llu %llu legacy %llu NULL %llu", id1, id2, id1b,
+			    idl, idn);
+		if (cuStreamGetId(s1, NULL) != CUDA_ERROR_INVALID_VALUE)
+			die("cuStreamGetId with no place for the answer succeeded");
+	}
+	printf("stream ids ok\n");
+
 	CK(cuEventCreate(&ev_start, CU_EVENT_DEFAULT));
 	CK(cuEventCreate(&ev_stop, CU_EVENT_DEFAULT));
 	CK(cuEventCreate(&ev_done, CU_EVENT_DISABLE_TIMING | CU_EVENT_BLOCKING_SYNC));
