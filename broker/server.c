@@ -299,7 +299,7 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 	}
 	memcpy(&h, p, sizeof(h));
 	if (h.min_version > GLEAM_WIRE_VERSION || h.version < GLEAM_WIRE_VERSION ||
-	    h.reserved0 || h.reserved[0] || h.reserved[1] ||
+	    (h.gpu && !(h.features & GLEAM_WIRE_F_GPU)) || h.reserved[0] || h.reserved[1] ||
 	    (h.kind != GLEAM_HELLO_RESUME && (h.resume_token || h.resume_count)) ||
 	    (h.kind != GLEAM_HELLO_SESSION && h.kind != GLEAM_HELLO_CONTROL &&
 	     h.kind != GLEAM_HELLO_RESUME)) {

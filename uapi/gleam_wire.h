@@ -57,7 +57,10 @@ struct gleam_wire_ack {
 #define GLEAM_WIRE_F_ASYNC	(1ULL << 0)	/* records without replies */
 /* GLEAM_WIRE_F_CACHE (1ULL << 1): uploads by content, gleam_cache.h */
 #define GLEAM_WIRE_F_RESUME	(1ULL << 3)	/* sessions survive a dropped connection */
-#define GLEAM_WIRE_F_KNOWN	(GLEAM_WIRE_F_ASYNC | (1ULL << 1) | GLEAM_WIRE_F_RESUME)
+/* A session's hello names the one GPU it runs on (gleam_hello.gpu). */
+#define GLEAM_WIRE_F_GPU	(1ULL << 4)
+#define GLEAM_WIRE_F_KNOWN	(GLEAM_WIRE_F_ASYNC | (1ULL << 1) | GLEAM_WIRE_F_RESUME | \
+				 GLEAM_WIRE_F_GPU)
 /*
  * Control connections only, and so not in GLEAM_WIRE_F_KNOWN (what a
  * session may have): INFO ends with what is in use.
@@ -77,7 +80,13 @@ struct gleam_hello {
 	__u32 kind;		/* GLEAM_HELLO_* */
 	__u32 pid;		/* of the application, for display */
 	__u32 uid;		/* likewise */
-	__u32 reserved0;	/* must be zero */
+	/*
+	 * With GLEAM_WIRE_F_GPU in features (SESSION hellos only): the index,
+	 * in the server's INFO, of the one GPU the session's worker uses; it
+	 * is the program's device 0.  Without it zero, and the session sees
+	 * every GPU of the server.
+	 */
+	__u32 gpu;
 	char client[64];	/* host name of the client, NUL-terminated */
 	char program[64];	/* application name, NUL-terminated */
 	__u64 resume_token;	/* RESUME: the session's token; else zero */
@@ -134,6 +143,7 @@ struct gleam_server_usage {
 };
 
 #define GLEAM_USAGE_F_EXACT	(1U << 0)	/* mem_used counts allocations (sim) */
+#define GLEAM_USAGE_F_UTIL	(1U << 1)	/* util_pct is measured */
 
 struct gleam_gpu_usage {
 	/*
@@ -146,7 +156,18 @@ struct gleam_gpu_usage {
 	__u64 mem_used;
 	__u32 workers;		/* live workers that have used this GPU */
 	__u32 flags;		/* GLEAM_USAGE_F_* */
-	__u64 reserved[2];	/* zero */
+	__u64 mem_total;	/* the device's memory, bytes */
+	/*
+	 * With GLEAM_USAGE_F_UTIL: the share of the last second in which the
+	 * GPU was busy, 0-100 (NVML on a real GPU, the sim's own count).
+	 */
+	__u32 util_pct;
+	/*
+	 * The mean time, in microseconds over the last second, that records
+	 * waited on this GPU's workers before their replay began: what a new
+	 * session would queue behind.  0 when none waited.
+	 */
+	__u32 wait_us;
 };
 
 struct gleam_wire_error {
