@@ -7,6 +7,9 @@
 # a check that the driver printed what tests/programs/expected/ says (what
 # CI's sim runs are compared with), and the benchmarks.  Ends with a short
 # table.  Logs and results go to $OUT (default build/gpu).
+#
+# GLEAM_GPU_PARTS chooses parts (default all): gpu-check torch cudart
+# resume probe bench.  GLEAM_SKIP_BENCH=1 leaves the benchmarks out.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -16,19 +19,29 @@ mkdir -p "$OUT"
 export BUILD
 
 nvidia-smi -L || { echo "SKIP: no NVIDIA GPU"; exit 77; }
+PARTS=${GLEAM_GPU_PARTS:-gpu-check torch cudart resume probe bench}
+[ "${GLEAM_SKIP_BENCH:-0}" = 1 ] && PARTS=${PARTS/bench/}
+part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+# A part not run: its verdict says so, and does not fail the run.
+check_rc=0 torch_rc=0 resume_rc=0 bench_rc=0 cudart_fail=0 expect_fail=0
+torch_res=skipped
 mem_before=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
 
 # torch-check.sh runs below, in a section of its own.
-GLEAM_SKIP_TORCH=1 OUT=$OUT/gpu-check tests/gpu/gpu-check.sh "$@" >"$OUT/gpu-check.log" 2>&1
-check_rc=$?
+if part gpu-check; then
+	GLEAM_SKIP_TORCH=1 OUT=$OUT/gpu-check tests/gpu/gpu-check.sh "$@" >"$OUT/gpu-check.log" 2>&1
+	check_rc=$?
+fi
 
 # cuBLAS programs and PyTorch workloads, directly and through Gleam, with
 # bitwise identical results (before LD_LIBRARY_PATH gets the toolkit's
 # libraries below: PyTorch loads its own).  PyTorch's rows are skipped
 # where python3 cannot import torch.
-OUT=$OUT/torch-check tests/gpu/torch-check.sh >"$OUT/torch-check.log" 2>&1
-torch_rc=$?
-if [ $torch_rc -eq 0 ] && grep -q '^SKIP: .*cannot import torch' "$OUT/torch-check.log"; then
+part torch && { OUT=$OUT/torch-check tests/gpu/torch-check.sh >"$OUT/torch-check.log" 2>&1
+torch_rc=$?; }
+if ! part torch; then
+	:
+elif [ $torch_rc -eq 0 ] && grep -q '^SKIP: .*cannot import torch' "$OUT/torch-check.log"; then
 	torch_res="PASS (cuBLAS; PyTorch skipped: python3 has no torch)"
 elif [ $torch_rc -eq 0 ]; then
 	torch_res=PASS
@@ -38,7 +51,6 @@ else
 	torch_res="FAIL ($(grep -c '^FAIL' "$OUT/torch-check.log"))"
 fi
 
-expect_fail=0
 for exp in tests/programs/expected/*.out; do
 	name=$(basename "$exp" .out)
 	got=$OUT/gpu-check/direct/$name.out
@@ -55,10 +67,12 @@ done
 # Unmodified CUDA runtime programs (static and shared cudart): directly,
 # and through Gleam in both modes, with the same output.
 export LD_LIBRARY_PATH=${LD_LIBRARY_PATH:+$LD_LIBRARY_PATH:}${CUDA:-/usr/local/cuda}/lib64
-cudart_fail=0
 cudart_rows=""
 mkdir -p "$OUT/cudart"
+part cudart || cudart_rows="(skipped)
+"
 for prog in basics basics-shared runtime runtime-shared exports; do
+	part cudart || break
 	bin=$BUILD/tests/cudart/$prog
 	[ -x "$bin" ] || continue
 	timeout 300 "$bin" >"$OUT/cudart/$prog.direct" 2>&1
@@ -83,16 +97,18 @@ cp /run/gleam/*.log "$OUT/" 2>/dev/null
 # Links cut and stalled under programs on the GPU (tests/integration/resume.sh),
 # with the GPU's memory in use before and after.
 resume_mem0=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
-BACKEND=cuda timeout 300 tests/integration/resume.sh >"$OUT/resume.log" 2>&1
-resume_rc=$?
-sleep 2
+if part resume; then
+	BACKEND=cuda GLEAM_TEST_LOGS=$OUT/resume timeout 300 tests/integration/resume.sh \
+		>"$OUT/resume.log" 2>&1
+	resume_rc=$?
+	sleep 2
+fi
 resume_mem1=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
 
 # What the driver answers in the export-table slots still being learned.
-"$BUILD/bin/gleam-export-probe" >"$OUT/export-probe.log" 2>&1
+part probe && "$BUILD/bin/gleam-export-probe" >"$OUT/export-probe.log" 2>&1
 
-bench_rc=0
-if [ "${GLEAM_SKIP_BENCH:-0}" != 1 ]; then
+if part bench; then
 	python3 tools/bench.py >"$OUT/bench.log" 2>&1
 	bench_rc=$?
 	cp "$BUILD/bench/results.json" "$OUT/" 2>/dev/null
@@ -101,29 +117,31 @@ sleep 2
 mem_after=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
 
 echo "== gpu-check"
-sed -n '/^program/,$p' "$OUT/gpu-check.log"
-grep '^FAIL' "$OUT/gpu-check.log"
+sed -n '/^program/,$p' "$OUT/gpu-check.log" 2>/dev/null
+grep '^FAIL' "$OUT/gpu-check.log" 2>/dev/null
 echo "== cuBLAS and PyTorch (torch-check, exit $torch_rc)"
-sed -n '/^workload/,$p' "$OUT/torch-check.log"
-grep -E '^(FAIL|SKIP)' "$OUT/torch-check.log"
+sed -n '/^workload/,$p' "$OUT/torch-check.log" 2>/dev/null
+grep -E '^(FAIL|SKIP)' "$OUT/torch-check.log" 2>/dev/null
 echo "== cudart programs"
 printf '%-16s %6s %6s %10s  %s\n' program direct gleam gleam-sync result
 printf '%s' "$cudart_rows"
 echo "== expected outputs: $expect_fail differ"
 [ -f "$OUT/expected.log" ] && cat "$OUT/expected.log"
 echo "== links cut under programs on the GPU (exit $resume_rc; GPU memory $resume_mem0 -> $resume_mem1 MiB)"
-grep -E '^(ok|FAIL)' "$OUT/resume.log"
+grep -E '^(ok|FAIL)' "$OUT/resume.log" 2>/dev/null
 echo "== export-table probe"
-cat "$OUT/export-probe.log"
+cat "$OUT/export-probe.log" 2>/dev/null
 echo "== bench (exit $bench_rc)"
-sed -n '/^workload/,$p' "$OUT/bench.log"
+sed -n '/^workload/,$p' "$OUT/bench.log" 2>/dev/null
 [ $bench_rc -ne 0 ] && tail -n 20 "$OUT/bench.log"
 echo "== GPU memory used: $mem_before MiB before, $mem_after MiB after"
 echo
-printf '%-22s %s\n' "gpu-check" "$([ $check_rc -eq 0 ] && echo PASS || echo FAIL)"
+# part name verdict: the summary line, "skipped" for a part not run.
+verdict() { if part "$1"; then echo "$2"; else echo skipped; fi; }
+printf '%-22s %s\n' "gpu-check" "$(verdict gpu-check "$([ $check_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "cuBLAS, PyTorch" "$torch_res"
-printf '%-22s %s\n' "cudart programs" "$([ $cudart_fail -eq 0 ] && echo PASS || echo "FAIL ($cudart_fail)")"
-printf '%-22s %s\n' "expected outputs" "$([ $expect_fail -eq 0 ] && echo PASS || echo "FAIL ($expect_fail)")"
-printf '%-22s %s\n' "cut links" "$([ $resume_rc -eq 0 ] && echo PASS || echo FAIL)"
-printf '%-22s %s\n' "bench" "$([ $bench_rc -eq 0 ] && echo ran || echo FAIL)"
+printf '%-22s %s\n' "cudart programs" "$(verdict cudart "$([ $cudart_fail -eq 0 ] && echo PASS || echo "FAIL ($cudart_fail)")")"
+printf '%-22s %s\n' "expected outputs" "$(verdict gpu-check "$([ $expect_fail -eq 0 ] && echo PASS || echo "FAIL ($expect_fail)")")"
+printf '%-22s %s\n' "cut links" "$(verdict resume "$([ $resume_rc -eq 0 ] && echo PASS || echo FAIL)")"
+printf '%-22s %s\n' "bench" "$(verdict bench "$([ $bench_rc -eq 0 ] && echo ran || echo FAIL)")"
 [ $check_rc -eq 0 ] && { [ $torch_rc -eq 0 ] || [ $torch_rc -eq 77 ]; } && [ $expect_fail -eq 0 ] && [ $cudart_fail -eq 0 ] && [ $bench_rc -eq 0 ] && [ $resume_rc -eq 0 ]

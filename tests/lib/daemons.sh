@@ -23,6 +23,12 @@ cleanup() {
 	[ -n "${CPID:-}" ] && kill "$CPID" 2>/dev/null
 	[ -n "${SPID:-}" ] && kill "$SPID" 2>/dev/null
 	wait 2>/dev/null
+	# GLEAM_TEST_LOGS: a directory that keeps the daemons' logs and the
+	# programs' output (run-all.sh on the GPU machine, where nothing else
+	# is left to look at afterwards).
+	if [ -n "${GLEAM_TEST_LOGS:-}" ] && mkdir -p "$GLEAM_TEST_LOGS"; then
+		cp "$TMP"/*.log "$TMP"/*.out "$TMP"/*.err "$GLEAM_TEST_LOGS"/ 2>/dev/null
+	fi
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
