@@ -90,6 +90,9 @@ TORCH = [("torch:resnet50", "resnet50", 30, True),
          ("torch:gpt2-generate", "gpt2-generate", 5, True),
          ("torch:gpt2", "gpt2", 30, False),
          ("torch:mlp-train", "mlp-train", 30, False)]
+# PyTorch's own model.to("cuda") of the real models (random weights, no
+# downloads), timed by models.py --load-only: row name, models.py workload.
+TORCH_LOAD = [("load:torch-gpt2", "gpt2"), ("load:torch-resnet50", "resnet50")]
 
 
 def wanted(name, default=True):
@@ -102,7 +105,7 @@ def wanted(name, default=True):
 
 def torch_python(gpu, notes):
     """The Python for the PyTorch rows, or None (with a note) where they cannot run."""
-    if not any(wanted(w, d) for w, _, _, d in TORCH):
+    if not any(wanted(w, d) for w, _, _, d in TORCH) and not any(wanted(w) for w, _ in TORCH_LOAD):
         return None
     py = os.environ.get("GLEAM_BENCH_PYTHON") or sys.executable or "python3"
     if not gpu:
@@ -123,12 +126,12 @@ def torch_python(gpu, notes):
     return py
 
 
-def torch_run(py, workload, iters, tmp, env):
+def torch_run(py, workload, iters, tmp, env, extra=()):
     """One whole-process run of models.py: (its JSON report, wall seconds), or
     (None, why) when it failed."""
     budget = os.environ.get("GLEAM_BENCH_TORCH_BUDGET", "3")
     argv = [py, MODELS_PY, workload, os.path.join(tmp, "torch-%s.npz" % workload),
-            "--iters", str(iters), "--budget", budget]
+            "--iters", str(iters), "--budget", budget] + list(extra)
     timeout = float(os.environ.get("GLEAM_BENCH_TORCH_TIMEOUT", "120"))
     t0 = time.time()
     try:
@@ -300,6 +303,7 @@ def main():
     rtts = {}
     py = torch_python(gpu, notes)
     torch_items = [(w, m, n) for w, m, n, dflt in TORCH if py and wanted(w, dflt)]
+    torch_loads = [(w, m) for w, m in TORCH_LOAD if py and wanted(w)]
     d = Daemons(tmp, backend)
     try:
         items = [(w, [os.path.join(BIN, "gleam-bench")] + a) for w, a in workloads(gpu)]
@@ -321,9 +325,26 @@ def main():
                                     round_trips=0, detail=rep))
                 print("direct %-14s %9.4f s per inference (whole run %.1f s)" %
                       (w, direct[w], wall), flush=True)
+            hash_bps = hash_rate() if loads or torch_loads else None
+            for w, m in torch_loads:
+                rep, wall = torch_run(py, m, 1, tmp, base_env, ("--load-only", "--weights-seed", "1"))
+                if rep is None:
+                    failures.append(dict(workload=w, link="none", mode="direct", error=wall))
+                    print("direct %-14s FAILED: %s" % (w, wall), flush=True)
+                    continue
+                direct[w] = rep["seconds"]
+                rep["hash_s"] = rep["bytes"] / hash_bps if hash_bps else None
+                results.append(dict(workload=w, link="none", mode="direct",
+                                    seconds=direct[w], floor_seconds=direct[w], wire_bytes=0,
+                                    round_trips=0, detail=rep))
+                print("direct %-14s %9.4f s (%d bytes; hashing them: %s)" %
+                      (w, direct[w], rep["bytes"],
+                       "%.4f s" % rep["hash_s"] if hash_bps else "not measured"), flush=True)
             for w, mib, copies in loads:
                 rep, wall = run(load_argv(mib, copies, 1), base_env)
                 direct[w] = rep["seconds"] if rep else wall
+                if rep is not None and hash_bps:
+                    rep["hash_s"] = (mib << 20) / hash_bps
                 results.append(dict(workload=w, link="none", mode="direct",
                                     seconds=direct[w], floor_seconds=direct[w], wire_bytes=0,
                                     round_trips=copies, detail=rep or {}))
@@ -382,11 +403,15 @@ def main():
                     continue
                 bench_torch(py, w, m, n, tmp, base_env, sock, name, w_rate, rtt, direct[w],
                             results, failures, notes)
-            if loads and name in LOAD_LINKS:
+            if (loads or torch_loads) and name in LOAD_LINKS:
                 csock, cprocs = d.link(name + "-cache", rate, delay, cache=True)
                 for w, mib, copies in loads:
                     bench_load(w, mib, copies, base_env, sock, csock, name, w_rate, rtt,
                                direct.get(w, 0.0), results, failures)
+                for w, m in torch_loads:
+                    if w in direct:
+                        bench_torch_load(py, w, m, tmp, base_env, sock, csock, name, w_rate,
+                                         direct[w], results, failures)
                 d.stop(cprocs)
             d.stop(procs)
     finally:
@@ -441,6 +466,49 @@ def bench_load(w, mib, copies, base_env, sock, csock, link, w_rate, rtt, g, resu
               (link, w, mode, rep["seconds"], floor, wire, sent), flush=True)
 
 
+def hash_rate():
+    """Bytes a second the client's hashing pool names (gleam-hashbench, with
+    as many threads as the pool takes), or None."""
+    threads = max(1, min(os.cpu_count() or 1, 8))
+    try:
+        r = subprocess.run([os.path.join(BIN, "gleam-hashbench"), "--size", "512M",
+                            "--threads", str(threads), "--json"], capture_output=True,
+                           timeout=300)
+        rep = json.loads(r.stdout)
+        gbps = max(x["gbps"] for x in rep["results"])
+    except (OSError, ValueError, KeyError, subprocess.TimeoutExpired):
+        return None
+    print("hashing: %.2f GB/s with %d threads" % (gbps, threads), flush=True)
+    return gbps * 1e9
+
+
+def bench_torch_load(py, w, m, tmp, base_env, sock, csock, link, w_rate, g, results, failures):
+    """PyTorch's model.to("cuda") through one link: without naming, cold
+    (weights no run uploaded before) and warm (the same weights, by a new
+    process)."""
+    seed = (os.getpid() << 8) + len(results) + 2
+    for mode, s_, sd in (("gleam-nocache", sock, seed + 1), ("gleam-cold", csock, seed),
+                         ("gleam-warm", csock, seed)):
+        env = dict(base_env, GLEAM_SOCKET=s_, LD_LIBRARY_PATH=os.path.join(BUILD, "lib"))
+        rep, wall = torch_run(py, m, 1, tmp, env, ("--load-only", "--weights-seed", str(sd)))
+        if rep is None:
+            failures.append(dict(workload=w, link=link, mode=mode, error=wall))
+            print("%-13s %-18s %-13s FAILED: %s" % (link, w, mode, wall), flush=True)
+            continue
+        sess = last_session(s_) or {}
+        cache = sess.get("cache", {})
+        total = rep["bytes"]
+        sent = cache.get("bytes_sent", 0) if mode != "gleam-nocache" else total
+        must = sent if mode == "gleam-warm" else total
+        floor = g + (must / w_rate if w_rate else 0.0)
+        wire = sess.get("bytes_out", 0) + sess.get("bytes_in", 0)
+        results.append(dict(workload=w, link=link, mode=mode, seconds=rep["seconds"],
+                            floor_seconds=floor, wire_bytes=wire,
+                            round_trips=sess.get("waits", 0), detail=dict(rep, cache=cache)))
+        print("%-13s %-18s %-13s %9.4f s  floor %9.4f s  wire %11d B  sent %11d B" %
+              (link, w, mode, rep["seconds"], floor, wire, sent), flush=True)
+
+
 def load_table(results, rates):
     """Model loads: each mode's time, what crossed, and the shares the targets name."""
     by = {(r["workload"], r["link"], r["mode"]): r for r in results}
@@ -448,9 +516,9 @@ def load_table(results, rates):
                    if r["workload"].startswith("load:") and r["link"] != "none"})
     if not rows:
         return
-    print("\n%-18s %-13s %9s %9s %9s %9s %11s %11s %9s" % (
+    print("\n%-20s %-13s %9s %9s %9s %9s %10s %10s %9s %13s" % (
         "model load", "link", "direct s", "plain s", "cold s", "warm s", "cold/link",
-        "warm sent", "warm/dir"))
+        "warm sent", "warm/dir", "warm/dir+hash"))
     for w, link in rows:
         dr = by.get((w, "none", "direct"))
         pl = by.get((w, link, "gleam-nocache"))
@@ -462,11 +530,13 @@ def load_table(results, rates):
         rate = rates.get(link)
         share = (total / co["seconds"]) / rate if rate else float("nan")
         sent = wa["detail"].get("cache", {}).get("bytes_sent", 0)
-        print("%-18s %-13s %9s %9s %9.4f %9.4f %10.0f%% %10.2f%% %9s" % (
+        hs = dr["detail"].get("hash_s") if dr else None
+        print("%-20s %-13s %9s %9s %9.4f %9.4f %9.0f%% %9.2f%% %9s %13s" % (
             w, link, "%.4f" % dr["seconds"] if dr else "-",
             "%.4f" % pl["seconds"] if pl else "-", co["seconds"], wa["seconds"],
             100 * share, 100.0 * sent / total,
-            "%.2f" % (wa["seconds"] / dr["seconds"]) if dr else "-"))
+            "%.2f" % (wa["seconds"] / dr["seconds"]) if dr else "-",
+            "%.2f" % (wa["seconds"] / (dr["seconds"] + hs)) if dr and hs else "-"))
 
 
 def bench_torch(py, w, m, n, tmp, base_env, sock, link, w_rate, rtt, g, results, failures,

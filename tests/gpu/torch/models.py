@@ -260,6 +260,11 @@ def main():
                     help="steady-state iterations (default: per workload)")
     ap.add_argument("--budget", type=float, default=None,
                     help="stop the steady state after this many seconds (at least one iteration)")
+    ap.add_argument("--load-only", action="store_true",
+                    help="time model.to(device) alone, print its report and stop")
+    ap.add_argument("--weights-seed", type=int, default=None,
+                    help="weights drawn from this seed instead of the workload's own "
+                         "(bytes no earlier run uploaded: a cold model load)")
     args = ap.parse_args()
     iters = args.iters if args.iters is not None else DEFAULT_ITERS[args.workload]
     if iters < 1:
@@ -286,12 +291,28 @@ def main():
     t = time.perf_counter()
     model, run_once, stateless = BUILDERS[args.workload](ctx)
     nparams = sum(p.numel() for p in model.parameters())
+    if args.weights_seed is not None:
+        g = gen(torch, args.weights_seed)
+        with torch.no_grad():
+            for p in list(model.parameters()) + list(model.buffers()):
+                if p.is_floating_point():
+                    p.copy_(torch.randn(p.shape, generator=g, dtype=p.dtype) * 0.02)
+    nbytes = sum(p.numel() * p.element_size()
+                 for p in list(model.parameters()) + list(model.buffers()))
     t_build = time.perf_counter() - t
 
     t = time.perf_counter()
     model.to(ctx.dev)
     torch.cuda.synchronize()
     t_load = time.perf_counter() - t
+    if args.load_only:
+        rep = dict(workload=args.workload, device=torch.cuda.get_device_name(0),
+                   torch=torch.__version__, load_s=t_load, seconds=t_load, bytes=nbytes,
+                   tensors=len(list(model.parameters())) + len(list(model.buffers())),
+                   cuda_init_s=t_cuda, build_s=t_build)
+        print("%s: model.to(device) of %d bytes in %.4f s" % (args.workload, nbytes, t_load))
+        print(json.dumps(rep, sort_keys=True))
+        return 0
 
     t = time.perf_counter()
     first = run_once(True)
