@@ -57,10 +57,15 @@ struct gleam_wire_ack {
 #define GLEAM_WIRE_F_ASYNC	(1ULL << 0)	/* records without replies */
 /* GLEAM_WIRE_F_CACHE (1ULL << 1): uploads by content, gleam_cache.h */
 #define GLEAM_WIRE_F_RESUME	(1ULL << 3)	/* sessions survive a dropped connection */
-/* A session's hello names the one GPU it runs on (gleam_hello.gpu). */
+#define GLEAM_WIRE_F_KNOWN	(GLEAM_WIRE_F_ASYNC | (1ULL << 1) | GLEAM_WIRE_F_RESUME)
+/*
+ * A request, not a capability, and so not in GLEAM_WIRE_F_KNOWN: a SESSION
+ * hello that has it names the one GPU the session runs on (gleam_hello.gpu);
+ * the server's HELLO_ACK keeps it only when it honours the choice, and
+ * refuses (EINVAL) a GPU it does not have, or the bit on any other hello.
+ * A session taken up again keeps its GPU.
+ */
 #define GLEAM_WIRE_F_GPU	(1ULL << 4)
-#define GLEAM_WIRE_F_KNOWN	(GLEAM_WIRE_F_ASYNC | (1ULL << 1) | GLEAM_WIRE_F_RESUME | \
-				 GLEAM_WIRE_F_GPU)
 /*
  * Control connections only, and so not in GLEAM_WIRE_F_KNOWN (what a
  * session may have): INFO ends with what is in use.
