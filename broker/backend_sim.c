@@ -22,20 +22,67 @@
 
 /* The sim device's multiprocessors (what the test programs print). */
 #define SIM_SMS		4u
-/* Device memory it offers: 16 GiB, or $GLEAM_SIM_MEM bytes. */
-static uint64_t sim_mem_total(void)
+/* GPUs one sim server offers: $GLEAM_SIM_GPUS, 1 to SIM_GPUS_MAX; default 1. */
+#define SIM_GPUS_MAX	16
+
+static unsigned int sim_ngpus(void)
 {
-	static uint64_t total;
+	static unsigned int n;
 
-	if (!total) {
-		const char *e = getenv("GLEAM_SIM_MEM");
+	if (!n) {
+		const char *e = getenv("GLEAM_SIM_GPUS");
+		unsigned long v = e ? strtoul(e, NULL, 10) : 1;
 
-		total = e && strtoull(e, NULL, 0) ? strtoull(e, NULL, 0) : 16ull << 30;
+		n = v < 1 ? 1 : v > SIM_GPUS_MAX ? SIM_GPUS_MAX : (unsigned int)v;
 	}
-	return total;
+	return n;
 }
 
-#define SIM_MEM_TOTAL	sim_mem_total()
+/*
+ * Device memory GPU g offers: 16 GiB, or $GLEAM_SIM_MEM bytes; a list
+ * separated by commas gives each GPU its own, the last for those after.
+ */
+static uint64_t sim_mem_total(unsigned int g)
+{
+	static uint64_t total[SIM_GPUS_MAX];
+
+	if (g >= SIM_GPUS_MAX)
+		g = SIM_GPUS_MAX - 1;
+	if (!total[g]) {
+		const char *e = getenv("GLEAM_SIM_MEM");
+		uint64_t v = 16ull << 30;
+
+		for (unsigned int i = 0; e && *e; i++) {
+			char *end;
+			uint64_t x = strtoull(e, &end, 0);
+
+			if (x)
+				v = x;
+			if (i == g || *end != ',')
+				break;
+			e = end + 1;
+		}
+		total[g] = v;
+	}
+	return total[g];
+}
+
+/*
+ * The devices this process sees: every GPU of the sim, or only the one
+ * its server gave the session (its device 0).
+ */
+static unsigned int sim_ndev(void)
+{
+	return wk_pinned_gpu() >= 0 ? 1 : sim_ngpus();
+}
+
+static bool dev_ok(CUdevice dev)
+{
+	return dev >= 0 && (unsigned int)dev < sim_ndev();
+}
+
+/* A worker's allocations count against the device of its current context. */
+#define SIM_MEM_TOTAL	sim_mem_total(wk_server_gpu(sim.cur ? (unsigned int)sim.cur->dev : 0))
 #define SIM_MAGIC	0x53494d00u
 
 enum { K_CTX = 1, K_STREAM, K_EVENT, K_MODULE, K_FUNC };
@@ -107,7 +154,7 @@ struct sim_alloc {
 
 static struct {
 	struct sim_ctx *cur;
-	struct sim_ctx primary;
+	struct sim_ctx primary[SIM_GPUS_MAX];
 	struct sim_alloc *a;
 	size_t n, cap;
 	uint64_t used;
@@ -159,6 +206,31 @@ static CUresult stream_ok(CUstream s)
 	return CUDA_ERROR_INVALID_HANDLE;
 }
 
+/*
+ * The sim's GPUs are shared by the workers of their server: the time of
+ * spin_ns kernels is queued on its GPU after what the other sessions
+ * queued there, and every other kernel and copy counts the time it took,
+ * so that the server can say how busy each GPU was (Documentation/sim.md).
+ */
+static unsigned int sim_dev(void)
+{
+	return sim.cur ? (unsigned int)sim.cur->dev : 0;
+}
+
+static bool sim_queued;		/* the kernel running queued its own time */
+
+static uint64_t gpu_time(void *be, uint64_t ns)
+{
+	(void)be;
+	sim_queued = true;
+	return wk_gpu_queue(sim_dev(), ns);
+}
+
+static void ran_since(uint64_t t0)
+{
+	wk_gpu_ran(sim_dev(), gl_now_ns() - t0);
+}
+
 /* ---- memory ---- */
 
 static long find_le(uint64_t p)
@@ -197,7 +269,7 @@ CUresult sim_cuMemAlloc(CUdeviceptr *dptr, size_t size)
 	CTX_OK();
 	if (!size)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (size > SIM_MEM_TOTAL - sim.used)
+	if (size > SIM_MEM_TOTAL || sim.used > SIM_MEM_TOTAL - size)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	if (sim.n == sim.cap) {
 		size_t cap = sim.cap ? 2 * sim.cap : 64;
@@ -239,7 +311,7 @@ CUresult sim_cuMemFree(CUdeviceptr d)
 CUresult sim_cuMemGetInfo(size_t *free_b, size_t *total)
 {
 	CTX_OK();
-	*free_b = SIM_MEM_TOTAL - sim.used;
+	*free_b = SIM_MEM_TOTAL - MIN(sim.used, SIM_MEM_TOTAL);
 	*total = SIM_MEM_TOTAL;
 	return CUDA_SUCCESS;
 }
@@ -252,25 +324,33 @@ CUresult sim_cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)
 	d = mem(NULL, dst, n);
 	if (!d)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (n)
+	if (n) {
+		uint64_t t0 = gl_now_ns();
+
 		memcpy(d, src, n);
+		ran_since(t0);
+	}
 	return CUDA_SUCCESS;
 }
 
 CUresult sim_cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n)
 {
+	uint64_t t0;
 	void *s;
 
 	CTX_OK();
 	s = mem(NULL, src, n);
 	if (!s)
 		return CUDA_ERROR_INVALID_VALUE;
+	t0 = gl_now_ns();
 	memcpy(dst, s, n);
+	ran_since(t0);
 	return CUDA_SUCCESS;
 }
 
 CUresult sim_cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
 {
+	uint64_t t0;
 	void *d, *s;
 
 	CTX_OK();
@@ -278,7 +358,9 @@ CUresult sim_cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
 	s = mem(NULL, src, n);
 	if (!d || !s)
 		return CUDA_ERROR_INVALID_VALUE;
+	t0 = gl_now_ns();
 	memmove(d, s, n);
+	ran_since(t0);
 	return CUDA_SUCCESS;
 }
 
@@ -363,42 +445,45 @@ static void ctx_defaults(struct sim_ctx *c)
 
 CUresult sim_cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 {
-	if (dev != 0)
+	struct sim_ctx *p = &sim.primary[dev_ok(dev) ? dev : 0];
+
+	if (!dev_ok(dev))
 		return CUDA_ERROR_INVALID_DEVICE;
-	if (!sim.primary.o.magic) {
-		sim.primary.o = (struct sim_obj){ SIM_MAGIC, K_CTX };
-		sim.primary.primary = true;
+	if (!p->o.magic) {
+		p->o = (struct sim_obj){ SIM_MAGIC, K_CTX };
+		p->primary = true;
+		p->dev = dev;
 	}
-	if (sim.primary.refs++ == 0)
-		ctx_defaults(&sim.primary);
-	*pctx = (CUcontext)&sim.primary;
+	if (p->refs++ == 0)
+		ctx_defaults(p);
+	*pctx = (CUcontext)p;
 	return CUDA_SUCCESS;
 }
 
 CUresult sim_cuDevicePrimaryCtxRelease(CUdevice dev)
 {
-	if (dev != 0)
+	if (!dev_ok(dev))
 		return CUDA_ERROR_INVALID_DEVICE;
-	if (sim.primary.refs <= 0)
+	if (sim.primary[dev].refs <= 0)
 		return CUDA_ERROR_INVALID_CONTEXT;
-	sim.primary.refs--;
+	sim.primary[dev].refs--;
 	return CUDA_SUCCESS;
 }
 
 CUresult sim_cuDevicePrimaryCtxReset(CUdevice dev)
 {
-	if (dev != 0)
+	if (!dev_ok(dev))
 		return CUDA_ERROR_INVALID_DEVICE;
-	sim.primary.refs = 0;
-	sim.primary.flags = 0;
+	sim.primary[dev].refs = 0;
+	sim.primary[dev].flags = 0;
 	return CUDA_SUCCESS;
 }
 
 CUresult sim_cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags)
 {
-	if (dev != 0)
+	if (!dev_ok(dev))
 		return CUDA_ERROR_INVALID_DEVICE;
-	sim.primary.flags = flags;
+	sim.primary[dev].flags = flags;
 	return CUDA_SUCCESS;
 }
 
@@ -406,12 +491,13 @@ CUresult sim_cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev)
 {
 	struct sim_ctx *c;
 
-	if (dev != 0)
+	if (!dev_ok(dev))
 		return CUDA_ERROR_INVALID_DEVICE;
 	c = obj_new(sizeof(*c), K_CTX);
 	if (!c)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	c->flags = flags;
+	c->dev = dev;
 	ctx_defaults(c);
 	sim.cur = c;
 	*pctx = (CUcontext)c;
@@ -829,9 +915,10 @@ CUresult sim_cuLibraryUnload(CUlibrary l)
 static CUresult launch(struct sim_func *f, const unsigned int g[3], const unsigned int b[3],
 		       unsigned int shmem, CUstream s, void **extra)
 {
-	struct sim_launch l = { .shared_bytes = shmem, .mem = mem };
+	struct sim_launch l = { .shared_bytes = shmem, .mem = mem, .gpu_time = gpu_time };
 	void *buf = NULL;
 	size_t *size = NULL;
+	uint64_t t0;
 	int r;
 
 	CTX_OK();
@@ -853,7 +940,11 @@ static CUresult launch(struct sim_func *f, const unsigned int g[3], const unsign
 	l.block = (struct sim_dim3){ b[0], b[1], b[2] };
 	l.params = buf;
 	l.params_size = *size;
+	sim_queued = false;
+	t0 = gl_now_ns();
 	r = f->k->run(&l);
+	if (!sim_queued)
+		ran_since(t0);
 	/*
 	 * A fault poisons the context, as on a GPU, where the launch itself
 	 * has long returned: the error surfaces at the next call.
@@ -1062,17 +1153,24 @@ static CUresult sim_devices(int *ver, struct gleam_devinfo *d, unsigned int max,
 
 	*ver = CUDA_VERSION;
 	*n = 0;
-	if (!max)
-		return CUDA_SUCCESS;
-	memset(d, 0, sizeof(*d));
-	snprintf(d->name, sizeof(d->name), "Gleam sim device");
-	for (int i = 0; i < 16; i++)
-		d->uuid[i] = (uint8_t)(0x51 + i);
-	d->total_mem = SIM_MEM_TOTAL;
-	for (size_t i = 0; i < ARRAY_SIZE(attrs); i++)
-		d->attr[attrs[i].a] = attrs[i].v;
-	d->nattr = GLEAM_DEV_ATTR_MAX;
-	*n = 1;
+	for (unsigned int i = 0; i < sim_ndev() && i < max; i++, d++) {
+		unsigned int g = wk_server_gpu(i);
+
+		/* GPU 0 is named as when the sim had one GPU; the tests know it so. */
+		memset(d, 0, sizeof(*d));
+		if (g)
+			snprintf(d->name, sizeof(d->name), "Gleam sim device %u", g);
+		else
+			snprintf(d->name, sizeof(d->name), "Gleam sim device");
+		for (int b = 0; b < 16; b++)
+			d->uuid[b] = (uint8_t)(0x51 + b);
+		d->uuid[15] = (uint8_t)(0x60 + g);
+		d->total_mem = sim_mem_total(g);
+		for (size_t a = 0; a < ARRAY_SIZE(attrs); a++)
+			d->attr[attrs[a].a] = attrs[a].v;
+		d->nattr = GLEAM_DEV_ATTR_MAX;
+		*n = i + 1;
+	}
 	return CUDA_SUCCESS;
 }
 
@@ -1100,12 +1198,12 @@ static CUresult sim_kernel_info(CUkernel k, struct gleam_funcinfo *fi, struct gl
 	return sim_func_info((CUfunction)k, fi, p, max);
 }
 
-/* Exact and cheap: asked after every record.  One device. */
+/* Exact and cheap: asked after every record.  The current context's device. */
 static bool sim_mem_in_use(unsigned int *dev, uint64_t *bytes)
 {
 	if (!sim.cur && !sim.used)
 		return false;
-	*dev = 0;
+	*dev = sim.cur ? (unsigned int)sim.cur->dev : 0;
 	*bytes = sim.used;
 	return true;
 }
@@ -1253,7 +1351,7 @@ CUresult sim_cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v)
 
 CUresult sim_cuKernelSetAttribute(CUfunction_attribute a, int v, CUkernel k, CUdevice dev)
 {
-	if (dev != 0)
+	if (!dev_ok(dev))
 		return CUDA_ERROR_INVALID_DEVICE;
 	if (!is(k, K_FUNC))
 		return CUDA_ERROR_INVALID_HANDLE;
@@ -1276,7 +1374,7 @@ CUresult sim_cuFuncSetCacheConfig(CUfunction f, CUfunc_cache c)
 
 CUresult sim_cuKernelSetCacheConfig(CUkernel k, CUfunc_cache c, CUdevice dev)
 {
-	if (dev != 0)
+	if (!dev_ok(dev))
 		return CUDA_ERROR_INVALID_DEVICE;
 	if (!is(k, K_FUNC))
 		return CUDA_ERROR_INVALID_HANDLE;
@@ -1321,10 +1419,10 @@ CUresult sim_cuCtxSetCacheConfig(CUfunc_cache c)
 	return CUDA_SUCCESS;
 }
 
-/* One device: it has no peer, and is no peer of itself. */
+/* The sim's devices have no peers, and none is a peer of itself. */
 CUresult sim_cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer)
 {
-	if (dev != 0 || peer != 0)
+	if (!dev_ok(dev) || !dev_ok(peer))
 		return CUDA_ERROR_INVALID_DEVICE;
 	*can = 0;
 	return CUDA_SUCCESS;
@@ -1332,6 +1430,6 @@ CUresult sim_cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer)
 
 CUresult sim_cuDeviceGetP2PAttribute(int *v, CUdevice_P2PAttribute a, CUdevice src, CUdevice dst)
 {
-	/* Two devices are needed, and the sim has one. */
+	/* Two devices that are peers are needed, and the sim has none. */
 	return CUDA_ERROR_INVALID_DEVICE;
 }

@@ -7,6 +7,8 @@ GLEAMD_SRCS := broker/main.c broker/config.c broker/bridge.c broker/client.c bro
 # /dev/vgpuN sessions: the helpers of kmod/user/, and libnl-genl-3 for the
 # module's netlink family, linked dynamically (GPU machines have it).
 GLEAMD_SRCS += broker/vgpu.c
+# GPU utilisation on the cuda backend, through NVML (dlopen).
+GLEAMD_SRCS += broker/nvml.c
 GLEAMD_NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null || \
 		    echo -I/usr/include/libnl3)
 # Linked statically, like liburing: GPU machines need not have libnl.

@@ -20,6 +20,7 @@
 
 #include "cache.h"
 #include "gleamd.h"
+#include "nvml.h"
 #include "util.h"
 #include "worker.h"
 
@@ -30,6 +31,10 @@ struct ssess {
 	pid_t worker;
 	bool control;
 	bool usage;		/* control: INFO ends with what is in use */
+	int gpu;		/* the one GPU of its worker (GLEAM_WIRE_F_GPU), or -1 */
+	int slot;		/* its worker's in the usage table, or -1 */
+	uint32_t stamped;	/* the worker's ring position last stamped */
+	bool refused;		/* its hello was answered with a refusal */
 	char client[64];
 	char program[64];
 };
@@ -45,6 +50,7 @@ static struct {
 	struct gleam_server_info info;
 	struct gleam_gpu_info gpus[GLEAM_GPUS_MAX];
 	const char *backend;
+	pid_t sampler;		/* NVML's (nvml.c), or 0 */
 } sv;
 
 static void post_accept(void)
@@ -101,6 +107,21 @@ static void send_error(struct bridge *b, int err, const char *msg)
 	bridge_queue_frame(b, GLEAM_FRAME_ERROR, &e, sizeof(e));
 }
 
+/*
+ * In the forked worker, before its backend loads: only GPU gpu of the
+ * server is there to see.  NVIDIA's driver reads CUDA_VISIBLE_DEVICES
+ * once, at cuInit, and a UUID names the GPU whatever the order the
+ * driver enumerates in, or the server's own CUDA_VISIBLE_DEVICES; the
+ * sim asks wk_pinned_gpu().
+ */
+static int show_one_gpu(int gpu)
+{
+	char v[64];
+
+	gpu_uuid_str(sv.gpus[gpu].uuid, v, sizeof(v));
+	return setenv("CUDA_VISIBLE_DEVICES", v, 1);
+}
+
 /* Fork the session's replay worker with its ring and doorbell. */
 static int spawn_worker(struct ssess *s)
 {
@@ -119,9 +140,12 @@ static int spawn_worker(struct ssess *s)
 		close(fd);
 		return -errno;
 	}
+	s->slot = wk_usage_take();
 	pid = fork();
 	if (pid < 0) {
 		err = -errno;
+		wk_usage_bind(s->slot, 0);
+		s->slot = -1;
 		close(fd);
 		close(sv_pair[0]);
 		close(sv_pair[1]);
@@ -136,13 +160,30 @@ static int spawn_worker(struct ssess *s)
 		for (int i = 5; i < 1024; i++)
 			close(i);
 		signal(SIGPIPE, SIG_IGN);
+		if (s->gpu >= 0 && show_one_gpu(s->gpu))
+			_exit(112);
+		wk_usage_child(s->slot, s->gpu);
 		_exit(worker_main(3, 4, sv.backend, sv.cfg->cuda_lib));
 	}
+	wk_usage_bind(s->slot, pid);
 	close(fd);
 	close(sv_pair[1]);
 	s->b.bell = sv_pair[0];
 	s->worker = pid;
+	s->stamped = s->b.ring.sq.pos;
 	return 0;
+}
+
+/*
+ * Records the server has just put on a session's ring start waiting for
+ * its worker now: one stamp per batch, for wait_us (worker.c).
+ */
+static void note_records(struct ssess *s)
+{
+	if (s->control || !s->worker || !s->b.ring.base || s->b.ring.sq.pos == s->stamped)
+		return;
+	s->stamped = s->b.ring.sq.pos;
+	wk_usage_stamp(s->slot, s->worker, s->stamped, gl_now_ns());
 }
 
 /* What takes a session up again: unguessable, never 0. */
@@ -204,7 +245,7 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 	}
 	n->b.tcp = -1;
 	ack.features = GLEAM_WIRE_F_ASYNC | GLEAM_WIRE_F_RESUME |
-		       (s->b.sc ? GLEAM_WIRE_F_CACHE : 0);
+		       (s->b.sc ? GLEAM_WIRE_F_CACHE : 0) | (s->gpu >= 0 ? GLEAM_WIRE_F_GPU : 0);
 	ack.session_id = s->id;
 	ack.resume_token = s->b.token;
 	ack.resume_count = s->b.in_count;
@@ -212,7 +253,25 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 		s->client, s->program, (double)(gl_now_ns() - s->b.detached_at) / 1e9);
 	bridge_queue_frame(&s->b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
 	bridge_kick(&s->b);
+	note_records(s);
 	return false;
+}
+
+/*
+ * Sessions per GPU, for INFO: one that named its GPU counts there; one
+ * that did not sees every GPU of the server, and counts on each.
+ */
+static void count_gpu_sessions(void)
+{
+	for (unsigned int i = 0; i < sv.info.ngpus; i++)
+		sv.gpus[i].sessions = 0;
+	for (struct ssess *s = sv.sessions; s; s = s->next) {
+		if (s->control || !s->worker || s->b.closing)
+			continue;
+		for (unsigned int i = 0; i < sv.info.ngpus; i++)
+			if (s->gpu < 0 || (unsigned int)s->gpu == i)
+				sv.gpus[i].sessions++;
+	}
 }
 
 bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len)
@@ -222,6 +281,9 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 	struct gleam_hello_ack ack = { .version = GLEAM_WIRE_VERSION };
 	int err;
 
+	/* The peer has its answer: anything more from it ends the connection. */
+	if (s->refused)
+		return false;
 	if (type == GLEAM_FRAME_PING) {
 		bridge_queue_frame(b, GLEAM_FRAME_PONG, p, len == 8 ? 8 : 0);
 		return true;
@@ -276,13 +338,17 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 		size_t n = sizeof(sv.info) + sv.info.ngpus * sizeof(sv.gpus[0]);
 
 		sv.info.sessions = sv.nsessions;
+		count_gpu_sessions();
 		memcpy(buf, &sv.info, sizeof(sv.info));
 		memcpy(buf + sizeof(sv.info), sv.gpus, sv.info.ngpus * sizeof(sv.gpus[0]));
 		if (s->usage) {
 			struct gleam_server_usage *u = (void *)(buf + n);
+			struct gleam_gpu_usage *g = (void *)(u + 1);
 
-			wk_usage_sum(sv.backend, sv.info.ngpus, u, (void *)(u + 1));
+			wk_usage_sum(sv.backend, sv.info.ngpus, u, g);
 			u->sessions = sv.nsessions;
+			for (unsigned int i = 0; i < sv.info.ngpus; i++)
+				g[i].mem_total = sv.gpus[i].total_mem;
 			n += sizeof(*u) + sv.info.ngpus * sizeof(struct gleam_gpu_usage);
 		}
 		bridge_queue_frame(b, GLEAM_FRAME_INFO, buf, (uint32_t)n);
@@ -311,6 +377,26 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 	h.program[sizeof(h.program) - 1] = 0;
 	snprintf(s->client, sizeof(s->client), "%s", h.client);
 	snprintf(s->program, sizeof(s->program), "%s", h.program);
+	if (h.features & GLEAM_WIRE_F_GPU) {
+		if (h.kind != GLEAM_HELLO_SESSION || h.gpu >= sv.info.ngpus) {
+			if (h.kind != GLEAM_HELLO_SESSION)
+				gl_err("%s (%s) named a GPU in a hello that is no new session's: "
+				       "refused", s->client, s->program);
+			else
+				gl_err("%s (%s) asked for GPU %u of a server with %u: refused",
+				       s->client, s->program, h.gpu, sv.info.ngpus);
+			/*
+			 * The answer must reach the peer, which a close now
+			 * could cut off: the peer closes, or the keepalive
+			 * ends the connection.
+			 */
+			ack.status = EINVAL;
+			bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
+			s->refused = true;
+			return true;
+		}
+		s->gpu = (int)h.gpu;
+	}
 	ack.features = h.features & GLEAM_WIRE_F_KNOWN;
 	if (!scache_enabled() || h.kind != GLEAM_HELLO_SESSION)
 		ack.features &= ~GLEAM_WIRE_F_CACHE;
@@ -342,9 +428,16 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 		b->resumable = true;
 		b->token = ack.resume_token = new_token();
 	}
+	if (s->gpu >= 0)
+		ack.features |= GLEAM_WIRE_F_GPU;
 	sv.nsessions++;
-	gl_info("session %llu from %s: %s (pid %u), worker %d", (unsigned long long)s->id,
-		s->client, s->program, h.pid, (int)s->worker);
+	if (s->gpu >= 0)
+		gl_info("session %llu from %s: %s (pid %u), worker %d on GPU %d",
+			(unsigned long long)s->id, s->client, s->program, h.pid, (int)s->worker,
+			s->gpu);
+	else
+		gl_info("session %llu from %s: %s (pid %u), worker %d", (unsigned long long)s->id,
+			s->client, s->program, h.pid, (int)s->worker);
 	bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
 	if (b->sc)
 		scache_send_info(b);
@@ -370,6 +463,8 @@ static void on_accept(int fd)
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
 	bridge_init(&s->b, false, s);
 	s->b.tcp = fd;
+	s->gpu = -1;
+	s->slot = -1;
 	s->id = ++sv.next_id;
 	s->b.obuf = malloc(GLEAM_FRAME_MAX + 64);
 	s->b.ocap = GLEAM_FRAME_MAX + 64;
@@ -428,6 +523,12 @@ static void reap(void)
 	pid_t pid;
 
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
+		if (pid == sv.sampler) {
+			sv.sampler = 0;
+			if (WIFSIGNALED(st) || WEXITSTATUS(st))
+				gl_err("the NVML sampler ended: utilisation is no longer reported");
+			continue;
+		}
 		if (WIFSIGNALED(st))
 			gl_err("worker %d died of signal %d: its session ends", (int)pid, WTERMSIG(st));
 		else if (WEXITSTATUS(st))
@@ -445,6 +546,7 @@ static void poll_all(void)
 		if (s->control || !s->b.ring.base || !s->b.hello_done || s->b.closing)
 			continue;
 		bridge_kick(&s->b);
+		note_records(s);
 		sess_maybe_free(s);
 	}
 }
@@ -465,6 +567,9 @@ int server_main(struct config *c)
 		return 1;
 	}
 	sv.backend = sv.info.backend;
+	/* Before any descriptor or thread of the daemon's exists: the sampler keeps none. */
+	if (!strcmp(sv.backend, "cuda"))
+		sv.sampler = nvml_start(sv.gpus, sv.info.ngpus);
 	if (!c->no_cache) {
 		err = scache_open(c->cache_dir, c->cache_mem, c->cache_disk);
 		if (err) {
@@ -515,12 +620,14 @@ int server_main(struct config *c)
 				reap();
 				scache_reap(liar);
 				keepalive();
+				wk_usage_tick(sv.backend, sv.info.ngpus, gl_now_ns());
 				post_timer();
 			} else {
 				struct ssess *s = op->owner;
 
 				if (!bridge_complete(&s->b, op, cqe->res))
 					bridge_close(&s->b);
+				note_records(s);
 				sess_maybe_free(s);
 			}
 		}

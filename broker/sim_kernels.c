@@ -251,8 +251,8 @@ static int run_fill_u32(const struct sim_launch *l)
 static int run_spin_ns(const struct sim_launch *l)
 {
 	const struct sim_kernel *k = KERNEL(spin_ns);
-	struct timespec ts;
-	uint64_t ns;
+	struct timespec ts, now;
+	uint64_t ns, end;
 
 	if (!params_ok(k, l))
 		return CUDA_ERROR_INVALID_VALUE;
@@ -261,9 +261,13 @@ static int run_spin_ns(const struct sim_launch *l)
 		return CUDA_SUCCESS;
 	if (ns > SIM_SPIN_MAX_NS)
 		ns = SIM_SPIN_MAX_NS;
-	ts.tv_sec = ns / 1000000000ULL;
-	ts.tv_nsec = ns % 1000000000ULL;
-	while (nanosleep(&ts, &ts) && errno == EINTR)
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	/* Its GPU may be busy with other sessions' work: this waits its turn. */
+	end = l->gpu_time ? l->gpu_time(l->be, ns) :
+	      (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec + ns;
+	ts.tv_sec = (time_t)(end / 1000000000ULL);
+	ts.tv_nsec = (long)(end % 1000000000ULL);
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
 		;
 	return CUDA_SUCCESS;
 }

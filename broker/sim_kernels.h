@@ -28,6 +28,11 @@ struct sim_launch {
 	 * returns CUDA_ERROR_ILLEGAL_ADDRESS, as the GPU would fault.
 	 */
 	void *(*mem)(void *be, uint64_t dptr, uint64_t len);
+	/*
+	 * ns of GPU time, queued on the GPU after the work of its other
+	 * sessions: returns when it ends (CLOCK_MONOTONIC ns).  NULL: now + ns.
+	 */
+	uint64_t (*gpu_time)(void *be, uint64_t ns);
 	void *be;
 };
 

@@ -142,26 +142,77 @@ void wk_current_changed(struct worker *w, uint64_t id)
 
 /*
  * One slot per live worker in memory shared with the server, which maps
- * it before the first fork.  A worker claims a free slot (its pid) and
- * keeps there, per GPU, what its backend says it holds; it frees the slot
+ * it before the first fork.  The server takes a free slot for a session
+ * before it forks the worker, and writes the worker's pid into it; the
+ * worker keeps there, per GPU, what its backend says it holds, and how
+ * long its records waited before their replay began, and frees the slot
  * when it ends.  A worker that dies cannot: the server frees the slots of
- * pids that are no longer its live children when it adds them up, since
- * a process's exit frees what it held on the GPU.
+ * pids that are no longer its live children when it adds them up, since a
+ * process's exit frees what it held on the GPU.
  */
 #define USAGE_SLOTS		4096
 /* How often a backend whose count costs a driver call is asked. */
 #define USAGE_SAMPLE_NS		(100 * 1000 * 1000ull)
+/* The pid of a slot taken for a worker not yet forked. */
+#define USAGE_TAKEN		(-1)
+/* Batches the server put on a worker's ring that the worker has not begun. */
+#define USAGE_STAMPS		32
+/* A reading of the NVML sampler older than this is no reading. */
+#define USAGE_UTIL_STALE_NS	(3000 * 1000 * 1000ull)
+
+/* The server put records on the ring up to pos (free-running, as the ring's tail) at ns. */
+struct usage_stamp {
+	_Atomic uint32_t pos;
+	uint32_t pad;
+	_Atomic uint64_t ns;
+};
+
+/*
+ * Written by the server (stamps, tail) and the worker (head, the sums): a
+ * single-producer single-consumer ring of batch times.  Reading the clock
+ * once per batch and once per record, which it does already, is all it
+ * costs: no system call.
+ */
+struct usage_wait {
+	_Atomic uint32_t head;		/* stamps the worker has passed */
+	_Atomic uint32_t tail;		/* stamps the server has written */
+	_Atomic uint64_t ns;		/* the records' waits, summed */
+	_Atomic uint64_t records;	/* records whose wait is in ns */
+	struct usage_stamp s[USAGE_STAMPS];
+};
+
+/* One GPU of the server, as its workers and its NVML sampler see it. */
+struct usage_gpu {
+	_Atomic uint64_t busy_until;	/* sim: ns, when the work queued on it ends */
+	_Atomic uint64_t busy_ns;	/* sim: work run or queued on it since start */
+	_Atomic uint64_t util_at;	/* NVML: ns, when util_pct was read; 0: never */
+	_Atomic uint32_t util_pct;	/* NVML: the GPU's utilisation then */
+	uint32_t pad;
+};
 
 struct usage_table {
 	_Atomic uint32_t untracked;			/* workers that found no slot */
 	_Atomic int32_t pid[USAGE_SLOTS];		/* 0: free */
 	_Atomic uint64_t gpus[USAGE_SLOTS];		/* bit d: has used GPU d */
 	_Atomic uint64_t mem[USAGE_SLOTS][GLEAM_GPUS_MAX];
+	struct usage_wait wait[USAGE_SLOTS];
+	struct usage_gpu gpu[GLEAM_GPUS_MAX];
 };
 
 static struct usage_table *usage;	/* NULL but in a server and its workers */
 static int usage_slot = -1;		/* the worker's own */
 static uint64_t usage_asked;		/* when the backend was last asked */
+static int pinned_gpu = -1;		/* the worker's one GPU, by the server's index */
+
+/* The server's view at its last tick, and what the tick found. */
+static struct {
+	uint64_t at;
+	int32_t pid[USAGE_SLOTS];
+	uint64_t wait_ns[USAGE_SLOTS], waited[USAGE_SLOTS];
+	uint64_t busy[GLEAM_GPUS_MAX];
+	uint32_t util[GLEAM_GPUS_MAX], wait_us[GLEAM_GPUS_MAX];
+	bool util_ok[GLEAM_GPUS_MAX];
+} tick;
 
 int wk_usage_init(void)
 {
@@ -174,38 +225,161 @@ int wk_usage_init(void)
 	return 0;
 }
 
-/* Everything zero before the pid: a slot is claimed clean. */
+/* Everything zero before the pid: a slot is taken clean. */
 static void usage_clear(int i)
 {
 	uint64_t mask = atomic_load(&usage->gpus[i]);
+	struct usage_wait *u = &usage->wait[i];
 
 	for (unsigned int d = 0; d < GLEAM_GPUS_MAX; d++)
 		if (mask & (1ull << d))
 			atomic_store(&usage->mem[i][d], 0);
 	atomic_store(&usage->gpus[i], 0);
+	atomic_store(&u->head, 0);
+	atomic_store(&u->tail, 0);
+	atomic_store(&u->ns, 0);
+	atomic_store(&u->records, 0);
 	atomic_store(&usage->pid[i], 0);
 }
 
-static void usage_claim(void)
+int wk_usage_take(void)
 {
-	int32_t me = (int32_t)getpid();
-
 	if (!usage)
-		return;
-	/* A slot left by an earlier process with this pid: that one is gone. */
-	for (int i = 0; i < USAGE_SLOTS; i++)
-		if (atomic_load(&usage->pid[i]) == me)
-			usage_clear(i);
+		return -1;
 	for (int i = 0; i < USAGE_SLOTS; i++) {
 		int32_t zero = 0;
 
-		if (atomic_compare_exchange_strong(&usage->pid[i], &zero, me)) {
-			usage_slot = i;
-			return;
-		}
+		if (atomic_compare_exchange_strong(&usage->pid[i], &zero, USAGE_TAKEN))
+			return i;
 	}
 	atomic_fetch_add(&usage->untracked, 1);
-	gl_err("no room to account for this worker: server-info will count short");
+	gl_err("no room to account for another worker: server-info will count short");
+	return -1;
+}
+
+void wk_usage_bind(int slot, pid_t pid)
+{
+	if (!usage || slot < 0)
+		return;
+	if (pid <= 0) {
+		usage_clear(slot);
+		return;
+	}
+	/* A slot left by an earlier process with this pid: that one is gone. */
+	for (int i = 0; i < USAGE_SLOTS; i++)
+		if (i != slot && atomic_load(&usage->pid[i]) == pid)
+			usage_clear(i);
+	atomic_store(&usage->pid[slot], pid);
+}
+
+void wk_usage_child(int slot, int gpu)
+{
+	pinned_gpu = gpu;
+	if (!usage || slot < 0)
+		return;
+	usage_slot = slot;
+	/* A worker given one GPU uses it, whether or not it has a context yet. */
+	if (gpu >= 0 && gpu < GLEAM_GPUS_MAX)
+		atomic_store(&usage->gpus[slot], 1ull << gpu);
+	atomic_store(&usage->pid[slot], (int32_t)getpid());
+}
+
+int wk_pinned_gpu(void)
+{
+	return pinned_gpu;
+}
+
+unsigned int wk_server_gpu(unsigned int dev)
+{
+	return pinned_gpu >= 0 ? (unsigned int)pinned_gpu : dev;
+}
+
+void wk_usage_stamp(int slot, pid_t pid, uint32_t pos, uint64_t now)
+{
+	struct usage_wait *u;
+	uint32_t head, tail;
+
+	if (!usage || slot < 0 || atomic_load_explicit(&usage->pid[slot], memory_order_relaxed) != pid)
+		return;
+	u = &usage->wait[slot];
+	tail = atomic_load_explicit(&u->tail, memory_order_relaxed);
+	head = atomic_load_explicit(&u->head, memory_order_acquire);
+	if (tail - head >= USAGE_STAMPS) {
+		/* Full: the newest batch grows and keeps its time, so waits read long, never short. */
+		atomic_store_explicit(&u->s[(tail - 1) % USAGE_STAMPS].pos, pos, memory_order_relaxed);
+		return;
+	}
+	atomic_store_explicit(&u->s[tail % USAGE_STAMPS].pos, pos, memory_order_relaxed);
+	atomic_store_explicit(&u->s[tail % USAGE_STAMPS].ns, now, memory_order_relaxed);
+	atomic_store_explicit(&u->tail, tail + 1, memory_order_release);
+}
+
+/*
+ * The worker, as it begins the record at ring position pos: the record
+ * came in the first batch that ends past pos, and has waited since then.
+ * A record no stamp covers (its batch came before the worker's slot was
+ * bound) is not counted.
+ */
+static void usage_waited(uint32_t pos, uint64_t now)
+{
+	struct usage_wait *u;
+	uint32_t head, tail;
+
+	if (usage_slot < 0)
+		return;
+	u = &usage->wait[usage_slot];
+	head = atomic_load_explicit(&u->head, memory_order_relaxed);
+	tail = atomic_load_explicit(&u->tail, memory_order_acquire);
+	if (tail - head > USAGE_STAMPS)
+		head = tail - USAGE_STAMPS;
+	for (; head != tail; head++) {
+		struct usage_stamp *e = &u->s[head % USAGE_STAMPS];
+		uint64_t at;
+
+		if ((int32_t)(atomic_load_explicit(&e->pos, memory_order_relaxed) - pos) <= 0)
+			continue;
+		at = atomic_load_explicit(&e->ns, memory_order_relaxed);
+		atomic_store_explicit(&u->ns, atomic_load_explicit(&u->ns, memory_order_relaxed) +
+				      (now > at ? now - at : 0), memory_order_relaxed);
+		atomic_store_explicit(&u->records,
+				      atomic_load_explicit(&u->records, memory_order_relaxed) + 1,
+				      memory_order_relaxed);
+		break;
+	}
+	atomic_store_explicit(&u->head, head, memory_order_release);
+}
+
+uint64_t wk_gpu_queue(unsigned int dev, uint64_t ns)
+{
+	uint64_t now = gl_now_ns(), old, end;
+	unsigned int g = wk_server_gpu(dev);
+	struct usage_gpu *u;
+
+	if (!usage || g >= GLEAM_GPUS_MAX)
+		return now + ns;
+	u = &usage->gpu[g];
+	old = atomic_load(&u->busy_until);
+	do
+		end = MAX(old, now) + ns;
+	while (!atomic_compare_exchange_weak(&u->busy_until, &old, end));
+	atomic_fetch_add(&u->busy_ns, ns);
+	return end;
+}
+
+void wk_gpu_ran(unsigned int dev, uint64_t ns)
+{
+	unsigned int g = wk_server_gpu(dev);
+
+	if (usage && g < GLEAM_GPUS_MAX)
+		atomic_fetch_add(&usage->gpu[g].busy_ns, ns);
+}
+
+void wk_gpu_util(unsigned int gpu, unsigned int pct)
+{
+	if (!usage || gpu >= GLEAM_GPUS_MAX)
+		return;
+	atomic_store(&usage->gpu[gpu].util_pct, MIN(pct, 100u));
+	atomic_store(&usage->gpu[gpu].util_at, gl_now_ns());
 }
 
 static void usage_update(struct worker *w, uint64_t now)
@@ -220,7 +394,11 @@ static void usage_update(struct worker *w, uint64_t now)
 			return;
 		usage_asked = now;
 	}
-	if (!w->be->mem_in_use(&dev, &bytes) || dev >= GLEAM_GPUS_MAX)
+	if (!w->be->mem_in_use(&dev, &bytes))
+		return;
+	/* The worker's device 0 is its server's GPU pinned_gpu when it has one. */
+	dev = wk_server_gpu(dev);
+	if (dev >= GLEAM_GPUS_MAX)
 		return;
 	if (atomic_load_explicit(&usage->mem[usage_slot][dev], memory_order_relaxed) != bytes)
 		atomic_store(&usage->mem[usage_slot][dev], bytes);
@@ -245,6 +423,71 @@ static bool child_lives(pid_t pid)
 	return si.si_pid == 0;
 }
 
+/* The sim's work on GPU g that has run by now: what is queued past now has not. */
+static uint64_t busy_by(unsigned int g, uint64_t now)
+{
+	uint64_t busy = atomic_load(&usage->gpu[g].busy_ns);
+	uint64_t until = atomic_load(&usage->gpu[g].busy_until);
+
+	if (until > now)
+		busy -= MIN(busy, until - now);
+	return busy;
+}
+
+void wk_usage_tick(const char *backend, unsigned int ngpus, uint64_t now)
+{
+	uint64_t wns[GLEAM_GPUS_MAX] = { 0 }, wn[GLEAM_GPUS_MAX] = { 0 };
+	bool sim = !strcmp(backend, "sim");
+	uint64_t dt = now - tick.at;
+
+	if (!usage)
+		return;
+	ngpus = MIN(ngpus, (unsigned int)GLEAM_GPUS_MAX);
+	for (int i = 0; i < USAGE_SLOTS; i++) {
+		int32_t pid = atomic_load_explicit(&usage->pid[i], memory_order_relaxed);
+		uint64_t ns, n, mask;
+
+		if (pid <= 0) {
+			tick.pid[i] = 0;
+			continue;
+		}
+		if (tick.pid[i] != pid) {
+			tick.pid[i] = pid;
+			tick.wait_ns[i] = tick.waited[i] = 0;
+		}
+		ns = atomic_load(&usage->wait[i].ns);
+		n = atomic_load(&usage->wait[i].records);
+		if (ns < tick.wait_ns[i] || n < tick.waited[i])
+			tick.wait_ns[i] = tick.waited[i] = 0;
+		mask = atomic_load(&usage->gpus[i]);
+		for (unsigned int d = 0; d < ngpus && n > tick.waited[i]; d++) {
+			if (!(mask & (1ull << d)))
+				continue;
+			wns[d] += ns - tick.wait_ns[i];
+			wn[d] += n - tick.waited[i];
+		}
+		tick.wait_ns[i] = ns;
+		tick.waited[i] = n;
+	}
+	for (unsigned int d = 0; d < ngpus; d++) {
+		tick.wait_us[d] = wn[d] ? (uint32_t)MIN(wns[d] / wn[d] / 1000, (uint64_t)UINT32_MAX) : 0;
+		if (sim) {
+			uint64_t busy = busy_by(d, now);
+
+			tick.util_ok[d] = tick.at != 0;
+			tick.util[d] = tick.at && dt ?
+				       (uint32_t)MIN((busy - MIN(busy, tick.busy[d])) * 100 / dt, 100) : 0;
+			tick.busy[d] = busy;
+		} else {
+			uint64_t at = atomic_load(&usage->gpu[d].util_at);
+
+			tick.util_ok[d] = at && now - at < USAGE_UTIL_STALE_NS;
+			tick.util[d] = tick.util_ok[d] ? atomic_load(&usage->gpu[d].util_pct) : 0;
+		}
+	}
+	tick.at = now;
+}
+
 void wk_usage_sum(const char *backend, unsigned int ngpus, struct gleam_server_usage *u,
 		  struct gleam_gpu_usage *g)
 {
@@ -253,8 +496,12 @@ void wk_usage_sum(const char *backend, unsigned int ngpus, struct gleam_server_u
 	memset(u, 0, sizeof(*u));
 	ngpus = MIN(ngpus, (unsigned int)GLEAM_GPUS_MAX);
 	memset(g, 0, ngpus * sizeof(*g));
-	for (unsigned int d = 0; d < ngpus; d++)
-		g[d].flags = exact ? GLEAM_USAGE_F_EXACT : 0;
+	for (unsigned int d = 0; d < ngpus; d++) {
+		g[d].flags = (exact ? GLEAM_USAGE_F_EXACT : 0) |
+			     (tick.util_ok[d] ? GLEAM_USAGE_F_UTIL : 0);
+		g[d].util_pct = tick.util[d];
+		g[d].wait_us = tick.wait_us[d];
+	}
 	if (!usage)
 		return;
 	u->untracked = atomic_load(&usage->untracked);
@@ -262,7 +509,7 @@ void wk_usage_sum(const char *backend, unsigned int ngpus, struct gleam_server_u
 		int32_t pid = atomic_load(&usage->pid[i]);
 		uint64_t mask;
 
-		if (!pid)
+		if (pid <= 0)
 			continue;
 		if (!child_lives(pid)) {
 			usage_clear(i);
@@ -632,7 +879,6 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 	close(ring_fd);
 	if (err)
 		return 2;
-	usage_claim();
 	if (w.be->init(cuda_lib)) {
 		gl_err("backend %s failed to start", w.be->name);
 		usage_release();
@@ -641,7 +887,7 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 	for (;;) {
 		const unsigned char *p;
 		uint64_t t0, t1;
-		uint32_t len;
+		uint32_t len, pos;
 
 		p = gl_ring_peek(&w.ring.sq, sizeof(struct gleam_rec), GLEAM_REC_MAX, &len);
 		if (!p) {
@@ -686,10 +932,12 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 			w.rec_cap = len;
 		}
 		memcpy(w.rec, p, len);
+		pos = w.ring.sq.pos;
 		gl_ring_consume(&w.ring.sq, len);
 		if (gl_ring_consume_publish(&w.ring.sq))
 			bell(&w);
 		t0 = gl_now_ns();
+		usage_waited(pos, t0);
 		if (worker_handle(&w, w.rec, len))
 			break;
 		t1 = gl_now_ns();

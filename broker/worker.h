@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <cuda.h>
 
@@ -93,9 +94,41 @@ struct wk_call {
  * the workers that still live.
  */
 int wk_usage_init(void);
+/* The server, before it forks a worker: a slot for it, or -1 (it goes uncounted). */
+int wk_usage_take(void);
+/* The server, after the fork: the worker's pid, or <= 0 when the fork failed. */
+void wk_usage_bind(int slot, pid_t pid);
+/* The worker, first thing: its slot and its one GPU (the server's index), or -1. */
+void wk_usage_child(int slot, int gpu);
+/*
+ * The server: it has put records on the ring of the worker pid (slot) up
+ * to pos, the SQ's producer position, at now; their wait starts then.
+ */
+void wk_usage_stamp(int slot, pid_t pid, uint32_t pos, uint64_t now);
+/*
+ * The server, once a second: the mean wait of the records begun since the
+ * last tick, and each GPU's utilisation over it (the sim's own count, or
+ * the NVML sampler's last reading).
+ */
+void wk_usage_tick(const char *backend, unsigned int ngpus, uint64_t now);
 /* The server: the sums for INFO; backend is the server's ("sim" or "cuda"). */
 void wk_usage_sum(const char *backend, unsigned int ngpus, struct gleam_server_usage *u,
 		  struct gleam_gpu_usage *g);
+/* The NVML sampler: GPU gpu (the server's index) was pct busy just now. */
+void wk_gpu_util(unsigned int gpu, unsigned int pct);
+
+/* The GPU the server gave this worker (its device 0), or -1: it sees them all. */
+int wk_pinned_gpu(void);
+/* The server's index of this worker's device dev. */
+unsigned int wk_server_gpu(unsigned int dev);
+/*
+ * The sim: ns of work queued on device dev, which its server's other
+ * workers share; returns when (gl_now_ns()) the work ends, after what
+ * is queued before it.
+ */
+uint64_t wk_gpu_queue(unsigned int dev, uint64_t ns);
+/* The sim: ns of work that ran on device dev just now. */
+void wk_gpu_ran(unsigned int dev, uint64_t ns);
 
 /* Check and replay one record copied out of the ring; <0 ends the session. */
 int worker_handle(struct worker *w, unsigned char *rec, uint32_t len);

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * How busy each GPU is, from NVIDIA's management library (NVML), read in
+ * a process of its own: the daemon never loads NVIDIA's libraries itself.
+ */
+#ifndef GLEAM_NVML_H
+#define GLEAM_NVML_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "gleam_wire.h"
+
+/*
+ * Fork the sampler: once a second it reads each GPU's utilisation into
+ * the usage table (wk_gpu_util()).  Its pid, or 0 when there is none; a
+ * sampler that finds no NVML says so once and exits 0.
+ */
+pid_t nvml_start(const struct gleam_gpu_info *gpus, unsigned int n);
+
+/* A GPU's UUID as NVIDIA writes it: "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx". */
+void gpu_uuid_str(const uint8_t *u, char *buf, size_t len);
+
+#endif /* GLEAM_NVML_H */
