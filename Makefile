@@ -32,6 +32,7 @@ include tests/tests.mk
 -include tests/programs/programs.mk
 -include tests/cudart/cudart.mk
 -include tests/cache/cache.mk
+-include tests/gpus/gpus.mk
 -include tests/integration/silent.mk
 -include tests/integration/resume.mk
 -include tests/gpu/cublas/cublas.mk

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# A server's GPUs on the wire: a sim server with two GPUs of different
+# memory (GLEAM_SIM_GPUS, GLEAM_SIM_MEM); a session that names GPU 1 sees
+# that GPU alone and is counted there; a GPU the server lacks, or one named
+# on a control hello, is refused and the server serves on; utilisation rises
+# while a program keeps a GPU busy and falls after; the time records wait
+# rises when several sessions share one GPU.  Ends with "N passed, N failed".
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PORT=$((20000 + ($$ + 7919) % 20000))
+export GLEAM_SIM_GPUS=2
+export GLEAM_SIM_MEM=17179869184,8589934592
+. "$ROOT/tests/lib/daemons.sh"
+T=$BUILD/tests/gpus
+PTX=$BUILD/tests/kernels/misc.ptx
+S=127.0.0.1:$PORT
+
+start || { bad "daemons start"; echo "$passed passed, $failed failed"; exit 1; }
+ok "daemons start (server $PORT, sim backend, 2 GPUs)"
+# The test program links Gleam's libcuda.so.1 (for its load), the daemons do not.
+export LD_LIBRARY_PATH=$BUILD/lib
+
+# A field of GPU $2's line in INFO output $1.
+field() { sed -n "s/^gpu $2 .*[ ]$3=\\([0-9]*\\).*/\\1/p" <<<"$1"; }
+
+info=$("$T" "$S" info)
+if grep -q '^gpu 0 name="Gleam sim device" sessions=0 .*mem_total=17179869184 ' <<<"$info" &&
+	grep -q '^gpu 1 name="Gleam sim device 1" sessions=0 .*mem_total=8589934592 ' <<<"$info"; then
+	ok "INFO lists two sim GPUs, each with its own name and memory"
+else
+	bad "INFO of a two-GPU sim server"; echo "$info"
+fi
+
+out=$("$T" "$S" session 1 2>&1)
+if grep -q '^status 0 gpu_echoed=1$' <<<"$out" && grep -q '^devices 1$' <<<"$out" &&
+	grep -q '^device 0 name="Gleam sim device 1" uuid=5152535455565758595a5b5c5d5e5f61 mem=8589934592$' <<<"$out"; then
+	ok "a session that names GPU 1 sees one device, GPU 1, and the ack says so"
+else
+	bad "session on GPU 1"; echo "$out"
+fi
+if [ "$(field "$out" 1 sessions)" = 1 ] && [ "$(field "$out" 0 sessions)" = 0 ] &&
+	[ "$(field "$out" 1 workers)" = 1 ] && [ "$(field "$out" 0 workers)" = 0 ]; then
+	ok "INFO counts the session and its worker on GPU 1 alone"
+else
+	bad "per-GPU sessions"; echo "$out"
+fi
+
+out=$("$T" "$S" session 2 2>&1)
+if grep -q '^status 22 gpu_echoed=0$' <<<"$out" && grep -q 'asked for GPU 2 of a server with 2' "$TMP/server.log"; then
+	ok "a GPU the server lacks is refused (EINVAL), and the log says why"
+else
+	bad "GPU 2 of 2"; echo "$out"
+fi
+out=$("$T" "$S" control-gpu 2>&1)
+if grep -q '^status 22 gpu_echoed=0$' <<<"$out"; then
+	ok "a control hello that names a GPU is refused (EINVAL)"
+else
+	bad "control hello with a GPU"; echo "$out"
+fi
+out=$("$T" "$S" session 0 2>&1)
+if grep -q '^device 0 name="Gleam sim device" uuid=5152535455565758595a5b5c5d5e5f60 ' <<<"$out" &&
+	grep -q '^devices 1$' <<<"$out"; then
+	ok "the server serves on: a session on GPU 0 sees GPU 0 alone"
+else
+	bad "session on GPU 0 after the refusals"; echo "$out"
+fi
+
+# A program through the client gleamd names no GPU: it sees both, and runs on GPU 0.
+gleam() { timeout 120 "$@"; }
+sleep 2.2
+info=$("$T" "$S" info)
+if [ "$(field "$info" 0 util)" = 0 ] && [ "$(field "$info" 0 util_ok)" = 1 ]; then
+	ok "an idle sim GPU: utilisation 0, measured"
+else
+	bad "idle utilisation"; echo "$info"
+fi
+gleam "$T" load "$PTX" 4 20000 5 >"$TMP/load.out" 2>&1 &
+lp=$!
+sleep 2.5
+busy=$("$T" "$S" info)
+wait $lp; lrc=$?
+sleep 2.5
+idle=$("$T" "$S" info)
+u0=$(field "$busy" 0 util); u1=$(field "$busy" 1 util); u2=$(field "$idle" 0 util)
+if [ $lrc -eq 0 ] && [ "${u0:-0}" -ge 60 ] && [ "${u1:-100}" -le 5 ] && [ "${u2:-100}" -le 5 ]; then
+	ok "utilisation: GPU 0 ${u0}% while a program keeps it busy, GPU 1 ${u1}%, then ${u2}%"
+else
+	bad "utilisation: busy ${u0:-?}% (GPU 1 ${u1:-?}%), after ${u2:-?}%, load rc $lrc"
+	cat "$TMP/load.out"; echo "$busy"; echo "$idle"
+fi
+
+# The mean wait of records over the last second, the most of three seconds.
+wait_max() {
+	local m=0 w
+	for _ in 1 2 3; do
+		sleep 1
+		w=$(field "$("$T" "$S" info)" 0 wait_us)
+		[ "${w:-0}" -gt "$m" ] && m=$w
+	done
+	echo $m
+}
+gleam "$T" load "$PTX" 5 5000 8 >/dev/null 2>&1 &
+p1=$!
+sleep 0.5
+w1=$(wait_max)
+wait $p1
+sleep 1
+pids=""
+for _ in 1 2 3 4; do
+	gleam "$T" load "$PTX" 5 5000 8 >/dev/null 2>&1 &
+	pids="$pids $!"
+done
+sleep 0.5
+w4=$(wait_max)
+lrc=0
+for p in $pids; do wait "$p" || lrc=1; done
+if [ $lrc -eq 0 ] && [ "$w1" -gt 0 ] && [ "$w4" -gt $((w1 * 2)) ]; then
+	ok "wait: records waited ${w1} us with one session on the GPU, ${w4} us with four"
+else
+	bad "wait: ${w1} us with one session, ${w4} us with four (load rc $lrc)"
+fi
+
+if kill -0 "$SPID" 2>/dev/null && kill -0 "$CPID" 2>/dev/null; then
+	ok "both daemons survived"
+else
+	bad "a daemon died"; tail -n 20 "$TMP/server.log"
+fi
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
