@@ -109,17 +109,21 @@ CUresult shim_handle_id(unsigned int kind, const void *h, __u64 *id)
 	return r;
 }
 
+__thread uint64_t shim_call_stream;
+
 CUresult shim_stream_id(CUstream s, int per_thread, __u64 *id)
 {
-	if (!s) {
+	CUresult r = CUDA_SUCCESS;
+
+	if (!s)
 		*id = per_thread ? (uint64_t)(uintptr_t)CU_STREAM_PER_THREAD : 0;
-		return CUDA_SUCCESS;
-	}
-	if (s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) {
+	else if (s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD)
 		*id = (uint64_t)(uintptr_t)s;
-		return CUDA_SUCCESS;
-	}
-	return shim_handle_id(GL_H_STREAM, s, id);
+	else
+		r = shim_handle_id(GL_H_STREAM, s, id);
+	if (!r)
+		shim_call_stream = *id + 1;
+	return r;
 }
 
 /* ---- initialisation ---- */
@@ -215,6 +219,7 @@ CUresult shim_begin(struct shim_call *c, unsigned int fn)
 
 	memset(c, 0, sizeof(*c));
 	c->fn = fn;
+	shim_call_stream = 0;
 	if (!shim.initialised)
 		return CUDA_ERROR_NOT_INITIALIZED;
 	ctx = shim_current();

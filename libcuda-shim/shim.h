@@ -8,6 +8,7 @@
 #define GLEAM_SHIM_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -49,7 +50,28 @@ struct shim_ctx {
 	size_t limit[SHIM_LIMITS];
 	bool have_legacy_sid;	/* the legacy stream's cuStreamGetId */
 	unsigned long long legacy_sid;
+	/*
+	 * Work queued since the last synchronisation that could fail on the
+	 * GPU or bring data back (Documentation/design.md, "Synchronisations
+	 * with nothing to wait for"): SHIM_RISKY_NONE, SHIM_RISKY_ALL, or
+	 * SHIM_RISKY_STREAM(id) when it is all on one stream.  risky_seq
+	 * counts such records, so that a synchronisation clears only what it
+	 * covered.
+	 */
+	_Atomic uint64_t risky;
+	_Atomic uint64_t risky_seq;
+	/*
+	 * Asynchronous calls that may fail on the server, counted; the count
+	 * the last answered call that waited had seen.  Equal: every such
+	 * failure has been reported.
+	 */
+	_Atomic uint64_t fallible_seq;
+	_Atomic uint64_t settled_seq;
 };
+
+#define SHIM_RISKY_NONE		0ull
+#define SHIM_RISKY_ALL		1ull
+#define SHIM_RISKY_STREAM(id)	((id) + 2ull)
 
 /* Streams: what never changes, asked once. */
 struct shim_stream {
@@ -82,6 +104,8 @@ CUresult shim_obj_get(unsigned int kind, const void *h, struct shim_obj **o);
 CUresult shim_handle_id(unsigned int kind, const void *h, __u64 *id);
 /* Streams: NULL, CU_STREAM_LEGACY and CU_STREAM_PER_THREAD keep their values. */
 CUresult shim_stream_id(CUstream s, int per_thread, __u64 *id);
+/* The stream the current call resolved (shim_stream_id), plus one; 0: none. */
+extern __thread uint64_t shim_call_stream;
 
 /* Devices, as the server described them at cuInit. */
 struct shim_dev {

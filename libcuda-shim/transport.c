@@ -635,20 +635,167 @@ static CUresult note_result(struct shim_call *c, CUresult r)
 	return r;
 }
 
+/*
+ * Synchronisations with nothing to wait for.  The worker replays a
+ * session's records in order, so a synchronisation sent without a reply
+ * still holds back every later record until the GPU has done what came
+ * before it, and whatever the program can learn of that work (data, event
+ * states, the errors of calls that do not touch the GPU) it learns through
+ * a later call that waits, replayed after it.  What only a synchronisation
+ * tells is whether the GPU's own work failed, and when data that an
+ * asynchronous copy brings back has arrived: kernels, copies to the host,
+ * and copies the shim cannot place (cuMemcpy, cuMemcpyAsync).  Copies to
+ * the device, fills and copies between allocations cannot fail on the GPU
+ * (the shim checked their ranges) and bring nothing back.  So when none of
+ * the first kind was queued since the last synchronisation that waited, and
+ * every other call that may still fail on the server (a module, a stream's
+ * flags, a limit) has had its error reported by a call that waited, a
+ * synchronisation is sent on, in order, and answered here.  PyTorch
+ * synchronises after every tensor it uploads: a model load becomes one
+ * stream of uploads instead of a round trip per tensor.
+ */
+static bool harmless(unsigned int fn)
+{
+	switch (fn) {
+	case GL_FN_cuMemcpyHtoD:
+	case GL_FN_cuMemcpyHtoDAsync:
+	case GL_FN_cuMemcpyDtoD:
+	case GL_FN_cuMemcpyDtoDAsync:
+	case GL_FN_cuMemsetD8:
+	case GL_FN_cuMemsetD16:
+	case GL_FN_cuMemsetD32:
+	case GL_FN_cuMemsetD8Async:
+	case GL_FN_cuMemsetD16Async:
+	case GL_FN_cuMemsetD32Async:
+	case GL_FN_cuStreamWaitEvent:
+	case GL_FN_cuEventRecord:
+	case GL_FN_cuEventDestroy:
+	case GL_FN_cuStreamDestroy:
+	case GL_FN_cuMemFree:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool risky(unsigned int fn)
+{
+	switch (fn) {
+	case GL_FN_cuLaunchKernel:
+	case GL_FN_cuLaunchKernelEx:
+	case GL_FN_cuMemcpyDtoHAsync:
+	case GL_FN_cuMemcpy:
+	case GL_FN_cuMemcpyAsync:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* An asynchronous record went out: note it if a synchronisation must wait for it. */
+static void note_async(const struct shim_call *c)
+{
+	struct shim_ctx *ctx = shim_current();
+	uint64_t want, cur;
+
+	if (harmless(c->fn) || !ctx || ctx->o.id != c->ctx)
+		return;
+	if (!risky(c->fn)) {
+		atomic_fetch_add(&ctx->fallible_seq, 1);
+		return;
+	}
+	/* A thread's own default stream is not one stream: any covers it. */
+	want = shim_call_stream && shim_call_stream - 1 != (uint64_t)(uintptr_t)CU_STREAM_PER_THREAD ?
+	       SHIM_RISKY_STREAM(shim_call_stream - 1) : SHIM_RISKY_ALL;
+	atomic_fetch_add(&ctx->risky_seq, 1);
+	cur = atomic_load(&ctx->risky);
+	while (cur != want && cur != SHIM_RISKY_ALL) {
+		uint64_t next = cur == SHIM_RISKY_NONE ? want : SHIM_RISKY_ALL;
+
+		if (atomic_compare_exchange_weak(&ctx->risky, &cur, next))
+			break;
+	}
+}
+
+/* Whether a synchronisation has nothing to wait for (see risky()). */
+static bool sync_is_free(const struct shim_call *c, struct shim_ctx **pctx)
+{
+	struct shim_ctx *ctx = shim_current();
+
+	*pctx = NULL;
+	if (!shim.async || c->force_sync || !ctx || ctx->o.id != c->ctx || ctx->sticky)
+		return false;
+	switch (c->fn) {
+	case GL_FN_cuStreamSynchronize:
+	case GL_FN_cuCtxSynchronize:
+		break;
+	case GL_FN_cuCtxSynchronize_v2:
+		if (((const struct gl_a_cuCtxSynchronize_v2 *)c->args)->ctx != c->ctx)
+			return false;
+		break;
+	default:
+		return false;
+	}
+	*pctx = ctx;
+	return atomic_load(&ctx->risky) == SHIM_RISKY_NONE &&
+	       atomic_load(&ctx->fallible_seq) == atomic_load(&ctx->settled_seq);
+}
+
+/* A call that waited was answered: what failed before it has been told. */
+static void settled(struct shim_ctx *ctx, uint64_t seen)
+{
+	uint64_t cur = atomic_load(&ctx->settled_seq);
+
+	while (cur < seen && !atomic_compare_exchange_weak(&ctx->settled_seq, &cur, seen))
+		;
+}
+
+/* A synchronisation answered: what it covered has been done. */
+static void sync_done(const struct shim_call *c, struct shim_ctx *ctx, uint64_t risky,
+		      uint64_t seq, CUresult r)
+{
+	if (!ctx || r || atomic_load(&ctx->risky_seq) != seq)
+		return;
+	if (c->fn == GL_FN_cuStreamSynchronize &&
+	    risky != SHIM_RISKY_STREAM(((const struct gl_a_cuStreamSynchronize *)c->args)->hStream))
+		return;
+	atomic_compare_exchange_strong(&ctx->risky, &risky, SHIM_RISKY_NONE);
+}
+
 CUresult shim_call(struct shim_call *c)
 {
 	bool sync = c->force_sync || !shim.async || gl_fn_table[c->fn].cls == GL_SYNC;
+	struct shim_ctx *sctx = NULL, *cur = NULL;
+	uint64_t risky = 0, seq = 0, fallible = 0;
 	uint32_t tag = 0;
 	CUresult r;
 
-	c->waited = sync;
 	if (conn.dead)
 		return conn.dead;
-	if (sync)
+	if (sync && sync_is_free(c, &sctx)) {
+		c->waited = false;
+		return shim_submit(c, 0, 0);
+	}
+	if (sctx) {
+		seq = atomic_load(&sctx->risky_seq);
+		risky = atomic_load(&sctx->risky);
+	}
+	c->waited = sync;
+	if (sync) {
+		cur = shim_current();
+		if (cur && cur->o.id == c->ctx)
+			fallible = atomic_load(&cur->fallible_seq);
+		else
+			cur = NULL;
 		tag = shim_new_waiter(c);
+	}
 	r = shim_submit(c, tag, sync ? GLEAM_REC_F_REPLY : 0);
-	if (!sync)
+	if (!sync) {
+		if (!r)
+			note_async(c);
+		shim_call_stream = 0;
 		return r;
+	}
 	if (r) {
 		/* Never sent: take the waiter back. */
 		pthread_mutex_lock(&conn.rx_lock);
@@ -656,5 +803,10 @@ CUresult shim_call(struct shim_call *c)
 		tls_waiter.result = r;
 		pthread_mutex_unlock(&conn.rx_lock);
 	}
-	return note_result(c, shim_wait_reply(tag));
+	r = note_result(c, shim_wait_reply(tag));
+	if (cur && (!r || r == CUDA_ERROR_NOT_READY))
+		settled(cur, fallible);
+	if (sctx)
+		sync_done(c, sctx, risky, seq, r);
+	return r;
 }

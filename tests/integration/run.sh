@@ -46,6 +46,20 @@ for mode in async sync; do
 	fi
 done
 
+# Uploads each followed by a synchronisation, as PyTorch loads a model: the
+# synchronisations with nothing to wait for cost no round trip (asynchronous
+# mode), every one does in the synchronous mode, and the data is right.
+waits_of() {
+	"$BIN/gleamctl" status --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["client"]["ended"][-1]["waits"])'
+}
+if GLEAM_ASYNC=1 gleam "$PROGS/uploads" >/dev/null 2>&1 && aw=$(waits_of) &&
+	GLEAM_ASYNC=0 gleam "$PROGS/uploads" >/dev/null 2>&1 && sw=$(waits_of) &&
+	[ "$aw" -lt 20 ] && [ "$sw" -gt 64 ]; then
+	ok "64 uploads, each synchronised: $aw round trips (synchronous mode: $sw)"
+else
+	bad "uploads: round trips ${aw:-?} asynchronously, ${sw:-?} synchronously"
+fi
+
 # A copy larger than 4 GiB through a 4 MiB ring.
 if [ "${GLEAM_SKIP_BIG:-0}" = 1 ]; then
 	echo "SKIP: bigcopy (GLEAM_SKIP_BIG=1)"
