@@ -710,6 +710,54 @@ void shim_runtime_ctx_gone(uint64_t ctx)
 	pthread_mutex_unlock(&kfuncs.lock);
 }
 
+/* What an occupancy answer is kept under (occ_find, occ_keep). */
+struct occ_q {
+	__u64 key;		/* what the caller passed: a function's or a kernel's id */
+	uint64_t kctx;		/* for a kernel: its function differs per context */
+	int block;
+	uint64_t smem;
+	unsigned int flags;
+	uint64_t gen;		/* the table's generation when the question went out */
+};
+
+/* The id an occupancy query is kept under: a function's, or a kernel's in c's context. */
+static CUresult occ_key(const struct shim_call *c, CUfunction func, struct occ_q *q)
+{
+	CUresult r = shim_handle_id(GL_H_FUNC, func, &q->key);
+
+	q->kctx = 0;
+	if (r && !shim_handle_id(GL_H_KERNEL, func, &q->key)) {
+		q->kctx = c->ctx;
+		r = CUDA_SUCCESS;
+	}
+	return r;
+}
+
+/*
+ * What every occupancy query does before it asks: the answer kept for q
+ * (true, in *v), or the function's id for the record (a kernel's function
+ * in this context) in *fid and the generation to keep the answer under.
+ */
+static bool occ_lookup(const struct shim_call *c, CUfunction func, struct occ_q *q, __u64 *fid,
+		       int *v, CUresult *r)
+{
+	*r = CUDA_SUCCESS;
+	if (occ_find(q->key, q->kctx, q->block, q->smem, q->flags, v))
+		return true;
+	if (shim_handle_id(GL_H_FUNC, func, fid)) {
+		*r = kernel_func((CUkernel)func, c->ctx, fid);
+		if (*r)
+			return true;
+	}
+	q->gen = __atomic_load_n(&occ_gen, __ATOMIC_ACQUIRE);
+	return false;
+}
+
+static void occ_answer(const struct occ_q *q, int v)
+{
+	occ_keep(q->key, q->kctx, q->block, q->smem, q->flags, q->gen, v);
+}
+
 CUresult shim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *nblocks, CUfunction func,
 								    int block, size_t smem,
 								    unsigned int flags)
@@ -717,9 +765,8 @@ CUresult shim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *nblocks,
 	struct gl_a_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags a = {
 		.blockSize = block, .dynamicSMemSize = smem, .flags = flags };
 	struct gl_r_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags o = { 0 };
+	struct occ_q q = { .block = block, .smem = smem, .flags = flags };
 	struct shim_call c;
-	uint64_t gen, kctx = 0;
-	__u64 key;
 	CUresult r;
 	int v;
 
@@ -728,24 +775,14 @@ CUresult shim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *nblocks,
 		return r;
 	if (!nblocks)
 		return CUDA_ERROR_INVALID_VALUE;
-	r = shim_handle_id(GL_H_FUNC, func, &key);
-	if (r && !shim_handle_id(GL_H_KERNEL, func, &key)) {
-		kctx = c.ctx;
-		r = CUDA_SUCCESS;
-	}
+	r = occ_key(&c, func, &q);
 	if (r)
 		return r;
-	/* Kept by what the caller passed: a kernel's answer is its function's. */
-	if (occ_find(key, kctx, block, smem, flags, &v)) {
-		*nblocks = v;
-		return CUDA_SUCCESS;
+	if (occ_lookup(&c, func, &q, &a.func, &v, &r)) {
+		if (!r)
+			*nblocks = v;
+		return r;
 	}
-	if (shim_handle_id(GL_H_FUNC, func, &a.func)) {
-		r = kernel_func((CUkernel)func, c.ctx, &a.func);
-		if (r)
-			return r;
-	}
-	gen = __atomic_load_n(&occ_gen, __ATOMIC_ACQUIRE);
 	c.args = &a;
 	c.args_len = sizeof(a);
 	c.out = &o;
@@ -753,7 +790,7 @@ CUresult shim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *nblocks,
 	r = shim_call(&c);
 	if (r)
 		return r;
-	occ_keep(key, kctx, block, smem, flags, gen, (int)o.numBlocks);
+	occ_answer(&q, (int)o.numBlocks);
 	*nblocks = (int)o.numBlocks;
 	return CUDA_SUCCESS;
 }
@@ -770,9 +807,8 @@ CUresult shim_cuOccupancyAvailableDynamicSMemPerBlock(size_t *size, CUfunction f
 	struct gl_a_cuOccupancyAvailableDynamicSMemPerBlock a = {
 		.numBlocks = nblocks, .blockSize = block };
 	struct gl_r_cuOccupancyAvailableDynamicSMemPerBlock o = { 0 };
+	struct occ_q q = { .block = block, .smem = (uint64_t)nblocks, .flags = OCC_DYN_SMEM };
 	struct shim_call c;
-	uint64_t gen, kctx = 0;
-	__u64 key;
 	CUresult r;
 	int v;
 
@@ -781,23 +817,14 @@ CUresult shim_cuOccupancyAvailableDynamicSMemPerBlock(size_t *size, CUfunction f
 		return r;
 	if (!size || nblocks < 0 || block < 0)
 		return CUDA_ERROR_INVALID_VALUE;
-	r = shim_handle_id(GL_H_FUNC, func, &key);
-	if (r && !shim_handle_id(GL_H_KERNEL, func, &key)) {
-		kctx = c.ctx;
-		r = CUDA_SUCCESS;
-	}
+	r = occ_key(&c, func, &q);
 	if (r)
 		return r;
-	if (occ_find(key, kctx, block, (size_t)nblocks, OCC_DYN_SMEM, &v)) {
-		*size = (size_t)(unsigned int)v;
-		return CUDA_SUCCESS;
+	if (occ_lookup(&c, func, &q, &a.func, &v, &r)) {
+		if (!r)
+			*size = (size_t)(unsigned int)v;
+		return r;
 	}
-	if (shim_handle_id(GL_H_FUNC, func, &a.func)) {
-		r = kernel_func((CUkernel)func, c.ctx, &a.func);
-		if (r)
-			return r;
-	}
-	gen = __atomic_load_n(&occ_gen, __ATOMIC_ACQUIRE);
 	c.args = &a;
 	c.args_len = sizeof(a);
 	c.out = &o;
@@ -806,8 +833,7 @@ CUresult shim_cuOccupancyAvailableDynamicSMemPerBlock(size_t *size, CUfunction f
 	if (r)
 		return r;
 	if (o.dynamicSmemSize <= INT32_MAX)
-		occ_keep(key, kctx, block, (size_t)nblocks, OCC_DYN_SMEM, gen,
-			 (int)o.dynamicSmemSize);
+		occ_answer(&q, (int)o.dynamicSmemSize);
 	*size = (size_t)o.dynamicSmemSize;
 	return CUDA_SUCCESS;
 }
@@ -836,10 +862,10 @@ static CUresult cluster_query(unsigned int fn, unsigned int tag, const char *who
 	struct gl_r_cuOccupancyMaxActiveClusters o = { 0 };
 	struct gleam_launch_attr attrs[GLEAM_LAUNCH_ATTRS_MAX];
 	struct gleam_launch_ex lx;
+	struct occ_q q = { .flags = tag };
 	struct shim_call c;
 	struct iovec iov[2];
-	uint64_t gen, kctx = 0, h, stream;
-	__u64 key;
+	uint64_t h, stream;
 	CUresult r;
 	int v;
 
@@ -848,11 +874,7 @@ static CUresult cluster_query(unsigned int fn, unsigned int tag, const char *who
 		return r;
 	if (!out || !cfg)
 		return CUDA_ERROR_INVALID_VALUE;
-	r = shim_handle_id(GL_H_FUNC, func, &key);
-	if (r && !shim_handle_id(GL_H_KERNEL, func, &key)) {
-		kctx = c.ctx;
-		r = CUDA_SUCCESS;
-	}
+	r = occ_key(&c, func, &q);
 	if (!r)
 		r = shim_pack_config(cfg, 0, who, &lx, attrs);
 	if (r)
@@ -861,16 +883,13 @@ static CUresult cluster_query(unsigned int fn, unsigned int tag, const char *who
 	lx.stream = 0;
 	h = fnv(fnv(0xcbf29ce484222325ull, &lx, sizeof(lx)), attrs, lx.nattrs * sizeof(attrs[0]));
 	lx.stream = stream;
-	if (occ_find(key, kctx, (int)(h >> 32), h, tag, &v)) {
-		*out = v;
-		return CUDA_SUCCESS;
+	q.block = (int)(h >> 32);
+	q.smem = h;
+	if (occ_lookup(&c, func, &q, &a.func, &v, &r)) {
+		if (!r)
+			*out = v;
+		return r;
 	}
-	if (shim_handle_id(GL_H_FUNC, func, &a.func)) {
-		r = kernel_func((CUkernel)func, c.ctx, &a.func);
-		if (r)
-			return r;
-	}
-	gen = __atomic_load_n(&occ_gen, __ATOMIC_ACQUIRE);
 	iov[0].iov_base = &lx;
 	iov[0].iov_len = sizeof(lx);
 	iov[1].iov_base = attrs;
@@ -884,7 +903,7 @@ static CUresult cluster_query(unsigned int fn, unsigned int tag, const char *who
 	r = shim_call(&c);
 	if (r)
 		return r;
-	occ_keep(key, kctx, (int)(h >> 32), h, tag, gen, (int)o.numClusters);
+	occ_answer(&q, (int)o.numClusters);
 	*out = (int)o.numClusters;
 	return CUDA_SUCCESS;
 }
