@@ -7,12 +7,15 @@ GLEAMD_SRCS := broker/main.c broker/config.c broker/bridge.c broker/client.c bro
 # /dev/vgpuN sessions: the helpers of kmod/user/, and libnl-genl-3 for the
 # module's netlink family, linked dynamically (GPU machines have it).
 GLEAMD_SRCS += broker/vgpu.c
+# The scheduler: several servers, their links (TCP_INFO, rtnetlink through
+# libnl-route-3) and placement.
+GLEAMD_SRCS += broker/scheduler.c broker/linkmon.c broker/tcpinfo.c
 # GPU utilisation on the cuda backend, through NVML (dlopen).
 GLEAMD_SRCS += broker/nvml.c
 GLEAMD_NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null || \
 		    echo -I/usr/include/libnl3)
 # Linked statically, like liburing: GPU machines need not have libnl.
-GLEAMD_NL_LIBS := -Wl,-Bstatic -lnl-genl-3 -lnl-3 -Wl,-Bdynamic
+GLEAMD_NL_LIBS := -Wl,-Bstatic -lnl-route-3 -lnl-genl-3 -lnl-3 -Wl,-Bdynamic
 GLEAMD_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(GLEAMD_SRCS)) $(BUILD)/obj/gen/worker_gen.o \
 	$(COMMON_OBJS) $(BUILD)/obj/kmod/user/vgpu_user.o $(BUILD)/obj/kmod/user/vgpu_nl.o
 GLEAMD := $(BUILD)/bin/gleamd
@@ -20,6 +23,7 @@ GLEAMD := $(BUILD)/bin/gleamd
 $(BUILD)/obj/broker/%.o: CFLAGS_EXTRA := -Ibroker -Ikmod/user
 $(BUILD)/obj/gen/worker_gen.o: CFLAGS_EXTRA := -Ibroker
 $(BUILD)/obj/kmod/user/vgpu_nl.o: CFLAGS_EXTRA := -Ikmod/user $(GLEAMD_NL_CFLAGS)
+$(BUILD)/obj/broker/linkmon.o: CFLAGS_EXTRA := -Ibroker $(GLEAMD_NL_CFLAGS)
 
 $(GLEAMD): $(GLEAMD_OBJS)
 	@mkdir -p $(dir $@)

@@ -2,8 +2,10 @@
 /*
  * gleamd, client role: accepts applications on the local socket, gives
  * each a session ring, and bridges it to a connection of its own to the
- * server.  Sessions of /dev/vgpuN come from vgpu.c with their ring already
- * mapped and are bridged the same way.  gleamctl talks to the socket.
+ * server the scheduler chooses (scheduler.c).  Sessions of /dev/vgpuN come from
+ * vgpu.c with their ring already mapped and are bridged the same way.  One
+ * control connection per server keeps the scheduler's view of it fresh.
+ * gleamctl talks to the socket.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -22,6 +24,8 @@
 
 #include "cache.h"
 #include "gleamd.h"
+#include "linkmon.h"
+#include "scheduler.h"
 #include "util.h"
 #include "vgpu.h"
 
@@ -48,6 +52,20 @@ struct csess {
 	uint64_t try_at;		/* ns: the next attempt */
 	uint64_t tried_at;		/* ns: the current one began */
 	unsigned int tries;
+	/* Where the scheduler put the session, and what it learns from it. */
+	struct server *srv;		/* NULL: none was placed */
+	int gpu;			/* -1: not known */
+	bool gpu_named;			/* the hello names it */
+	bool placed;			/* counted on srv until it ends */
+	uint64_t started_ns;
+	struct tcp_sample tcp;
+	struct chunk_name *names;	/* uploads the server now holds */
+	uint32_t *lens;
+	uint32_t nnames, capnames;
+	/* A server's control connection instead of a session. */
+	struct server *link;
+	bool link_up;			/* its hello was answered */
+	char link_why[64];		/* why it is being closed */
 };
 
 /* Sessions that ended lately, for gleamctl and the benchmarks. */
@@ -67,9 +85,10 @@ static struct {
 	struct ended ended[ENDED_MAX];
 	unsigned int nended;
 	int listen_fd;
-	struct op op_accept, op_timer, op_hash, op_keepalive;
-	struct __kernel_timespec tick, second;
+	struct op op_accept, op_timer, op_hash, op_keepalive, op_sched;
+	struct __kernel_timespec tick, second, quarter;
 	bool timer_armed;
+	bool sched_armed;
 	bool keepalive_armed;
 	bool hash_armed;
 	uint64_t hash_buf;
@@ -99,6 +118,24 @@ static void sess_free(struct csess *s)
 		}
 	}
 	vgpu_unlink(&s->vl);
+	if (s->link && s->link->conn == s)
+		sched_link_down(s->link, s->link_why[0] ? s->link_why : "connection closed", gl_now_ns());
+	/* What the last moments of the session moved count too. */
+	if (s->srv && !s->link && s->b.tcp >= 0 && s->b.hello_done)
+		link_sample_tcp(&s->srv->link, s->b.tcp, &s->tcp, gl_now_ns());
+	if (s->placed) {
+		struct cache_stats c = s->b.cc ? *ccache_stats(s->b.cc) : (struct cache_stats){ 0 };
+		struct sched_run r = {
+			.program = s->program, .id = s->id, .wall_ns = gl_now_ns() - s->started_ns,
+			.bytes_up = s->b.st.bytes_out + c.bytes_saved, .bytes_crossed = s->b.st.bytes_out,
+			.bytes_down = s->b.st.bytes_in, .records = s->b.st.records,
+			.waits = s->b.st.waits, .names = s->names, .lens = s->lens, .nnames = s->nnames,
+		};
+
+		sched_session_end(s->srv, s->gpu, &r);
+	}
+	free(s->names);
+	free(s->lens);
 	if (s->b.tcp >= 0)
 		close(s->b.tcp);
 	if (s->b.bell >= 0)
@@ -135,10 +172,13 @@ static void sess_maybe_free(struct csess *s)
 
 static void start_connect(struct csess *s)
 {
+	const struct sockaddr_storage *to = s->srv ? &s->srv->addr : &cl.server;
+	socklen_t tolen = s->srv ? s->srv->addrlen : cl.server_len;
 	struct io_uring_sqe *sqe;
 	int one = 1, buf = 4 << 20;
 
-	s->b.tcp = socket(cl.server.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	memset(&s->tcp, 0, sizeof(s->tcp));
+	s->b.tcp = socket(to->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (s->b.tcp < 0) {
 		bridge_close(&s->b);
 		return;
@@ -147,7 +187,7 @@ static void start_connect(struct csess *s)
 	setsockopt(s->b.tcp, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
 	setsockopt(s->b.tcp, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
 	sqe = loop_sqe();
-	io_uring_prep_connect(sqe, s->b.tcp, (struct sockaddr *)&cl.server, cl.server_len);
+	io_uring_prep_connect(sqe, s->b.tcp, (const struct sockaddr *)to, tolen);
 	io_uring_sqe_set_data(sqe, &s->b.op_connect);
 	s->b.inflight++;
 }
@@ -292,17 +332,42 @@ static char *status(bool json)
 	if (!b)
 		return NULL;
 	b[0] = 0;
-	if (json)
-		append(&b, &len, &cap, "{\"role\":\"client\",\"server\":\"%s\",\"sessions_total\":%llu,"
-		       "\"sessions\":[", cl.cfg->server, (unsigned long long)cl.sessions_total);
-	else
-		append(&b, &len, &cap, "server: %s\nsessions: %llu since start\n", cl.cfg->server,
+	if (json) {
+		append(&b, &len, &cap, "{\"role\":\"client\",\"server\":\"%s\",\"servers\":[",
+		       cl.cfg->server);
+		for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+			const struct server *v = sched_server(i);
+
+			if (v && !v->removed)
+				append(&b, &len, &cap, "%s\"%s\"", first ? "" : ",", v->name);
+			if (v && !v->removed)
+				first = false;
+		}
+		first = true;
+		append(&b, &len, &cap, "],\"placement\":\"%s\",\"sessions_total\":%llu,"
+		       "\"sessions\":[", sched_placement(), (unsigned long long)cl.sessions_total);
+	} else {
+		/* gleamctl status asks each "server: " line's server for its GPUs. */
+		bool any = false;
+
+		for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+			const struct server *v = sched_server(i);
+
+			if (v && !v->removed) {
+				append(&b, &len, &cap, "server: %s\n", v->name);
+				any = true;
+			}
+		}
+		if (!any)
+			append(&b, &len, &cap, "server: %s\n", cl.cfg->server);
+		append(&b, &len, &cap, "sessions: %llu since start\n",
 		       (unsigned long long)cl.sessions_total);
+	}
 	if (!json) {
 		status_vgpu(&b, &len, &cap, false);
-		append(&b, &len, &cap, "%-6s %-16s %7s %10s %10s %9s %9s %8s %12s %12s %s\n", "id",
-		       "program", "pid", "records", "replies", "batches", "rec/batch", "waits",
-		       "bytes out", "bytes in", "via");
+		append(&b, &len, &cap, "%-6s %-16s %7s %10s %10s %9s %9s %8s %12s %12s %-8s %s\n",
+		       "id", "program", "pid", "records", "replies", "batches", "rec/batch", "waits",
+		       "bytes out", "bytes in", "via", "server");
 	}
 	for (struct csess *s = cl.sessions; s; s = s->next) {
 		const struct sess_stats *st = &s->b.st;
@@ -311,10 +376,12 @@ static char *status(bool json)
 			continue;
 		if (json)
 			append(&b, &len, &cap, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"uid\":%u,"
-			       "\"via\":\"%s\",\"server_session\":%llu,\"records\":%llu,\"replies\":%llu,"
+			       "\"via\":\"%s\",\"to\":\"%s\",\"gpu\":%d,\"server_session\":%llu,"
+			       "\"records\":%llu,\"replies\":%llu,"
 			       "\"batches\":%llu,\"waits\":%llu,\"bytes_out\":%llu,\"bytes_in\":%llu",
 			       first ? "" : ",", (unsigned long long)s->id, s->program, (int)s->pid,
-			       (unsigned int)s->uid, s->via, (unsigned long long)s->server_session,
+			       (unsigned int)s->uid, s->via, s->srv ? s->srv->name : "", s->gpu,
+			       (unsigned long long)s->server_session,
 			       (unsigned long long)st->records, (unsigned long long)st->replies,
 			       (unsigned long long)st->batches, (unsigned long long)st->waits,
 			       (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in);
@@ -322,14 +389,14 @@ static char *status(bool json)
 			cache_json(&b, &len, &cap, s->b.cc ? ccache_stats(s->b.cc) : &no_cache);
 			append(&b, &len, &cap, "}");
 		} else
-			append(&b, &len, &cap, "%-6llu %-16s %7d %10llu %10llu %9llu %9.1f %8llu %12llu %12llu %s\n",
+			append(&b, &len, &cap, "%-6llu %-16s %7d %10llu %10llu %9llu %9.1f %8llu %12llu %12llu %-8s %s\n",
 			       (unsigned long long)s->id, s->program, (int)s->pid,
 			       (unsigned long long)st->records, (unsigned long long)st->replies,
 			       (unsigned long long)st->batches,
 			       st->batches ? (double)st->records / (double)st->batches : 0.0,
 			       (unsigned long long)st->waits,
 			       (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in,
-			       s->via);
+			       s->via, s->srv ? s->srv->name : "-");
 		first = false;
 	}
 	if (!json) {
@@ -372,6 +439,44 @@ static char *status(bool json)
 	return b;
 }
 
+/* gleamctl stats, servers and assign: the scheduler's part. */
+static char *sched_request(unsigned int op, const char *arg)
+{
+	char msg[160] = "", what[16], target[256], *r;
+	int err = 0;
+
+	switch (op) {
+	case GLEAM_CTL_STATS:
+	case GLEAM_CTL_STATS_JSON:
+		return sched_stats(op == GLEAM_CTL_STATS_JSON);
+	case GLEAM_CTL_SERVERS:
+	case GLEAM_CTL_SERVERS_JSON:
+		return sched_servers(op == GLEAM_CTL_SERVERS_JSON);
+	case GLEAM_CTL_SERVER_ADD:
+		err = sched_server_add(arg, msg, sizeof(msg));
+		break;
+	case GLEAM_CTL_SERVER_REMOVE:
+		err = sched_server_remove(arg, msg, sizeof(msg));
+		break;
+	case GLEAM_CTL_ASSIGN:
+		if (sscanf(arg, "%15s %255s", what, target) != 2) {
+			err = -EINVAL;
+			snprintf(msg, sizeof(msg), "expected: vgpuN|socket SERVER[:GPU]");
+		} else {
+			err = sched_assign(what, target, msg, sizeof(msg));
+		}
+		break;
+	case GLEAM_CTL_ASSIGN_CLEAR:
+		err = sched_assign_clear(arg, msg, sizeof(msg));
+		break;
+	}
+	r = malloc(sizeof(msg) + 16);
+	if (r)
+		snprintf(r, sizeof(msg) + 16, "%s%s%s\n", err ? "error: " : "ok", !err && msg[0] ? ": " : "",
+			 msg);
+	return r;
+}
+
 static void control_request(struct csess *s, const struct gleam_ctl_req *req, size_t n)
 {
 	struct io_uring_sqe *sqe;
@@ -390,6 +495,10 @@ static void control_request(struct csess *s, const struct gleam_ctl_req *req, si
 		reply = strdup("error: malformed request\n");
 	} else if (req->op == GLEAM_CTL_STATUS || req->op == GLEAM_CTL_STATUS_JSON) {
 		reply = status(req->op == GLEAM_CTL_STATUS_JSON);
+	} else if (!memchr(req->arg, 0, sizeof(req->arg))) {
+		reply = strdup("error: malformed request\n");
+	} else if (req->op >= GLEAM_CTL_STATS && req->op <= GLEAM_CTL_ASSIGN_CLEAR) {
+		reply = sched_request(req->op, req->arg);
 	} else {
 		reply = strdup("error: unknown request\n");
 	}
@@ -402,6 +511,22 @@ static void control_request(struct csess *s, const struct gleam_ctl_req *req, si
 	io_uring_sqe_set_data(sqe, &s->op_ctl_send);
 	s->ctl_sending = true;
 	s->b.inflight++;
+}
+
+/*
+ * Where a new session goes: once, at its start, before anything of it has
+ * crossed (Documentation/scheduler.md says why not later).
+ */
+static void place(struct csess *s)
+{
+	struct sched_choice c;
+
+	sched_place(s->id, s->program, s->via, &c);
+	s->srv = c.srv;
+	s->gpu = c.gpu;
+	s->gpu_named = c.gpu_named;
+	s->placed = c.srv != NULL;
+	s->started_ns = gl_now_ns();
 }
 
 /* The first message on a local connection: a session or gleamctl. */
@@ -464,12 +589,61 @@ static void local_hello(struct csess *s, int n)
 		return;
 	}
 	cl.sessions_total++;
-	gl_info("session %llu: %s (pid %d, uid %u)", (unsigned long long)s->id, s->program,
-		(int)s->pid, (unsigned int)s->uid);
+	place(s);
+	gl_info("session %llu: %s (pid %d, uid %u) to %s", (unsigned long long)s->id, s->program,
+		(int)s->pid, (unsigned int)s->uid, s->srv ? s->srv->name : cl.cfg->server);
 	start_connect(s);
 }
 
 static void retry_later(struct csess *s);
+
+static const char *srv_name(const struct csess *s)
+{
+	return s->srv ? s->srv->name : cl.cfg->server;
+}
+
+/* A frame on a server's control connection; false closes it. */
+static bool link_frame(struct csess *s, uint16_t type, const void *p, uint32_t len)
+{
+	struct server *v = s->link;
+	struct gleam_hello_ack ack;
+	uint64_t now = gl_now_ns();
+
+	if (type == GLEAM_FRAME_HELLO_ACK && !s->link_up) {
+		if (len != sizeof(ack))
+			return false;
+		memcpy(&ack, p, sizeof(ack));
+		if (ack.status || ack.version != GLEAM_WIRE_VERSION) {
+			snprintf(s->link_why, sizeof(s->link_why), "refused: %s",
+				 strerror((int)ack.status));
+			return false;
+		}
+		s->link_up = true;
+		sched_link_up(v, s->b.tcp, now);
+		return true;
+	}
+	if (!s->link_up) {
+		snprintf(s->link_why, sizeof(s->link_why), "no hello answer");
+		return false;
+	}
+	switch (type) {
+	case GLEAM_FRAME_INFO:
+		if (sched_on_info(v, p, len, now))
+			return true;
+		snprintf(s->link_why, sizeof(s->link_why), "malformed INFO");
+		return false;
+	case GLEAM_FRAME_PONG:
+		sched_on_pong(v, p, len, now);
+		return true;
+	case GLEAM_FRAME_PING:
+		v->last_heard = now;
+		bridge_queue_frame(&s->b, GLEAM_FRAME_PONG, p, len == 8 ? 8 : 0);
+		return true;
+	default:
+		snprintf(s->link_why, sizeof(s->link_why), "unexpected frame %u", type);
+		return false;
+	}
+}
 
 bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len)
 {
@@ -478,6 +652,8 @@ bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 
 	if (cl.cfg == NULL || cl.cfg->role != ROLE_CLIENT)
 		return server_on_frame(b, type, p, len);
+	if (s->link)
+		return link_frame(s, type, p, len);
 	switch (type) {
 	case GLEAM_FRAME_HELLO_ACK:
 		if (b->hello_done || len != sizeof(ack))
@@ -493,7 +669,9 @@ bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 			}
 			return false;
 		}
-		if (ack.version != GLEAM_WIRE_VERSION || (ack.features & ~GLEAM_WIRE_F_KNOWN))
+		/* GLEAM_WIRE_F_GPU comes back where the server honours the GPU named. */
+		if (ack.version != GLEAM_WIRE_VERSION ||
+		    (ack.features & ~(GLEAM_WIRE_F_KNOWN | GLEAM_WIRE_F_GPU)))
 			return false;
 		if (s->resuming) {
 			if (ack.resume_token != b->token || !bridge_reattach(b, b->tcp, ack.resume_count)) {
@@ -516,6 +694,9 @@ bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 			b->token = ack.resume_token;
 		}
 		s->server_session = ack.session_id;
+		/* Counters from here: what the link carries for this session. */
+		if (s->srv)
+			link_sample_tcp(&s->srv->link, b->tcp, &s->tcp, gl_now_ns());
 		/* Uploads are named once the server's CACHE_INFO says how. */
 		if (ack.features & GLEAM_WIRE_F_CACHE) {
 			b->cc = ccache_new();
@@ -562,12 +743,39 @@ static void retry_later(struct csess *s)
 	}
 }
 
+/* A server's control connection is connected, or failed to. */
+static void link_connected(struct csess *s, int res)
+{
+	struct gleam_hello h = { .version = GLEAM_WIRE_VERSION, .min_version = GLEAM_WIRE_VERSION,
+				 .features = GLEAM_WIRE_F_USAGE, .kind = GLEAM_HELLO_CONTROL,
+				 .pid = (uint32_t)getpid() };
+
+	if (res < 0) {
+		snprintf(s->link_why, sizeof(s->link_why), "%s", strerror(-res));
+		bridge_close(&s->b);
+		return;
+	}
+	gethostname(h.client, sizeof(h.client) - 1);
+	snprintf(h.program, sizeof(h.program), "gleamd");
+	bridge_queue_frame(&s->b, GLEAM_FRAME_HELLO, &h, sizeof(h));
+	bridge_kick(&s->b);
+}
+
 static void on_connect(struct csess *s, int res)
 {
 	struct gleam_hello h = { .version = GLEAM_WIRE_VERSION, .min_version = GLEAM_WIRE_VERSION,
-				 .features = GLEAM_WIRE_F_KNOWN, .kind = GLEAM_HELLO_SESSION,
-				 .pid = (uint32_t)s->pid, .uid = s->uid };
+				 .features = GLEAM_WIRE_F_KNOWN & ~GLEAM_WIRE_F_GPU,
+				 .kind = GLEAM_HELLO_SESSION, .pid = (uint32_t)s->pid, .uid = s->uid };
 
+	if (s->link) {
+		link_connected(s, res);
+		return;
+	}
+	/* The GPU the scheduler chose, named only in the first hello: a resume keeps it. */
+	if (s->gpu_named && !s->b.token) {
+		h.features |= GLEAM_WIRE_F_GPU;
+		h.gpu = (uint32_t)s->gpu;
+	}
 	if (cl.cfg->no_cache)
 		h.features &= ~GLEAM_WIRE_F_CACHE;
 	if (!cl.cfg->resume_s)
@@ -586,7 +794,7 @@ static void on_connect(struct csess *s, int res)
 		s->b.detached = false;
 		s->resuming = true;
 	} else if (res < 0) {
-		gl_err("cannot connect to server %s: %s", cl.cfg->server, strerror(-res));
+		gl_err("cannot connect to server %s: %s", srv_name(s), strerror(-res));
 		bridge_close(&s->b);
 		return;
 	}
@@ -616,6 +824,7 @@ static struct csess *sess_new(void)
 		return NULL;
 	}
 	s->id = ++cl.next_id;
+	s->gpu = -1;
 	s->started = time(NULL);
 	snprintf(s->via, sizeof(s->via), "socket");
 	s->next = cl.sessions;
@@ -664,8 +873,10 @@ int client_vgpu_session(struct gl_ring *ring, uint64_t id, unsigned int vgpu,
 	snprintf(s->via, sizeof(s->via), "vgpu%u", vgpu);
 	s->local_hello = true;
 	cl.sessions_total++;
-	gl_info("session %llu: %s (pid %d, uid %u) on /dev/vgpu%u", (unsigned long long)s->id,
-		s->program, (int)s->pid, (unsigned int)s->uid, vgpu);
+	place(s);
+	gl_info("session %llu: %s (pid %d, uid %u) on /dev/vgpu%u to %s", (unsigned long long)s->id,
+		s->program, (int)s->pid, (unsigned int)s->uid, vgpu,
+		s->srv ? s->srv->name : cl.cfg->server);
 	start_connect(s);
 	/* A connection that could not even start leaves nothing in flight. */
 	sess_maybe_free(s);
@@ -749,7 +960,7 @@ static void take_up(struct csess *s, uint64_t now)
 {
 	if (now - s->b.detached_at > (uint64_t)cl.cfg->resume_s * 1000000000ull) {
 		gl_err("session %llu (%s): server %s not back in %u s: ending the session",
-		       (unsigned long long)s->id, s->program, cl.cfg->server, cl.cfg->resume_s);
+		       (unsigned long long)s->id, s->program, srv_name(s), cl.cfg->resume_s);
 		bridge_close(&s->b);
 		return;
 	}
@@ -799,9 +1010,127 @@ static void on_keepalive(void)
 			take_up(s, now);
 		if (!s->control && s->local_hello && !bridge_keepalive(&s->b, now, cl.cfg->keepalive_s))
 			gl_err("session %llu (%s): server %s unreachable", (unsigned long long)s->id,
-			       s->program, cl.cfg->server);
+			       s->program, srv_name(s));
 		sess_maybe_free(s);
 	}
+}
+
+/* ---- the servers' control connections, for the scheduler ---- */
+
+/* Control frames are small: a session's 8 and 16 MiB buffers would be waste. */
+#define LINK_OBUF	(64U << 10)
+#define LINK_IBUF	(1U << 20)
+
+static void link_connect(struct server *v)
+{
+	struct csess *s = sess_new();
+
+	if (s) {
+		free(s->b.obuf);
+		free(s->b.ibuf);
+		s->b.obuf = malloc(LINK_OBUF);
+		s->b.ocap = LINK_OBUF;
+		s->b.ibuf = malloc(LINK_IBUF);
+		s->b.icap = LINK_IBUF;
+	}
+	if (!s || !s->b.obuf || !s->b.ibuf) {
+		if (s)
+			bridge_close(&s->b), sess_maybe_free(s);
+		sched_link_down(v, "out of memory", gl_now_ns());
+		return;
+	}
+	s->link = v;
+	s->srv = v;
+	snprintf(s->program, sizeof(s->program), "(control)");
+	snprintf(s->via, sizeof(s->via), "control");
+	v->conn = s;
+	start_connect(s);
+	sess_maybe_free(s);
+}
+
+static void link_send(struct server *v, uint16_t type, const void *p, uint32_t len)
+{
+	struct csess *s = v->conn;
+
+	if (s && !s->b.closing)
+		bridge_queue_frame(&s->b, type, p, len);
+}
+
+static void link_drop(struct server *v, const char *why)
+{
+	struct csess *s = v->conn;
+
+	if (!s)
+		return;
+	snprintf(s->link_why, sizeof(s->link_why), "%s", why);
+	bridge_close(&s->b);
+	sess_maybe_free(s);
+}
+
+static const struct sched_ops link_ops = {
+	.connect = link_connect,
+	.send = link_send,
+	.drop = link_drop,
+};
+
+/*
+ * Four times a second: the scheduler's questions to each server, and what
+ * the kernel says of every connection to it (TCP_INFO).
+ */
+static void on_sched(void)
+{
+	uint64_t now = gl_now_ns();
+
+	cl.sched_armed = false;
+	for (struct csess *s = cl.sessions; s; s = s->next) {
+		if (!s->srv || s->b.tcp < 0 || s->b.closing || s->b.detached)
+			continue;
+		if (s->link && s->link_up)
+			link_sample_tcp(&s->srv->link, s->b.tcp, &s->srv->ctl_tcp, now);
+		else if (!s->link && s->b.hello_done)
+			link_sample_tcp(&s->srv->link, s->b.tcp, &s->tcp, now);
+	}
+	sched_tick(&link_ops, now);
+}
+
+static void arm_sched(void)
+{
+	struct io_uring_sqe *sqe;
+
+	if (cl.sched_armed)
+		return;
+	sqe = loop_sqe();
+	io_uring_prep_timeout(sqe, &cl.quarter, 0, 0);
+	io_uring_sqe_set_data(sqe, &cl.op_sched);
+	cl.sched_armed = true;
+}
+
+/* An upload the session's server now holds: the scheduler's, and the program's. */
+static void on_held(struct bridge *b, const struct chunk_name *name, uint32_t len)
+{
+	struct csess *s = (struct csess *)b;
+
+	if (!s->srv || s->link)
+		return;
+	sched_held(s->srv, name, len);
+	if (s->nnames == s->capnames) {
+		uint32_t cap = s->capnames ? 2 * s->capnames : 64;
+		struct chunk_name *n;
+		uint32_t *l;
+
+		if (cap > SCHED_PROG_NAMES_MAX)
+			return;
+		n = realloc(s->names, cap * sizeof(*n));
+		if (n)
+			s->names = n;
+		l = n ? realloc(s->lens, cap * sizeof(*l)) : NULL;
+		if (!l)
+			return;
+		s->lens = l;
+		s->capnames = cap;
+	}
+	s->names[s->nnames] = *name;
+	s->lens[s->nnames++] = len;
 }
 
 static void on_tick(void)
@@ -838,6 +1167,10 @@ static void on_cqe(struct io_uring_cqe *cqe)
 
 	if (!op)
 		return;
+	if (op == &cl.op_sched) {
+		on_sched();
+		return;
+	}
 	if (op->type == OP_ACCEPT) {
 		on_accept(cqe->res);
 		return;
@@ -904,13 +1237,18 @@ int client_main(struct config *c)
 	cl.op_timer = (struct op){ OP_TIMER, NULL };
 	cl.op_hash = (struct op){ OP_HASH, NULL };
 	cl.op_keepalive = (struct op){ OP_KEEPALIVE, NULL };
+	cl.op_sched = (struct op){ OP_TIMER, NULL };
 	cl.second.tv_sec = 1;
+	cl.quarter.tv_nsec = 250 * 1000 * 1000;
 	cl.tick.tv_nsec = (long long)c->flush_us * 1000;
 	err = gl_parse_hostport(c->server, GLEAM_WIRE_PORT, &cl.server, &cl.server_len);
 	if (err) {
 		gl_err("cannot resolve server '%s'", c->server);
 		return 1;
 	}
+	sched_init(c);
+	linkmon_open();
+	ccache_on_held = on_held;
 	if (strlen(c->socket_path) >= sizeof(sa.sun_path)) {
 		gl_err("socket path too long");
 		return 1;
@@ -940,9 +1278,13 @@ int client_main(struct config *c)
 		return 1;
 	}
 	loop_init_spin();
-	gl_info("client role: %s -> server %s", c->socket_path, c->server);
+	gl_info("client role: %s -> %u server(s), placement %s", c->socket_path,
+		MAX(c->nservers, 1u), sched_placement());
 	post_accept();
 	vgpu_start();
+	/* The servers are connected to at once, not a tick later. */
+	on_sched();
+	arm_sched();
 	while (!g_loop.stop) {
 		struct io_uring_cqe *cqe;
 		unsigned int head, n = 0;
@@ -956,8 +1298,10 @@ int client_main(struct config *c)
 		arm_timer();
 		arm_hash();
 		arm_keepalive();
+		arm_sched();
 		vgpu_flush();
 	}
 	unlink(c->socket_path);
+	linkmon_close();
 	return 0;
 }

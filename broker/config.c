@@ -14,6 +14,8 @@ void config_defaults(struct config *c, enum role role)
 	c->role = role;
 	gl_local_socket_path(c->socket_path, sizeof(c->socket_path));
 	snprintf(c->server, sizeof(c->server), "127.0.0.1:%d", GLEAM_WIRE_PORT);
+	snprintf(c->state_dir, sizeof(c->state_dir), "/var/lib/gleam");
+	snprintf(c->placement, sizeof(c->placement), "auto");
 	snprintf(c->listen, sizeof(c->listen), "0.0.0.0:%d", GLEAM_WIRE_PORT);
 	snprintf(c->backend, sizeof(c->backend), "auto");
 	c->ring_shift = GL_RING_DEFAULT_SHIFT;
@@ -49,8 +51,23 @@ int config_set(struct config *c, const char *k, const char *v)
 {
 	size_t n = strlen(v);
 
-	if (!strcmp(k, "server") && n < sizeof(c->server))
-		strcpy(c->server, v);
+	/*
+	 * "server" may repeat: the first one named replaces the default, the
+	 * others join it.  A name given twice is one server.
+	 */
+	if (!strcmp(k, "server") && n && n < sizeof(c->server)) {
+		for (unsigned int i = 0; i < c->nservers; i++)
+			if (!strcmp(c->servers[i], v))
+				return 0;
+		if (c->nservers == GLEAM_CFG_SERVERS_MAX)
+			return -EINVAL;
+		strcpy(c->servers[c->nservers++], v);
+		strcpy(c->server, c->servers[0]);
+	} else if (!strcmp(k, "state-dir") && n < sizeof(c->state_dir))
+		strcpy(c->state_dir, v);
+	else if (!strcmp(k, "placement") && (!strcmp(v, "auto") || !strcmp(v, "round-robin") ||
+					     !strcmp(v, "random")))
+		strcpy(c->placement, v);
 	else if (!strcmp(k, "socket") && n < sizeof(c->socket_path))
 		strcpy(c->socket_path, v);
 	else if (!strcmp(k, "listen") && n < sizeof(c->listen))

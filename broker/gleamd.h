@@ -14,10 +14,18 @@
 
 enum role { ROLE_CLIENT = 1, ROLE_SERVER = 2 };
 
+/* Servers a client may name in its config file and options. */
+#define GLEAM_CFG_SERVERS_MAX	16
+
 struct config {
 	enum role role;
 	char socket_path[108];		/* client: local socket */
-	char server[256];		/* client: the server, host[:port] */
+	char server[256];		/* client: the first server, host[:port] */
+	/* client: every server named (config file, --server), the first included */
+	char servers[GLEAM_CFG_SERVERS_MAX][256];
+	unsigned int nservers;
+	char state_dir[256];		/* client: servers added at run time, pins */
+	char placement[16];		/* client: auto, round-robin or random */
 	char listen[256];		/* server: address[:port] */
 	char backend[16];		/* server: cuda, sim or auto */
 	char cuda_lib[256];		/* server: NVIDIA's libcuda.so.1 */

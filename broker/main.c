@@ -106,7 +106,9 @@ static void usage(void)
 		"                --keepalive S (a peer silent S seconds is gone, default 5; 0: never),\n"
 		"                --resume S (a dropped session waits S seconds, default 30; 0: never)\n"
 		"client options: --flush-us N (timer for records nobody waits for, default 50),\n"
-		"                --cache on|off (name large uploads by content, default on)\n"
+		"                --cache on|off (name large uploads by content, default on),\n"
+		"                --server may repeat, --placement auto|round-robin|random,\n"
+		"                --state-dir DIR (servers added and pins, default /var/lib/gleam)\n"
 		"server options: --cache-dir DIR, --cache-mem SIZE (default 4G),\n"
 		"                --cache-disk SIZE (default 64G), --cache on|off\n");
 }
@@ -129,6 +131,8 @@ int main(int argc, char **argv)
 		{ "cache-dir", required_argument, NULL, 'D' },
 		{ "cache-mem", required_argument, NULL, 'M' },
 		{ "cache-disk", required_argument, NULL, 'K' },
+		{ "placement", required_argument, NULL, 'P' },
+		{ "state-dir", required_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -175,6 +179,8 @@ int main(int argc, char **argv)
 		case 'D': key = "cache-dir"; break;
 		case 'M': key = "cache-mem"; break;
 		case 'K': key = "cache-disk"; break;
+		case 'P': key = "placement"; break;
+		case 'T': key = "state-dir"; break;
 		case 'f': continue;
 		case 'L': gl_log_level = atoi(optarg); continue;
 		case 'h': usage(); return 0;

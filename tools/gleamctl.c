@@ -8,11 +8,20 @@
  *   gleamctl cache [stats|list|clear] [HOST[:PORT]] [--json]
  *                                   a server's chunk store (the local
  *                                   gleamd's server by default)
+ *   gleamctl servers [list|add HOST[:PORT]|remove HOST[:PORT]] [--json]
+ *                                   the local gleamd's servers
+ *   gleamctl assign vgpuN|socket SERVER[:GPU]
+ *   gleamctl assign --clear vgpuN|socket
+ *                                   pin sessions to a server (and GPU)
+ *   gleamctl stats [--json] [--watch]
+ *                                   links, GPUs, and where sessions went
+ *                                   (Documentation/scheduler.md)
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +34,7 @@
 #include "gleam_wire.h"
 #include "util.h"
 
-static int local_request(unsigned int op, char **out)
+static int local_request_arg(unsigned int op, const char *arg, char **out)
 {
 	struct gleam_local_hello h = { .magic = GLEAM_LOCAL_MAGIC, .version = GLEAM_LOCAL_VERSION,
 				       .kind = GLEAM_LOCAL_CONTROL };
@@ -37,6 +46,12 @@ static int local_request(unsigned int op, char **out)
 
 	if (gl_local_socket_path(sa.sun_path, sizeof(sa.sun_path)))
 		return -ENAMETOOLONG;
+	if (arg && strlen(arg) >= sizeof(req.arg)) {
+		fprintf(stderr, "gleamctl: argument too long\n");
+		return -ENAMETOOLONG;
+	}
+	if (arg)
+		strcpy(req.arg, arg);
 	snprintf(h.program, sizeof(h.program), "gleamctl");
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -64,6 +79,11 @@ static int local_request(unsigned int op, char **out)
 	buf[n] = 0;
 	*out = buf;
 	return 0;
+}
+
+static int local_request(unsigned int op, char **out)
+{
+	return local_request_arg(op, NULL, out);
 }
 
 static int read_frame(int fd, struct gleam_frame *f, void *p, size_t cap)
@@ -200,6 +220,13 @@ static void put_str(FILE *out, const char *s, bool json)
 	}
 }
 
+/* Text from gleamd, printed as it is but for control characters (newlines stay). */
+static void put_text(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc((*s < 0x20 || *s > 0x7e) && *s != '\n' ? '?' : *s, out);
+}
+
 /* What server_info() found, or err, as text or JSON. */
 static void print_info(FILE *out, const char *addr, int err, struct gleam_server_info *info,
 		       struct gleam_gpu_info *gpus, bool json)
@@ -260,25 +287,38 @@ static int print_server(const char *addr, bool json)
 	return err;
 }
 
-/* The server's address from the client gleamd's status text. */
+/*
+ * The next server's address in the client gleamd's status text, from *pos
+ * on ("server: " lines); *pos moves past it.
+ */
+static const char *status_server_next(const char **pos, char *buf, size_t len)
+{
+	const char *p = strstr(*pos, "server: ");
+	char a[256];
+
+	if (!p || sscanf(p, "server: %255s", a) != 1 || strlen(a) >= len)
+		return NULL;
+	*pos = p + 8;
+	strcpy(buf, a);
+	return buf;
+}
+
+/* The first server's address. */
 static const char *status_server(const char *text, char *buf, size_t len)
 {
-	const char *p = strstr(text, "server: ");
-
-	if (!p || sscanf(p, "server: %255s", buf) != 1 || strlen(buf) >= len)
-		return NULL;
-	return buf;
+	return status_server_next(&text, buf, len);
 }
 
 static int cmd_status(bool json)
 {
 	char *text = NULL, *js = NULL, addr[256];
+	const char *pos;
 	int err = local_request(GLEAM_CTL_STATUS, &text);
+	unsigned int n = 0;
 
 	if (err)
 		return 1;
-	if (!status_server(text, addr, sizeof(addr)))
-		addr[0] = 0;
+	pos = text;
 	if (json) {
 		err = local_request(GLEAM_CTL_STATUS_JSON, &js);
 		if (err) {
@@ -287,16 +327,118 @@ static int cmd_status(bool json)
 		}
 		js[strcspn(js, "\n")] = 0;
 		printf("{\"client\":%s,\"servers\":[", js);
-		if (addr[0])
+		/* Every server the client names, at most as many as it may have. */
+		while (n < 64 && status_server_next(&pos, addr, sizeof(addr))) {
+			if (n++)
+				putchar(',');
 			print_server(addr, true);
+		}
 		printf("]}\n");
 		free(js);
 	} else {
-		fputs(text, stdout);
-		if (addr[0])
+		put_text(stdout, text);
+		while (n++ < 64 && status_server_next(&pos, addr, sizeof(addr)))
 			print_server(addr, false);
 	}
 	free(text);
+	return 0;
+}
+
+/* ---- the scheduler: servers, assign, stats ---- */
+
+/*
+ * A request to the local gleamd whose answer is printed: "ok"/"error:"
+ * for changes, text or JSON for reports.  The answer is the daemon's and
+ * is printed printable only.  1 on any error.
+ */
+static int ask_print(unsigned int op, const char *arg, bool json)
+{
+	char *r = NULL;
+	size_t n;
+
+	if (local_request_arg(op, arg, &r))
+		return 1;
+	n = strlen(r);
+	if (json) {
+		while (n && r[n - 1] == '\n')
+			r[--n] = 0;
+		put_str(stdout, r, false);
+		putchar('\n');
+	} else if (!strncmp(r, "error: ", 7)) {
+		fputs("gleamctl: ", stderr);
+		put_text(stderr, r + 7);
+	} else {
+		put_text(stdout, r);
+	}
+	n = !strncmp(r, "error: ", 7);
+	free(r);
+	return (int)n;
+}
+
+static int cmd_servers(int argc, char **argv, bool json)
+{
+	const char *verb = argc > 2 && argv[2][0] != '-' ? argv[2] : "list";
+
+	if (!strcmp(verb, "list"))
+		return ask_print(json ? GLEAM_CTL_SERVERS_JSON : GLEAM_CTL_SERVERS, NULL, json);
+	if (argc < 4 || argv[3][0] == '-') {
+		fprintf(stderr, "usage: gleamctl servers add|remove HOST[:PORT]\n");
+		return 2;
+	}
+	if (!strcmp(verb, "add"))
+		return ask_print(GLEAM_CTL_SERVER_ADD, argv[3], false);
+	if (!strcmp(verb, "remove"))
+		return ask_print(GLEAM_CTL_SERVER_REMOVE, argv[3], false);
+	fprintf(stderr, "gleamctl servers: list, add or remove, not '%s'\n", verb);
+	return 2;
+}
+
+static int cmd_assign(int argc, char **argv)
+{
+	char arg[sizeof(((struct gleam_ctl_req *)0)->arg)];
+
+	if (argc == 4 && !strcmp(argv[2], "--clear"))
+		return ask_print(GLEAM_CTL_ASSIGN_CLEAR, argv[3], false);
+	if (argc != 4 || argv[2][0] == '-') {
+		fprintf(stderr, "usage: gleamctl assign vgpuN|socket SERVER[:GPU]\n"
+				"       gleamctl assign --clear vgpuN|socket\n");
+		return 2;
+	}
+	if ((size_t)snprintf(arg, sizeof(arg), "%s %s", argv[2], argv[3]) >= sizeof(arg)) {
+		fprintf(stderr, "gleamctl: arguments too long\n");
+		return 2;
+	}
+	return ask_print(GLEAM_CTL_ASSIGN, arg, false);
+}
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = 1;
+}
+
+static int cmd_stats(int argc, char **argv, bool json)
+{
+	bool watch = false;
+	int err;
+
+	for (int i = 2; i < argc; i++)
+		watch |= !strcmp(argv[i], "--watch");
+	if (!watch)
+		return ask_print(json ? GLEAM_CTL_STATS_JSON : GLEAM_CTL_STATS, NULL, json);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	/* Each second: the screen again (text), or one more line (JSON). */
+	while (!stop) {
+		if (!json)
+			fputs("\033[H\033[2J", stdout);
+		err = ask_print(json ? GLEAM_CTL_STATS_JSON : GLEAM_CTL_STATS, NULL, json);
+		fflush(stdout);
+		if (err)
+			return err;
+		sleep(1);
+	}
 	return 0;
 }
 
@@ -464,6 +606,10 @@ static void usage(FILE *f)
 	fprintf(f, "usage: gleamctl status [--json]\n"
 		   "       gleamctl server-info HOST[:PORT] [--json]\n"
 		   "       gleamctl cache [stats|list|clear] [HOST[:PORT]] [--json]\n"
+		   "       gleamctl servers [list|add HOST[:PORT]|remove HOST[:PORT]] [--json]\n"
+		   "       gleamctl assign vgpuN|socket SERVER[:GPU]\n"
+		   "       gleamctl assign --clear vgpuN|socket\n"
+		   "       gleamctl stats [--json] [--watch]\n"
 		   "The local gleamd is found at $GLEAM_SOCKET or its default path.\n");
 }
 
@@ -483,6 +629,12 @@ int main(int argc, char **argv)
 		return cmd_status(json);
 	if (!strcmp(argv[1], "cache"))
 		return cmd_cache(argc, argv, json);
+	if (!strcmp(argv[1], "servers"))
+		return cmd_servers(argc, argv, json);
+	if (!strcmp(argv[1], "assign"))
+		return cmd_assign(argc, argv);
+	if (!strcmp(argv[1], "stats"))
+		return cmd_stats(argc, argv, json);
 	if (!strcmp(argv[1], "server-info") && argc >= 3 && argv[2][0] != '-') {
 		/* Scripts wait on this: unreachable is a failure. */
 		int err = print_server(argv[2], json);

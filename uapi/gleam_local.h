@@ -53,9 +53,22 @@ struct gleam_local_ack {
 #define GLEAM_BELL_SQ	0x51
 #define GLEAM_BELL_CQ	0x43
 
+/*
+ * Requests; arg is empty unless said.  Changes are answered "ok" (with a
+ * note after a colon when there is one) or "error: " and why.
+ */
 enum {
 	GLEAM_CTL_STATUS	= 1,	/* text */
 	GLEAM_CTL_STATUS_JSON	= 2,	/* JSON */
+	/* The scheduler (Documentation/scheduler.md). */
+	GLEAM_CTL_STATS		= 3,	/* links, GPUs, where sessions went: text */
+	GLEAM_CTL_STATS_JSON	= 4,	/* the same, JSON */
+	GLEAM_CTL_SERVERS	= 5,	/* the servers: text */
+	GLEAM_CTL_SERVERS_JSON	= 6,	/* JSON */
+	GLEAM_CTL_SERVER_ADD	= 7,	/* arg: HOST[:PORT] */
+	GLEAM_CTL_SERVER_REMOVE	= 8,	/* arg: HOST[:PORT] */
+	GLEAM_CTL_ASSIGN	= 9,	/* arg: "vgpuN|socket HOST[:PORT][:GPU]" */
+	GLEAM_CTL_ASSIGN_CLEAR	= 10,	/* arg: "vgpuN|socket" */
 };
 
 struct gleam_ctl_req {

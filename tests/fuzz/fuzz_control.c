@@ -79,6 +79,12 @@ static void check_reply(const struct fz_op *o)
 		/* gleamctl status takes the server's address from here. */
 		if (!fz_gleamctl_status_server(r, addr, sizeof(addr)) || strcmp(addr, cfg.server))
 			FZ_FAIL("gleamctl reads no server address from: %s", r);
+	} else if (!strcmp(r, "ok\n") || !strncmp(r, "ok: ", 4) || !strncmp(r, "placement: ", 11) ||
+		   !strncmp(r, "127.0.0.1:", 10) || !strcmp(r, "no servers\n")) {
+		/* The scheduler's answers: a change done, stats, the servers. */
+		for (size_t i = 0; i < o->len; i++)
+			if ((r[i] < 0x20 || r[i] > 0x7e) && r[i] != '\n')
+				FZ_FAIL("a reply with a control character: %s", r);
 	} else if (strncmp(r, "error: ", 7)) {
 		FZ_FAIL("a reply of neither kind: %s", r);
 	}
@@ -165,6 +171,22 @@ static int message(const uint8_t **p, const uint8_t *end, unsigned char *buf)
 		req.op = len == 0xf2 ? GLEAM_CTL_STATUS : GLEAM_CTL_STATUS_JSON;
 		memcpy(buf, &req, sizeof(req));
 		return sizeof(req);
+	/* The scheduler's requests, well formed; the byte after picks the argument. */
+	case 0xf4:
+	case 0xf5:
+	case 0xf6:
+	case 0xf7: {
+		static const char *const args[] = {
+			"", "socket 127.0.0.1:7381", "vgpu3 127.0.0.1:7381:0", "socket",
+			"127.0.0.1:7382", "127.0.0.1:7381", "vgpu3", "socket 10.0.0.1:1:2",
+		};
+		unsigned int a = *p < end ? *(*p)++ : 0;
+
+		req.op = GLEAM_CTL_STATS + (a >> 3) % (GLEAM_CTL_ASSIGN_CLEAR - GLEAM_CTL_STATS + 1);
+		snprintf(req.arg, sizeof(req.arg), "%s", args[a & 7]);
+		memcpy(buf, &req, sizeof(req));
+		return sizeof(req);
+	}
 	}
 	len = MIN(len, (unsigned int)(end - *p));
 	memcpy(buf, *p, len);

@@ -26,6 +26,15 @@ void fz_client_setup(struct config *c)
 	if (c && !cl.server_len &&
 	    gl_parse_hostport(c->server, GLEAM_WIRE_PORT, &cl.server, &cl.server_len))
 		FZ_FAIL("cannot parse %s", c->server);
+	/*
+	 * The scheduler's table, with the one server and nothing kept on disk;
+	 * its control connections are never opened here (no tick runs), so
+	 * that every connection the harness sees is a session's or gleamctl's.
+	 */
+	if (c) {
+		c->state_dir[0] = 0;
+		sched_init(c);
+	}
 }
 
 /* A local connection accepted on fd. */

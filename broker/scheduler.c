@@ -1,0 +1,1219 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The client gleamd's scheduler (Documentation/scheduler.md).  It keeps
+ * the servers and what their INFO says, the link estimates linkmon.c
+ * makes, what each program moved the last times it ran, and the pins;
+ * sched_place() puts a new session where its predicted completion time is
+ * least.  The connections themselves are client.c's: the scheduler only
+ * says, on its tick, what is to be opened, sent or given up.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "scheduler.h"
+#include "util.h"
+
+struct sched_prog {
+	char name[64];
+	uint64_t used;			/* ns: last placed or ended, for eviction */
+	uint32_t runs;			/* sessions learnt from; 0: the defaults */
+	double up;			/* bytes that must go up, before the cache */
+	double down;
+	double waits;			/* points where the program waited */
+	double records;
+	double gpu_s;			/* replay time on an idle GPU */
+	double peak;			/* device memory it needs, at least */
+	struct chunk_name *names;	/* what its last run uploaded by name */
+	uint32_t *lens;
+	uint32_t nnames;
+};
+
+/*
+ * A program never seen: a middling model load with a few thousand
+ * synchronisations, so that the link's rate and RTT both count.
+ */
+static const struct sched_prog unknown_prog = {
+	.name = "(unknown)",
+	.up = 64 << 20,
+	.down = 4 << 20,
+	.waits = 2000,
+	.records = 20000,
+	.gpu_s = 1.0,
+};
+
+struct sched_log {
+	uint64_t id;
+	char program[64];
+	char via[16];
+	int srv;
+	char server[256];
+	int gpu;
+	bool live;
+	bool learnt;			/* the model knew the program */
+	double wall_s;
+	uint64_t at;			/* ns */
+	char why[96];
+	struct sched_cand top[SCHED_TOP];
+	char top_server[SCHED_TOP][256];
+	unsigned int ntop;
+};
+
+static struct {
+	struct config *cfg;
+	enum { PL_AUTO, PL_RR, PL_RANDOM } policy;
+	struct server srv[SCHED_SERVERS_MAX];
+	struct sched_pin pins[SCHED_PINS_MAX];
+	unsigned int npins;
+	char removed[SCHED_SERVERS_MAX][256];	/* config servers taken off at run time */
+	unsigned int nremoved;
+	struct sched_prog progs[SCHED_PROGRAMS_MAX];
+	struct sched_log log[SCHED_LOG_MAX];
+	unsigned int nlog;
+	unsigned int rr;
+	unsigned int seed;
+	uint64_t start;
+} sc;
+
+/* ---- text that grows ---- */
+
+struct sbuf {
+	char *b;
+	size_t len, cap;
+};
+
+static void sb_printf(struct sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void sb_printf(struct sbuf *s, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!s->b) {
+		s->cap = 4096;
+		s->b = malloc(s->cap);
+		if (!s->b)
+			return;
+		s->b[0] = 0;
+	}
+	for (;;) {
+		char *p;
+
+		va_start(ap, fmt);
+		n = vsnprintf(s->b + s->len, s->cap - s->len, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return;
+		if (s->len + (size_t)n < s->cap) {
+			s->len += (size_t)n;
+			return;
+		}
+		/* A reply never outgrows what gleamctl reads. */
+		if (s->cap >= GLEAM_CTL_REPLY_MAX)
+			return;
+		p = realloc(s->b, s->cap * 2);
+		if (!p)
+			return;
+		s->b = p;
+		s->cap *= 2;
+	}
+}
+
+/* A string a server chose, made harmless for text and JSON. */
+static const char *safe(const char *in, size_t max, char *out, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < max && i + 1 < len && in[i]; i++)
+		out[i] = in[i] < 0x20 || in[i] > 0x7e || in[i] == '"' || in[i] == '\\' ? '_' : in[i];
+	out[i] = 0;
+	return out;
+}
+
+/* ---- the server list ---- */
+
+/* Names go into the state file, text and JSON: plain host:port characters only. */
+static bool name_ok(const char *n)
+{
+	size_t len = strlen(n);
+
+	if (!len || len >= sizeof(sc.srv[0].name))
+		return false;
+	for (const char *p = n; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      strchr(".-_:[]", *p)))
+			return false;
+	return true;
+}
+
+struct server *sched_server(unsigned int i)
+{
+	return i < SCHED_SERVERS_MAX && sc.srv[i].used ? &sc.srv[i] : NULL;
+}
+
+static struct server *find(const char *name)
+{
+	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++)
+		if (sc.srv[i].used && !sc.srv[i].removed && !strcmp(sc.srv[i].name, name))
+			return &sc.srv[i];
+	return NULL;
+}
+
+static int add(const char *name, bool added, char *err, size_t len)
+{
+	struct server *s = NULL;
+
+	if (!name_ok(name)) {
+		snprintf(err, len, "not a server address: use HOST[:PORT]");
+		return -EINVAL;
+	}
+	if (find(name)) {
+		snprintf(err, len, "%s is already a server", name);
+		return -EEXIST;
+	}
+	for (unsigned int i = 0; i < SCHED_SERVERS_MAX && !s; i++)
+		if (!sc.srv[i].used)
+			s = &sc.srv[i];
+	if (!s) {
+		snprintf(err, len, "no room for more than %d servers", SCHED_SERVERS_MAX);
+		return -ENOSPC;
+	}
+	memset(s, 0, sizeof(*s));
+	if (gl_parse_hostport(name, GLEAM_WIRE_PORT, &s->addr, &s->addrlen)) {
+		snprintf(err, len, "cannot resolve %s", name);
+		return -EINVAL;
+	}
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->used = true;
+	s->added = added;
+	s->state = SRV_DOWN;
+	s->state_since = gl_now_ns();
+	snprintf(s->why, sizeof(s->why), "not connected yet");
+	return 0;
+}
+
+/* A slot whose server was removed is free once nothing refers to it. */
+static void reap(struct server *s)
+{
+	if (s->used && s->removed && !s->own && !s->conn) {
+		nset_free(&s->held);
+		memset(s, 0, sizeof(*s));
+	}
+}
+
+/* ---- the state file ---- */
+
+static int state_path(char *buf, size_t len, const char *suffix)
+{
+	if (!sc.cfg || !sc.cfg->state_dir[0])
+		return -ENOENT;
+	if ((size_t)snprintf(buf, len, "%s/client.state%s", sc.cfg->state_dir, suffix) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/*
+ * Servers added at run time, config servers removed, and pins, written so
+ * that a crash leaves the old file or the new one: a temporary file,
+ * synced, renamed over the old, and the directory synced.
+ */
+static int save(void)
+{
+	char path[512], tmp[512];
+	FILE *f;
+	int fd, err = 0;
+
+	if (state_path(path, sizeof(path), "") || state_path(tmp, sizeof(tmp), ".tmp"))
+		return sc.cfg && sc.cfg->state_dir[0] ? -ENAMETOOLONG : 0;
+	gl_mkdir_parent(path);
+	mkdir(sc.cfg->state_dir, 0755);
+	f = fopen(tmp, "we");
+	if (!f)
+		return -errno;
+	fprintf(f, "# gleamd client state: servers added, servers removed, pins (gleamctl)\n");
+	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++)
+		if (sc.srv[i].used && !sc.srv[i].removed && sc.srv[i].added)
+			fprintf(f, "server %s\n", sc.srv[i].name);
+	for (unsigned int i = 0; i < sc.nremoved; i++)
+		fprintf(f, "removed %s\n", sc.removed[i]);
+	for (unsigned int i = 0; i < sc.npins; i++)
+		fprintf(f, "pin %s %s %d\n", sc.pins[i].what, sc.pins[i].server, sc.pins[i].gpu);
+	if (fflush(f) || fsync(fileno(f)))
+		err = -errno;
+	if (fclose(f) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err) {
+		unlink(tmp);
+		return err;
+	}
+	fd = open(sc.cfg->state_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	return 0;
+}
+
+static bool is_removed(const char *name)
+{
+	for (unsigned int i = 0; i < sc.nremoved; i++)
+		if (!strcmp(sc.removed[i], name))
+			return true;
+	return false;
+}
+
+static bool what_ok(const char *w)
+{
+	char *end;
+	unsigned long n;
+
+	if (!strcmp(w, "socket"))
+		return true;
+	if (strncmp(w, "vgpu", 4) || w[4] < '0' || w[4] > '9')
+		return false;
+	n = strtoul(w + 4, &end, 10);
+	return !*end && n < 1000;
+}
+
+static void load(void)
+{
+	char path[512], line[600];
+	FILE *f;
+	int ln = 0;
+
+	if (state_path(path, sizeof(path), ""))
+		return;
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	/* Read in two passes: removals first, whatever order the lines are in. */
+	while (fgets(line, sizeof(line), f)) {
+		char a[256];
+
+		if (sscanf(line, "removed %255s", a) == 1 && name_ok(a) && sc.nremoved < SCHED_SERVERS_MAX)
+			snprintf(sc.removed[sc.nremoved++], sizeof(sc.removed[0]), "%s", a);
+	}
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		char a[256], b[256], e[64], w[16];
+		int gpu;
+
+		ln++;
+		if (line[0] == '#' || line[0] == '\n' || !strncmp(line, "removed ", 8))
+			continue;
+		if (sscanf(line, "server %255s", a) == 1 && name_ok(a)) {
+			if (!find(a) && !is_removed(a))
+				add(a, true, e, sizeof(e));
+		} else if (sscanf(line, "pin %15s %255s %d", w, b, &gpu) == 3 && what_ok(w) &&
+			   name_ok(b) && gpu >= -1 && gpu < GLEAM_GPUS_MAX && sc.npins < SCHED_PINS_MAX) {
+			struct sched_pin *p = &sc.pins[sc.npins++];
+
+			snprintf(p->what, sizeof(p->what), "%s", w);
+			snprintf(p->server, sizeof(p->server), "%s", b);
+			p->gpu = gpu;
+		} else {
+			gl_err("%s:%d: ignoring a line that is not a server or a pin", path, ln);
+		}
+	}
+	fclose(f);
+}
+
+void sched_init(struct config *c)
+{
+	char err[128];
+
+	/* Again (the fuzz harnesses start the client role once per input): nothing kept. */
+	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++)
+		nset_free(&sc.srv[i].held);
+	for (unsigned int i = 0; i < SCHED_PROGRAMS_MAX; i++) {
+		free(sc.progs[i].names);
+		free(sc.progs[i].lens);
+	}
+	memset(&sc, 0, sizeof(sc));
+	sc.cfg = c;
+	sc.start = gl_now_ns();
+	sc.policy = !strcmp(c->placement, "round-robin") ? PL_RR :
+		    !strcmp(c->placement, "random") ? PL_RANDOM : PL_AUTO;
+	sc.seed = (unsigned int)(sc.start ^ (uint64_t)getpid());
+	load();
+	if (!c->nservers && !is_removed(c->server) && add(c->server, false, err, sizeof(err)))
+		gl_err("server %s: %s", c->server, err);
+	for (unsigned int i = 0; i < c->nservers; i++)
+		if (!is_removed(c->servers[i]) && !find(c->servers[i]) &&
+		    add(c->servers[i], false, err, sizeof(err)))
+			gl_err("server %s: %s", c->servers[i], err);
+	/* Added at run time before a restart: the file put them first; keep them. */
+}
+
+const char *sched_placement(void)
+{
+	return sc.policy == PL_RR ? "round-robin" : sc.policy == PL_RANDOM ? "random" : "auto";
+}
+
+static int saved(int err, char *msg, size_t len)
+{
+	if (err)
+		snprintf(msg, len, "done, but not kept across restarts: %s: %s",
+			 sc.cfg->state_dir, strerror(-err));
+	return 0;
+}
+
+int sched_server_add(const char *name, char *err, size_t len)
+{
+	int e;
+
+	/* A config server taken off and named again is simply back. */
+	for (unsigned int i = 0; i < sc.nremoved; i++) {
+		if (!strcmp(sc.removed[i], name)) {
+			memmove(sc.removed[i], sc.removed[i + 1],
+				(sc.nremoved - i - 1) * sizeof(sc.removed[0]));
+			sc.nremoved--;
+			break;
+		}
+	}
+	e = add(name, true, err, len);
+	if (e)
+		return e;
+	for (unsigned int i = 0; i < sc.cfg->nservers; i++)
+		if (!strcmp(sc.cfg->servers[i], name))
+			find(name)->added = false;
+	gl_info("server %s added", name);
+	return saved(save(), err, len);
+}
+
+int sched_server_remove(const char *name, char *err, size_t len)
+{
+	struct server *s = find(name);
+	bool configured = !strcmp(sc.cfg->server, name);
+
+	if (!s) {
+		snprintf(err, len, "%s is not a server", name);
+		return -ENOENT;
+	}
+	for (unsigned int i = 0; i < sc.cfg->nservers; i++)
+		configured |= !strcmp(sc.cfg->servers[i], name);
+	if (configured && !is_removed(name) && sc.nremoved < SCHED_SERVERS_MAX)
+		snprintf(sc.removed[sc.nremoved++], sizeof(sc.removed[0]), "%s", name);
+	/* Its sessions run on; its control connection goes on the next tick. */
+	s->removed = true;
+	reap(s);
+	gl_info("server %s removed", name);
+	return saved(save(), err, len);
+}
+
+/* "HOST[:PORT]" or "HOST[:PORT]:GPU", matched against the servers known. */
+static int parse_target(const char *t, char *server, size_t slen, int *gpu)
+{
+	const char *colon = strrchr(t, ':');
+
+	if (find(t)) {
+		snprintf(server, slen, "%s", t);
+		*gpu = -1;
+		return 0;
+	}
+	if (colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1) &&
+	    (size_t)(colon - t) < slen) {
+		memcpy(server, t, (size_t)(colon - t));
+		server[colon - t] = 0;
+		*gpu = atoi(colon + 1);
+		if (find(server) && *gpu < GLEAM_GPUS_MAX)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+int sched_assign(const char *what, const char *target, char *err, size_t len)
+{
+	struct sched_pin *p = NULL;
+	char server[256];
+	int gpu;
+
+	if (!what_ok(what)) {
+		snprintf(err, len, "pin vgpuN or socket, not '%.32s'", what);
+		return -EINVAL;
+	}
+	if (parse_target(target, server, sizeof(server), &gpu)) {
+		snprintf(err, len, "no server %.200s (gleamctl servers list)", target);
+		return -ENOENT;
+	}
+	for (unsigned int i = 0; i < sc.npins && !p; i++)
+		if (!strcmp(sc.pins[i].what, what))
+			p = &sc.pins[i];
+	if (!p && sc.npins == SCHED_PINS_MAX) {
+		snprintf(err, len, "no room for more pins");
+		return -ENOSPC;
+	}
+	if (!p)
+		p = &sc.pins[sc.npins++];
+	snprintf(p->what, sizeof(p->what), "%s", what);
+	snprintf(p->server, sizeof(p->server), "%s", server);
+	p->gpu = gpu;
+	if (gpu >= 0)
+		gl_info("%s pinned to %s GPU %d", what, server, gpu);
+	else
+		gl_info("%s pinned to %s", what, server);
+	return saved(save(), err, len);
+}
+
+int sched_assign_clear(const char *what, char *err, size_t len)
+{
+	for (unsigned int i = 0; i < sc.npins; i++) {
+		if (strcmp(sc.pins[i].what, what))
+			continue;
+		memmove(&sc.pins[i], &sc.pins[i + 1], (sc.npins - i - 1) * sizeof(sc.pins[0]));
+		sc.npins--;
+		gl_info("%s unpinned", what);
+		return saved(save(), err, len);
+	}
+	snprintf(err, len, "%.32s is not pinned", what);
+	return -ENOENT;
+}
+
+/* ---- what the servers say ---- */
+
+bool sched_usable(const struct server *s, uint64_t now)
+{
+	/* A PING unanswered for a second and a half: the link is stalled or gone. */
+	return s->used && !s->removed && s->state == SRV_UP &&
+	       (!s->ping_sent || now - s->ping_sent < 1500000000ull) &&
+	       (!s->link.ifindex || s->link.if_up);
+}
+
+void sched_link_up(struct server *s, int fd, uint64_t now)
+{
+	if (s->state != SRV_UP)
+		gl_info("server %s up%s", s->name, s->tries ? " again" : "");
+	s->state = SRV_UP;
+	s->state_since = now;
+	s->tries = 0;
+	s->why[0] = 0;
+	s->ping_sent = 0;
+	s->info_asked = 0;
+	s->last_heard = now;
+	memset(&s->ctl_tcp, 0, sizeof(s->ctl_tcp));
+	linkmon_bind(&s->link, fd);
+	linkmon_iface(&s->link, now);
+	(void)fd;
+}
+
+void sched_link_down(struct server *s, const char *why, uint64_t now)
+{
+	uint64_t wait;
+
+	if (s->state == SRV_UP)
+		gl_err("server %s down: %s", s->name, why);
+	s->state = SRV_DOWN;
+	s->state_since = now;
+	s->conn = NULL;
+	s->ping_sent = 0;
+	snprintf(s->why, sizeof(s->why), "%s", why);
+	/* Again soon, then less often: 0.25 s doubling to 4 s. */
+	wait = 250000000ull << MIN(s->tries, 4u);
+	s->tries++;
+	s->retry_at = now + wait;
+	reap(s);
+}
+
+void sched_on_pong(struct server *s, const void *p, uint32_t len, uint64_t now)
+{
+	uint64_t cookie;
+
+	s->last_heard = now;
+	if (len != sizeof(cookie))
+		return;
+	memcpy(&cookie, p, sizeof(cookie));
+	if (!s->ping_sent || cookie != s->ping_sent)
+		return;
+	link_sample_ping(&s->link, s->ping_sent, now);
+	s->ping_sent = 0;
+}
+
+bool sched_on_info(struct server *s, const void *p, uint32_t len, uint64_t now)
+{
+	const unsigned char *b = p;
+	struct gleam_server_info info;
+	size_t base, full;
+
+	if (len < sizeof(info))
+		return false;
+	memcpy(&info, b, sizeof(info));
+	if (info.ngpus > GLEAM_GPUS_MAX)
+		return false;
+	base = sizeof(info) + (size_t)info.ngpus * sizeof(struct gleam_gpu_info);
+	full = base + sizeof(struct gleam_server_usage) +
+	       (size_t)info.ngpus * sizeof(struct gleam_gpu_usage);
+	/* With usage when the server granted it, without when it did not: nothing else. */
+	if (len != base && len != full)
+		return false;
+	info.backend[sizeof(info.backend) - 1] = 0;
+	info.host[sizeof(info.host) - 1] = 0;
+	s->info = info;
+	for (unsigned int i = 0; i < info.ngpus; i++) {
+		struct sched_gpu *g = &s->gpus[i];
+
+		memcpy(&g->info, b + sizeof(info) + i * sizeof(g->info), sizeof(g->info));
+		g->info.name[sizeof(g->info.name) - 1] = 0;
+		memset(&g->usage, 0, sizeof(g->usage));
+		if (len == full)
+			memcpy(&g->usage, b + base + sizeof(s->usage) + i * sizeof(g->usage),
+			       sizeof(g->usage));
+		if (g->usage.util_pct > 100)
+			g->usage.util_pct = 100;
+		g->own_at_info = g->own;
+	}
+	memset(&s->usage, 0, sizeof(s->usage));
+	if (len == full)
+		memcpy(&s->usage, b + base, sizeof(s->usage));
+	s->have_usage = len == full;
+	s->have_info = true;
+	s->info_at = now;
+	s->last_heard = now;
+	return true;
+}
+
+#define TICK_PING_NS	250000000ull
+#define TICK_INFO_NS	500000000ull
+
+void sched_tick(const struct sched_ops *ops, uint64_t now)
+{
+	unsigned int dead_s = MAX(sc.cfg->keepalive_s, 2u);
+	double best = 0;
+
+	linkmon_refresh();
+	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+		struct server *s = &sc.srv[i];
+		uint64_t age;
+		const char *src;
+		double r;
+
+		if (!s->used || s->removed)
+			continue;
+		r = link_rate(&s->link, now, &age, &src);
+		if (age != UINT64_MAX)
+			best = MAX(best, r);
+	}
+	link_assumed_rate = best > 0 ? best : LINK_DEFAULT_RATE;
+	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+		struct server *s = &sc.srv[i];
+
+		if (!s->used)
+			continue;
+		if (s->removed) {
+			if (s->conn)
+				ops->drop(s, "removed");
+			reap(s);
+			continue;
+		}
+		switch (s->state) {
+		case SRV_DOWN:
+			if (now >= s->retry_at && !s->conn) {
+				s->state = SRV_CONNECTING;
+				s->state_since = now;
+				ops->connect(s);
+			}
+			break;
+		case SRV_CONNECTING:
+			if (now - s->state_since > (uint64_t)dead_s * 1000000000ull && s->conn)
+				ops->drop(s, "no answer to the hello");
+			break;
+		case SRV_UP:
+			if (now - s->last_heard > (uint64_t)dead_s * 1000000000ull) {
+				ops->drop(s, "silent");
+				break;
+			}
+			if (linkmon_iface(&s->link, now)) {
+				char why[64];
+
+				snprintf(why, sizeof(why), "interface %s lost its carrier", s->link.ifname);
+				ops->drop(s, why);
+				break;
+			}
+			if (!s->ping_sent && now - s->link.rtt_ping.at >= TICK_PING_NS) {
+				s->ping_sent = now;
+				ops->send(s, GLEAM_FRAME_PING, &now, sizeof(now));
+			}
+			/* One question at a time, asked again if the answer is lost. */
+			if (now - s->info_asked >= TICK_INFO_NS &&
+			    (s->info_at >= s->info_asked || now - s->info_asked > 2000000000ull)) {
+				s->info_asked = now;
+				ops->send(s, GLEAM_FRAME_INFO_REQ, NULL, 0);
+			}
+			break;
+		}
+	}
+}
+
+/* ---- programs ---- */
+
+static struct sched_prog *prog(const char *name, bool make)
+{
+	struct sched_prog *old = &sc.progs[0];
+
+	for (unsigned int i = 0; i < SCHED_PROGRAMS_MAX; i++) {
+		struct sched_prog *p = &sc.progs[i];
+
+		if (p->runs && !strcmp(p->name, name))
+			return p;
+		if (p->used < old->used)
+			old = p;
+	}
+	if (!make)
+		return NULL;
+	/* The one used longest ago makes room. */
+	free(old->names);
+	free(old->lens);
+	*old = unknown_prog;
+	old->names = NULL;
+	old->lens = NULL;
+	old->nnames = 0;
+	snprintf(old->name, sizeof(old->name), "%s", name);
+	return old;
+}
+
+/* Bytes of what p uploaded last time that s holds. */
+static double held_bytes(const struct sched_prog *p, const struct server *s)
+{
+	double n = 0;
+
+	if (!s->held.n)
+		return 0;
+	for (uint32_t i = 0; i < p->nnames; i++)
+		if (nset_find((struct nset *)&s->held, &p->names[i]))
+			n += p->lens[i];
+	return n;
+}
+
+/*
+ * Sessions on the GPU now: what the server counted, of which ours then
+ * are taken out, and ours now put in (those placed since its last INFO).
+ */
+static double gpu_sessions(const struct server *s, int gpu)
+{
+	const struct sched_gpu *g = &s->gpus[gpu];
+	unsigned int rep = MAX(g->info.sessions, g->usage.workers);
+
+	if (s->info.ngpus == 1)
+		rep = MAX(rep, MAX(s->info.sessions, s->usage.sessions));
+	else if (!rep && s->info.ngpus)
+		rep = MAX(s->info.sessions, s->usage.sessions) / s->info.ngpus;
+	return (double)(MAX(rep, g->own_at_info) - g->own_at_info + g->own);
+}
+
+/*
+ * The model (Documentation/scheduler.md):
+ *   T = (up - held + down) * (1 + own) / rate + waits * rtt
+ *     + gpu_s * (1 + others * busy) + waits * wait
+ */
+double sched_predict(const struct sched_prog *p, const struct server *s, int gpu, uint64_t now)
+{
+	uint64_t age;
+	const char *src;
+	double rtt = link_rtt(&s->link, now, &age, &src);
+	double rate = link_rate(&s->link, now, &age, &src);
+	double loss = link_loss(&s->link);
+	double up = MAX(0.0, p->up - held_bytes(p, s));
+	double t = 0, others = 0, busy = 1, wait = 0;
+
+	/* A lossy link carries what TCP lets through (Mathis et al.). */
+	if (loss > 0)
+		rate = MIN(rate, 1448.0 / (rtt * sqrt(2.0 * loss / 3.0)));
+	rate = MAX(rate, 1e3);
+	t += (up + p->down) * (1.0 + s->own) / rate + p->waits * rtt;
+	if (gpu >= 0 && s->have_info && (unsigned int)gpu < s->info.ngpus) {
+		const struct gleam_gpu_usage *u = &s->gpus[gpu].usage;
+
+		others = gpu_sessions(s, gpu);
+		/* A measured utilisation says how much of the others' time is spent on the GPU. */
+		if (u->flags & GLEAM_USAGE_F_UTIL)
+			busy = u->util_pct / 100.0;
+		/* Records queue behind other sessions' only: alone, the wait is not ours to pay. */
+		wait = others > 0 ? u->wait_us / 1e6 : 0;
+	} else {
+		others = s->own;
+	}
+	t += p->gpu_s * (1.0 + others * busy) + p->waits * wait;
+	return t;
+}
+
+static bool fits(const struct sched_prog *p, const struct server *s, int gpu)
+{
+	const struct sched_gpu *g;
+	uint64_t total;
+
+	if (gpu < 0 || !s->have_info || p->peak <= 0)
+		return true;
+	g = &s->gpus[gpu];
+	total = g->usage.mem_total ? g->usage.mem_total : g->info.total_mem;
+	if (!total)
+		return true;
+	return p->peak <= (double)total - (double)MIN(g->usage.mem_used, total);
+}
+
+static const struct sched_pin *pin_for(const char *via)
+{
+	for (unsigned int i = 0; i < sc.npins; i++)
+		if (!strcmp(sc.pins[i].what, via))
+			return &sc.pins[i];
+	return NULL;
+}
+
+static int ngpus(const struct server *s)
+{
+	return s->have_info && s->info.ngpus ? (int)s->info.ngpus : 1;
+}
+
+/* The GPU named in the hello: only where the server has more than one, or a pin says. */
+static void finish(struct sched_choice *c, bool named)
+{
+	const struct server *s = c->srv;
+
+	if (c->gpu >= 0 && !named && (!s->have_info || s->info.ngpus <= 1))
+		c->gpu_named = false;
+	else
+		c->gpu_named = c->gpu >= 0;
+}
+
+static void choose_auto(const struct sched_prog *p, struct server *only, struct sched_choice *c,
+			uint64_t now)
+{
+	struct sched_cand all[SCHED_SERVERS_MAX * 4];
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+		struct server *s = &sc.srv[i];
+
+		if (only ? s != only : !sched_usable(s, now))
+			continue;
+		for (int g = 0; g < ngpus(s) && n < ARRAY_SIZE(all); g++) {
+			int gpu = s->have_info ? g : -1;
+
+			/* Memory that does not fit is never chosen. */
+			if (!fits(p, s, gpu))
+				continue;
+			all[n].srv = (int)i;
+			all[n].gpu = gpu;
+			all[n].t = sched_predict(p, s, gpu, now);
+			n++;
+		}
+	}
+	/* Insertion sort: a handful of candidates. */
+	for (unsigned int i = 1; i < n; i++) {
+		struct sched_cand k = all[i];
+		unsigned int j = i;
+
+		while (j && (all[j - 1].t > k.t ||
+			     (all[j - 1].t == k.t && sc.srv[all[j - 1].srv].own > sc.srv[k.srv].own))) {
+			all[j] = all[j - 1];
+			j--;
+		}
+		all[j] = k;
+	}
+	c->ntop = MIN(n, (unsigned int)SCHED_TOP);
+	memcpy(c->top, all, c->ntop * sizeof(all[0]));
+	if (n) {
+		c->srv = &sc.srv[all[0].srv];
+		c->gpu = all[0].gpu;
+	}
+}
+
+/* Every usable (server, GPU), in list order. */
+static unsigned int pairs(struct sched_cand *out, unsigned int max, uint64_t now)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+		struct server *s = &sc.srv[i];
+
+		if (!sched_usable(s, now))
+			continue;
+		for (int g = 0; g < ngpus(s) && n < max; g++) {
+			out[n].srv = (int)i;
+			out[n].gpu = s->have_info ? g : -1;
+			out[n].t = 0;
+			n++;
+		}
+	}
+	return n;
+}
+
+static void log_choice(uint64_t id, const char *program, const char *via,
+		       const struct sched_choice *c, bool learnt)
+{
+	struct sched_log *l = &sc.log[sc.nlog++ % SCHED_LOG_MAX];
+
+	memset(l, 0, sizeof(*l));
+	l->id = id;
+	snprintf(l->program, sizeof(l->program), "%s", program);
+	snprintf(l->via, sizeof(l->via), "%s", via);
+	l->srv = c->srv ? (int)(c->srv - sc.srv) : -1;
+	snprintf(l->server, sizeof(l->server), "%s", c->srv ? c->srv->name : "");
+	l->gpu = c->gpu;
+	l->live = true;
+	l->learnt = learnt;
+	l->at = gl_now_ns();
+	snprintf(l->why, sizeof(l->why), "%s", c->why);
+	l->ntop = c->ntop;
+	for (unsigned int i = 0; i < c->ntop; i++) {
+		l->top[i] = c->top[i];
+		snprintf(l->top_server[i], sizeof(l->top_server[i]), "%s", sc.srv[c->top[i].srv].name);
+	}
+}
+
+void sched_place(uint64_t id, const char *program, const char *via, struct sched_choice *c)
+{
+	const struct sched_pin *pin = pin_for(via);
+	struct sched_prog *p = prog(program, false);
+	const struct sched_prog *m = p ? p : &unknown_prog;
+	uint64_t now = gl_now_ns();
+	bool named = false;
+
+	memset(c, 0, sizeof(*c));
+	c->gpu = -1;
+	if (pin && find(pin->server)) {
+		struct server *s = find(pin->server);
+
+		c->srv = s;
+		if (pin->gpu >= 0) {
+			c->gpu = pin->gpu;
+			named = true;
+		} else {
+			/* Pinned to a server: its GPUs are still chosen between. */
+			choose_auto(m, s, c, now);
+			c->srv = s;
+			c->ntop = 0;
+			if (c->gpu < 0 && s->have_info)
+				c->gpu = 0;
+		}
+		snprintf(c->why, sizeof(c->why), "pinned (%s)", via);
+	} else if (sc.policy == PL_AUTO) {
+		choose_auto(m, NULL, c, now);
+		snprintf(c->why, sizeof(c->why), "auto: least predicted time%s",
+			 p ? "" : " (program not seen before: defaults)");
+	} else {
+		struct sched_cand all[SCHED_SERVERS_MAX * 4];
+		unsigned int n = pairs(all, ARRAY_SIZE(all), now);
+
+		if (n) {
+			unsigned int k = sc.policy == PL_RR ? sc.rr++ % n : (unsigned int)rand_r(&sc.seed) % n;
+
+			c->srv = &sc.srv[all[k].srv];
+			c->gpu = all[k].gpu;
+		}
+		snprintf(c->why, sizeof(c->why), "%s", sched_placement());
+	}
+	if (!c->srv) {
+		/* Nothing usable: the first server, which may come back in time. */
+		for (unsigned int i = 0; i < SCHED_SERVERS_MAX && !c->srv; i++)
+			if (sc.srv[i].used && !sc.srv[i].removed)
+				c->srv = &sc.srv[i];
+		snprintf(c->why, sizeof(c->why), "no server usable now: the first one");
+		if (!c->srv) {
+			log_choice(id, program, via, c, p);
+			return;
+		}
+	}
+	if (c->gpu >= GLEAM_GPUS_MAX)
+		c->gpu = -1;
+	finish(c, named);
+	c->srv->own++;
+	c->srv->placed++;
+	if (c->gpu >= 0)
+		c->srv->gpus[c->gpu].own++;
+	if (p)
+		p->used = now;
+	log_choice(id, program, via, c, p);
+}
+
+void sched_held(struct server *s, const struct chunk_name *name, uint32_t len)
+{
+	struct nset_ent *e;
+
+	if (!s || s->held.n >= SCHED_HELD_MAX)
+		return;
+	e = nset_add(&s->held, name);
+	if (e)
+		e->count = len;
+}
+
+void sched_session_end(struct server *s, int gpu, const struct sched_run *r)
+{
+	struct sched_prog *p;
+	uint64_t now = gl_now_ns(), age;
+	const char *src;
+	double wall = r->wall_ns / 1e9, link_s, rate, gpu_s, others = 0;
+
+	for (unsigned int i = 0; i < MIN(sc.nlog, (unsigned int)SCHED_LOG_MAX); i++) {
+		struct sched_log *l = &sc.log[i];
+
+		if (l->id == r->id && l->live) {
+			l->live = false;
+			l->wall_s = wall;
+		}
+	}
+	if (!s)
+		return;
+	if (s->own)
+		s->own--;
+	if (gpu >= 0 && gpu < GLEAM_GPUS_MAX && s->gpus[gpu].own)
+		s->gpus[gpu].own--;
+	/* A session that did nothing teaches nothing. */
+	if (!r->records || !r->program[0])
+		goto out;
+	p = prog(r->program, true);
+	rate = MAX(link_rate(&s->link, now, &age, &src), 1e3);
+	link_s = (double)(r->bytes_crossed + r->bytes_down) / rate +
+		 (double)r->waits * link_rtt(&s->link, now, &age, &src);
+	if (gpu >= 0 && s->have_info && (unsigned int)gpu < s->info.ngpus)
+		others = gpu_sessions(s, gpu);
+	/*
+	 * What the link does not explain was replay, slowed by the sessions
+	 * that shared the GPU; never less than a twentieth of the session.
+	 * Where the link's rate is a guess and much crossed, the difference
+	 * says more about the guess: the replay time learnt before stays.
+	 */
+	gpu_s = MAX(wall - link_s, wall / 20) / (1.0 + others);
+	if (age == UINT64_MAX && r->bytes_crossed + r->bytes_down > (1 << 20) && p->runs)
+		gpu_s = p->gpu_s;
+#define LEARN(f, x) (p->f = p->runs ? 0.5 * p->f + 0.5 * (x) : (x))
+	LEARN(up, (double)r->bytes_up);
+	LEARN(down, (double)r->bytes_down);
+	LEARN(waits, (double)r->waits);
+	LEARN(records, (double)r->records);
+	LEARN(gpu_s, gpu_s);
+#undef LEARN
+	/* What it uploaded had to be on the device at once, at least. */
+	p->peak = (double)r->bytes_up;
+	if (r->nnames) {
+		free(p->names);
+		free(p->lens);
+		p->names = malloc(r->nnames * sizeof(*p->names));
+		p->lens = malloc(r->nnames * sizeof(*p->lens));
+		if (p->names && p->lens) {
+			memcpy(p->names, r->names, r->nnames * sizeof(*p->names));
+			memcpy(p->lens, r->lens, r->nnames * sizeof(*p->lens));
+			p->nnames = r->nnames;
+		} else {
+			free(p->names);
+			free(p->lens);
+			p->names = NULL;
+			p->lens = NULL;
+			p->nnames = 0;
+		}
+	}
+	p->runs++;
+	p->used = now;
+out:
+	reap(s);
+}
+
+/* ---- gleamctl stats and servers ---- */
+
+static const char *state_name(const struct server *s, uint64_t now)
+{
+	if (s->removed)
+		return "removed";
+	if (s->state == SRV_UP)
+		return sched_usable(s, now) ? "up" : "stalled";
+	return s->state == SRV_CONNECTING ? "connecting" : "down";
+}
+
+static double age_s(uint64_t age)
+{
+	return age == UINT64_MAX ? -1.0 : age / 1e9;
+}
+
+static void server_json(struct sbuf *b, const struct server *s, uint64_t now)
+{
+	uint64_t rtt_age, rate_age;
+	const char *rtt_src, *rate_src;
+	double rtt = link_rtt(&s->link, now, &rtt_age, &rtt_src);
+	double rate = link_rate(&s->link, now, &rate_age, &rate_src);
+	char t[128];
+
+	sb_printf(b, "{\"address\":\"%s\",\"state\":\"%s\",\"for_s\":%.3f,\"why\":\"%s\","
+		  "\"own_sessions\":%u,\"placed\":%llu,\"chunks_known\":%zu,"
+		  "\"link\":{\"rtt_ms\":%.3f,\"rtt_min_ms\":%.3f,\"rtt_src\":\"%s\",\"rtt_age_s\":%.3f,"
+		  "\"tcp_rtt_ms\":%.3f,\"tcp_trusted\":%s,"
+		  "\"rate_mbit\":%.3f,\"rate_src\":\"%s\",\"rate_age_s\":%.3f,\"loss_pct\":%.3f,"
+		  "\"loss_age_s\":%.3f,\"iface\":\"%s\",\"iface_up\":%s,\"iface_errors\":%llu}",
+		  s->name, state_name(s, now), (now - MIN(s->state_since, now)) / 1e9,
+		  safe(s->why, sizeof(s->why), t, sizeof(t)), s->own, (unsigned long long)s->placed,
+		  s->held.n, rtt * 1e3, link_rtt_min(&s->link) * 1e3, rtt_src, age_s(rtt_age),
+		  s->link.rtt_tcp.v * 1e3, link_tcp_trusted(&s->link) ? "true" : "false",
+		  rate * 8 / 1e6, rate_src,
+		  age_s(rate_age), link_loss(&s->link) * 100, age_s(ewma_age(&s->link.loss, now)),
+		  s->link.ifname, s->link.ifindex ? (s->link.if_up ? "true" : "false") : "null",
+		  (unsigned long long)s->link.if_errors);
+	if (!s->have_info) {
+		sb_printf(b, ",\"info_age_s\":-1,\"gpus\":[]}");
+		return;
+	}
+	sb_printf(b, ",\"info_age_s\":%.3f,\"backend\":\"%s\",\"sessions\":%u,\"gpus\":[",
+		  (now - MIN(s->info_at, now)) / 1e9,
+		  safe(s->info.backend, sizeof(s->info.backend), t, sizeof(t)), s->info.sessions);
+	for (unsigned int g = 0; g < s->info.ngpus; g++) {
+		const struct sched_gpu *u = &s->gpus[g];
+
+		sb_printf(b, "%s{\"index\":%u,\"name\":\"%s\",\"util_pct\":%u,\"util_measured\":%s,"
+			  "\"mem_used\":%llu,\"mem_total\":%llu,\"sessions\":%.0f,\"own\":%u,"
+			  "\"wait_us\":%u}", g ? "," : "", g,
+			  safe(u->info.name, sizeof(u->info.name), t, sizeof(t)), u->usage.util_pct,
+			  u->usage.flags & GLEAM_USAGE_F_UTIL ? "true" : "false",
+			  (unsigned long long)u->usage.mem_used,
+			  (unsigned long long)(u->usage.mem_total ? u->usage.mem_total : u->info.total_mem),
+			  gpu_sessions(s, (int)g), u->own, u->usage.wait_us);
+	}
+	sb_printf(b, "]}");
+}
+
+static void server_text(struct sbuf *b, const struct server *s, uint64_t now)
+{
+	uint64_t rtt_age, rate_age;
+	const char *rtt_src, *rate_src;
+	double rtt = link_rtt(&s->link, now, &rtt_age, &rtt_src);
+	double rate = link_rate(&s->link, now, &rate_age, &rate_src);
+	char t[128];
+
+	sb_printf(b, "%s: %s for %.1f s", s->name, state_name(s, now),
+		  (now - MIN(s->state_since, now)) / 1e9);
+	if (s->state != SRV_UP)
+		sb_printf(b, " (%s)", safe(s->why, sizeof(s->why), t, sizeof(t)));
+	sb_printf(b, "; %u own session(s), %llu placed\n", s->own, (unsigned long long)s->placed);
+	sb_printf(b, "  link: rtt %.3f ms (%s, %.1f s old), rate %.1f Mbit/s (%s, %.1f s old), "
+		  "loss %.2f%%, interface %s%s\n", rtt * 1e3, rtt_src, age_s(rtt_age),
+		  rate * 8 / 1e6, rate_src, age_s(rate_age), link_loss(&s->link) * 100,
+		  s->link.ifindex ? s->link.ifname : "?",
+		  !s->link.ifindex ? "" : s->link.if_up ? " (up)" : " (DOWN)");
+	if (!s->have_info)
+		return;
+	for (unsigned int g = 0; g < s->info.ngpus; g++) {
+		const struct sched_gpu *u = &s->gpus[g];
+		uint64_t total = u->usage.mem_total ? u->usage.mem_total : u->info.total_mem;
+
+		sb_printf(b, "  GPU %u %s: util %s%u%%, memory %llu/%llu MiB, sessions %.0f (own %u), "
+			  "wait %u us\n", g, safe(u->info.name, sizeof(u->info.name), t, sizeof(t)),
+			  u->usage.flags & GLEAM_USAGE_F_UTIL ? "" : "(not measured) ",
+			  u->usage.util_pct, (unsigned long long)(u->usage.mem_used >> 20),
+			  (unsigned long long)(total >> 20), gpu_sessions(s, (int)g), u->own,
+			  u->usage.wait_us);
+	}
+}
+
+char *sched_servers(bool json)
+{
+	struct sbuf b = { 0 };
+	uint64_t now = gl_now_ns();
+	bool first = true;
+
+	sb_printf(&b, json ? "{\"servers\":[" : "");
+	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+		const struct server *s = &sc.srv[i];
+
+		if (!s->used || s->removed)
+			continue;
+		if (json)
+			sb_printf(&b, "%s{\"address\":\"%s\",\"state\":\"%s\",\"added\":%s}",
+				  first ? "" : ",", s->name, state_name(s, now),
+				  s->added ? "true" : "false");
+		else
+			sb_printf(&b, "%s %s%s\n", s->name, state_name(s, now),
+				  s->added ? " (added by gleamctl)" : "");
+		first = false;
+	}
+	sb_printf(&b, json ? "]}\n" : "");
+	if (!json && first)
+		sb_printf(&b, "no servers\n");
+	return b.b;
+}
+
+char *sched_stats(bool json)
+{
+	struct sbuf b = { 0 };
+	uint64_t now = gl_now_ns();
+	unsigned int n = MIN(sc.nlog, (unsigned int)SCHED_LOG_MAX);
+	bool first = true;
+
+	if (json)
+		sb_printf(&b, "{\"placement\":\"%s\",\"servers\":[", sched_placement());
+	else
+		sb_printf(&b, "placement: %s\n", sched_placement());
+	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+		if (!sc.srv[i].used)
+			continue;
+		if (json) {
+			sb_printf(&b, first ? "" : ",");
+			server_json(&b, &sc.srv[i], now);
+		} else {
+			server_text(&b, &sc.srv[i], now);
+		}
+		first = false;
+	}
+	sb_printf(&b, json ? "],\"pins\":[" : sc.npins ? "pins:\n" : "");
+	for (unsigned int i = 0; i < sc.npins; i++) {
+		const struct sched_pin *p = &sc.pins[i];
+
+		if (json)
+			sb_printf(&b, "%s{\"what\":\"%s\",\"server\":\"%s\",\"gpu\":%d}", i ? "," : "",
+				  p->what, p->server, p->gpu);
+		else if (p->gpu >= 0)
+			sb_printf(&b, "  %s -> %s GPU %d\n", p->what, p->server, p->gpu);
+		else
+			sb_printf(&b, "  %s -> %s\n", p->what, p->server);
+	}
+	sb_printf(&b, json ? "],\"programs\":[" : "");
+	first = true;
+	for (unsigned int i = 0; i < SCHED_PROGRAMS_MAX; i++) {
+		const struct sched_prog *p = &sc.progs[i];
+
+		if (!p->runs)
+			continue;
+		if (json)
+			sb_printf(&b, "%s{\"program\":\"%s\",\"runs\":%u,\"up\":%.0f,\"down\":%.0f,"
+				  "\"waits\":%.0f,\"records\":%.0f,\"gpu_s\":%.4f,\"uploads_named\":%u}",
+				  first ? "" : ",", p->name, p->runs, p->up, p->down, p->waits,
+				  p->records, p->gpu_s, p->nnames);
+		first = false;
+	}
+	if (json)
+		sb_printf(&b, "],\"sessions\":[");
+	else if (n)
+		sb_printf(&b, "sessions, latest first:\n");
+	for (unsigned int k = 0; k < n; k++) {
+		const struct sched_log *l = &sc.log[(sc.nlog - 1 - k) % SCHED_LOG_MAX];
+
+		if (json) {
+			sb_printf(&b, "%s{\"id\":%llu,\"program\":\"%s\",\"via\":\"%s\",\"server\":\"%s\","
+				  "\"gpu\":%d,\"live\":%s,\"age_s\":%.3f,\"wall_s\":%.3f,\"known\":%s,"
+				  "\"why\":\"%s\",\"candidates\":[", k ? "," : "",
+				  (unsigned long long)l->id, l->program, l->via, l->server, l->gpu,
+				  l->live ? "true" : "false", (now - MIN(l->at, now)) / 1e9, l->wall_s,
+				  l->learnt ? "true" : "false", l->why);
+			for (unsigned int i = 0; i < l->ntop; i++)
+				sb_printf(&b, "%s{\"server\":\"%s\",\"gpu\":%d,\"predicted_s\":%.4f}",
+					  i ? "," : "", l->top_server[i], l->top[i].gpu, l->top[i].t);
+			sb_printf(&b, "]}");
+			continue;
+		}
+		sb_printf(&b, "  %llu %s (%s) -> %s", (unsigned long long)l->id, l->program, l->via,
+			  l->server[0] ? l->server : "nowhere");
+		if (l->gpu >= 0)
+			sb_printf(&b, " GPU %d", l->gpu);
+		sb_printf(&b, ", %s: %s", l->live ? "live" : "ended", l->why);
+		for (unsigned int i = 0; i < l->ntop; i++)
+			sb_printf(&b, "%s%s:%d %.3f s", i ? " < " : "; ", l->top_server[i], l->top[i].gpu,
+				  l->top[i].t);
+		sb_printf(&b, "\n");
+	}
+	if (json)
+		sb_printf(&b, "]}\n");
+	return b.b;
+}
