@@ -44,6 +44,13 @@ check-kill: all
 
 CHECK_TARGETS += check-unit check-valgrind check-integration check-kill
 
+# The scheduler: three server gleamd behind emulated links of their own.
+.PHONY: check-sched
+check-sched: all
+	BUILD=$(BUILD) tests/sched/run.sh
+
+CHECK_TARGETS += check-sched
+
 # The benchmark workloads: a driver-API program like the test programs.
 BENCH_BIN := $(BUILD)/bin/gleam-bench
 $(BENCH_BIN): tests/bench/gleam-bench.c
