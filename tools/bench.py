@@ -64,6 +64,7 @@ def workloads(gpu):
     return [
         ("launch-cost", ["launch-cost", "2000"]),
         ("sync-rtt", ["sync-rtt", "500"]),
+        ("wait-rtt", ["wait-rtt", "500"]),
         ("htod", ["htod", str(big)]),
         ("dtoh", ["dtoh", str(big)]),
         ("launch-heavy", ["launch-heavy", "10000"]),

@@ -7,7 +7,9 @@
  * truly waited for the GPU (for T_floor, Documentation/benchmarks.md).
  *
  *   launch-cost [N]      N asynchronous launches of an empty kernel: client time per launch
- *   sync-rtt [N]         N synchronisations of an idle stream
+ *   sync-rtt [N]         N synchronisations of an idle stream (nothing to wait
+ *                        for: no waits count towards the floor)
+ *   wait-rtt [N]         N empty kernels, each waited for: N round trips
  *   htod BYTES           host-to-device copy throughput (pinned source)
  *   dtoh BYTES           device-to-host copy throughput
  *   launch-heavy [N]     N small kernels, a synchronisation every 100
@@ -137,6 +139,15 @@ int main(int argc, char **argv)
 		for (long i = 0; i < n; i++)
 			CK(cuStreamSynchronize(s));
 		t1 = now();
+		report(w, t1 - t0, 0, 0, "us_per_call", (t1 - t0) / (double)n * 1e6);
+	} else if (!strcmp(w, "wait-rtt")) {
+		n = n ? n : 2000;
+		t0 = now();
+		for (long i = 0; i < n; i++) {
+			CK(cuLaunchKernel(nullk, 1, 1, 1, 32, 1, 1, 0, s, NULL, NULL));
+			CK(cuStreamSynchronize(s));
+		}
+		t1 = now();
 		report(w, t1 - t0, 0, n, "us_per_call", (t1 - t0) / (double)n * 1e6);
 	} else if (!strcmp(w, "htod") || !strcmp(w, "dtoh")) {
 		size_t bytes = n ? (size_t)n : (256u << 20);
@@ -239,7 +250,7 @@ int main(int argc, char **argv)
 		CK(cuMemFree(d));
 		free(h);
 	} else {
-		fprintf(stderr, "usage: gleam-bench launch-cost|sync-rtt|htod|dtoh|launch-heavy|matmul [N]\n"
+		fprintf(stderr, "usage: gleam-bench launch-cost|sync-rtt|wait-rtt|htod|dtoh|launch-heavy|matmul [N]\n"
 				"       gleam-bench load MIB COPIES SEED\n");
 		return 2;
 	}

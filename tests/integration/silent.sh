@@ -39,7 +39,7 @@ sessions() {
 }
 
 # A program that waits on the GPU again and again (about a minute).
-"$BIN/gleam-bench" sync-rtt 100000 >"$TMP/prog.out" 2>"$TMP/prog.err" &
+"$BIN/gleam-bench" wait-rtt 100000 >"$TMP/prog.out" 2>"$TMP/prog.err" &
 PROG=$!
 sleep 1.5
 if ! kill -0 "$PROG" 2>/dev/null; then
@@ -87,7 +87,7 @@ fi
 
 # The link speaks again: a new program runs.
 "$BIN/linkem" --ctl "$CTL" restore >/dev/null
-if timeout 60 "$BIN/gleam-bench" sync-rtt 200 >"$TMP/after.out" 2>"$TMP/after.err"; then
+if timeout 60 "$BIN/gleam-bench" wait-rtt 200 >"$TMP/after.out" 2>"$TMP/after.err"; then
 	ok "after the silence a new program runs: $(head -c 80 "$TMP/after.out")"
 else
 	bad "after the silence: $(tail -n 2 "$TMP/after.err")"
