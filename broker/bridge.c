@@ -603,7 +603,7 @@ void bridge_tick(struct bridge *b, uint64_t now)
 /* The connection failed: a resumable session waits for another. */
 static bool lost(struct bridge *b)
 {
-	if (!b->resumable || b->closing)
+	if ((!b->resumable && !b->restartable) || b->closing)
 		return false;
 	gl_info("session: connection lost; keeping the session to take it up again");
 	bridge_detach(b);

@@ -687,6 +687,7 @@ bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 				ccache_resumed(b);
 			return true;
 		}
+		b->restartable = false;
 		if (ack.features & GLEAM_WIRE_F_RESUME) {
 			if (!ack.resume_token)
 				return false;
@@ -771,6 +772,9 @@ static void on_connect(struct csess *s, int res)
 		link_connected(s, res);
 		return;
 	}
+	/* Until the server answers, a failed connection is tried again. */
+	if (!s->b.token && !s->b.hello_done)
+		s->b.restartable = cl.cfg->resume_s != 0;
 	/* The GPU the scheduler chose, named only in the first hello: a resume keeps it. */
 	if (s->gpu_named && !s->b.token) {
 		h.features |= GLEAM_WIRE_F_GPU;
@@ -794,9 +798,22 @@ static void on_connect(struct csess *s, int res)
 		s->b.detached = false;
 		s->resuming = true;
 	} else if (res < 0) {
+		if (s->b.restartable) {
+			/* As for a dropped session: the program sees a delay, not an error. */
+			if (!s->b.detached) {
+				gl_err("cannot connect to server %s: %s; trying again for %u s",
+				       srv_name(s), strerror(-res), cl.cfg->resume_s);
+				s->b.detached = true;
+				s->b.detached_at = gl_now_ns();
+			}
+			retry_later(s);
+			return;
+		}
 		gl_err("cannot connect to server %s: %s", srv_name(s), strerror(-res));
 		bridge_close(&s->b);
 		return;
+	} else {
+		s->b.detached = false;
 	}
 	gethostname(h.client, sizeof(h.client) - 1);
 	snprintf(h.program, sizeof(h.program), "%s", s->program);
@@ -982,6 +999,15 @@ static void take_up(struct csess *s, uint64_t now)
 		return;
 	s->tried_at = now;
 	s->try_at = UINT64_MAX;
+	/* A session not yet begun may begin elsewhere: its server may be the one gone. */
+	if (!s->b.token) {
+		if (s->placed) {
+			struct sched_run none = { .program = s->program, .id = s->id };
+
+			sched_session_end(s->srv, s->gpu, &none);
+		}
+		place(s);
+	}
 	start_connect(s);
 }
 
@@ -1006,7 +1032,8 @@ static void on_keepalive(void)
 	cl.keepalive_armed = false;
 	for (s = cl.sessions; s; s = next) {
 		next = s->next;
-		if (s->b.token && !s->b.closing && (s->b.detached || s->resuming))
+		if ((s->b.token || s->b.restartable) && !s->b.closing &&
+		    (s->b.detached || s->resuming))
 			take_up(s, now);
 		if (!s->control && s->local_hello && !bridge_keepalive(&s->b, now, cl.cfg->keepalive_s))
 			gl_err("session %llu (%s): server %s unreachable", (unsigned long long)s->id,

@@ -122,6 +122,12 @@ struct bridge {
 	 * takes the session up again.
 	 */
 	bool resumable;
+	/*
+	 * Client: a session the server has not yet answered, which a failed
+	 * or dropped connection sends back to connecting afresh (nothing of
+	 * it was replayed: records wait for the answer).
+	 */
+	bool restartable;
 	bool detached;
 	bool bye;			/* closing: a BYE goes out first */
 	uint64_t detached_at;		/* ns */

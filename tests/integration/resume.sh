@@ -61,6 +61,14 @@ check() {
 	fi
 }
 
+# A program that starts while the link refuses connections: it waits, as a
+# dropped session does, and runs once the link is back.
+"$BIN/linkem" --ctl "$CTL" cut 2s >/dev/null
+timeout 120 "$PROGS/memops" >"$TMP/start.out" 2>"$TMP/start.err"
+rc=$?
+"$BIN/linkem" --ctl "$CTL" restore >/dev/null
+check start "a program started while the link was cut for 2 s" "$rc" "$EXPECTED/memops.out"
+
 rc=$(cut_run copies-1s 1 1s "$PROGS/memops")
 check copies-1s "a 1 s cut in the middle of copies" "$rc" "$EXPECTED/memops.out"
 rc=$(cut_run copies-5s 1 5s "$PROGS/memops")
