@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# Uploads by content, on loopback with the sim backend (Documentation/cache.md):
+# Uploads by content, on loopback with the sim backend (BACKEND=cuda: the GPU;
+# Documentation/cache.md):
 # the upload program's copies of every size around the chunk boundaries
 # come back intact through a server with a chunk store, and the store does
 # what it must:
@@ -52,7 +53,7 @@ restart_server() {
 	# The old one's port may take a moment to be free: a few tries.
 	for _ in 1 2 3 4 5; do
 		# shellcheck disable=SC2086
-		"$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend sim $SERVER_ARGS \
+		"$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend "${BACKEND:-sim}" $SERVER_ARGS \
 			>>"$TMP/server.log" 2>&1 &
 		SPID=$!
 		for _ in $(seq 200); do
@@ -70,7 +71,7 @@ export LD_LIBRARY_PATH=$BUILD/lib
 # The server's store threads even where a machine this small would not have them.
 export GLEAM_STORE_THREADS=${GLEAM_STORE_THREADS:-2}
 start || { bad "daemons start"; echo "$passed passed, $failed failed"; exit 1; }
-ok "daemons start (server $PORT, sim backend, chunk store in $STORE)"
+ok "daemons start (server $PORT, ${BACKEND:-sim} backend, chunk store in $STORE)"
 
 # 1. Cold: every byte crosses once; the same bytes twice in one run cross once.
 if run_upload cold 1 8; then

@@ -9,7 +9,7 @@
 # table.  Logs and results go to $OUT (default build/gpu).
 #
 # GLEAM_GPU_PARTS chooses parts (default all): gpu-check torch cudart
-# resume probe bench.  GLEAM_SKIP_BENCH=1 leaves the benchmarks out.
+# cache resume kill probe bench.  GLEAM_SKIP_BENCH=1 leaves the benchmarks out.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -19,11 +19,11 @@ mkdir -p "$OUT"
 export BUILD
 
 nvidia-smi -L || { echo "SKIP: no NVIDIA GPU"; exit 77; }
-PARTS=${GLEAM_GPU_PARTS:-gpu-check torch cudart resume probe bench}
+PARTS=${GLEAM_GPU_PARTS:-gpu-check torch cudart cache resume kill probe bench}
 [ "${GLEAM_SKIP_BENCH:-0}" = 1 ] && PARTS=${PARTS/bench/}
 part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 # A part not run: its verdict says so, and does not fail the run.
-check_rc=0 torch_rc=0 resume_rc=0 bench_rc=0 cudart_fail=0 expect_fail=0
+check_rc=0 torch_rc=0 cache_rc=0 resume_rc=0 kill_rc=0 bench_rc=0 cudart_fail=0 expect_fail=0
 torch_res=skipped
 mem_before=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
 
@@ -94,6 +94,14 @@ done
 
 cp /run/gleam/*.log "$OUT/" 2>/dev/null
 
+# Uploads by content with the chunk store in front of the GPU
+# (tests/cache/run.sh): every size around the chunk boundaries intact, warm
+# runs sending names, the disk tier across a restart, damaged chunks, liars.
+if part cache; then
+	BACKEND=cuda GLEAM_TEST_LOGS=$OUT/cache timeout 300 tests/cache/run.sh >"$OUT/cache.log" 2>&1
+	cache_rc=$?
+fi
+
 # Links cut and stalled under programs on the GPU (tests/integration/resume.sh),
 # with the GPU's memory in use before and after.
 resume_mem0=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
@@ -104,6 +112,17 @@ if part resume; then
 	sleep 2
 fi
 resume_mem1=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
+
+# The program, its worker, the client or the server gleamd killed at seeded
+# points (tests/integration/kill.sh): the daemons come back to where they
+# started, and so does the GPU's memory in use.
+if part kill; then
+	KILL_SEEDS=${KILL_SEEDS:-$(seq 1 12)} BACKEND=cuda GLEAM_TEST_LOGS=$OUT/kill timeout 400 \
+		tests/integration/kill.sh >"$OUT/kill.log" 2>&1
+	kill_rc=$?
+	sleep 2
+fi
+kill_mem1=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
 
 # What the driver answers in the export-table slots still being learned.
 part probe && "$BUILD/bin/gleam-export-probe" >"$OUT/export-probe.log" 2>&1
@@ -127,8 +146,12 @@ printf '%-16s %6s %6s %10s  %s\n' program direct gleam gleam-sync result
 printf '%s' "$cudart_rows"
 echo "== expected outputs: $expect_fail differ"
 [ -f "$OUT/expected.log" ] && cat "$OUT/expected.log"
+echo "== uploads by content on the GPU (exit $cache_rc)"
+grep -E '^(ok|FAIL)' "$OUT/cache.log" 2>/dev/null
 echo "== links cut under programs on the GPU (exit $resume_rc; GPU memory $resume_mem0 -> $resume_mem1 MiB)"
 grep -E '^(ok|FAIL)' "$OUT/resume.log" 2>/dev/null
+echo "== kills on the GPU (exit $kill_rc; GPU memory $resume_mem1 -> $kill_mem1 MiB)"
+grep -E '^(ok|FAIL)' "$OUT/kill.log" 2>/dev/null
 echo "== export-table probe"
 cat "$OUT/export-probe.log" 2>/dev/null
 echo "== bench (exit $bench_rc)"
@@ -142,6 +165,8 @@ printf '%-22s %s\n' "gpu-check" "$(verdict gpu-check "$([ $check_rc -eq 0 ] && e
 printf '%-22s %s\n' "cuBLAS, PyTorch" "$torch_res"
 printf '%-22s %s\n' "cudart programs" "$(verdict cudart "$([ $cudart_fail -eq 0 ] && echo PASS || echo "FAIL ($cudart_fail)")")"
 printf '%-22s %s\n' "expected outputs" "$(verdict gpu-check "$([ $expect_fail -eq 0 ] && echo PASS || echo "FAIL ($expect_fail)")")"
+printf '%-22s %s\n' "uploads by content" "$(verdict cache "$([ $cache_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "cut links" "$(verdict resume "$([ $resume_rc -eq 0 ] && echo PASS || echo FAIL)")"
+printf '%-22s %s\n' "kills" "$(verdict kill "$([ $kill_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "bench" "$(verdict bench "$([ $bench_rc -eq 0 ] && echo ran || echo FAIL)")"
-[ $check_rc -eq 0 ] && { [ $torch_rc -eq 0 ] || [ $torch_rc -eq 77 ]; } && [ $expect_fail -eq 0 ] && [ $cudart_fail -eq 0 ] && [ $bench_rc -eq 0 ] && [ $resume_rc -eq 0 ]
+[ $check_rc -eq 0 ] && { [ $torch_rc -eq 0 ] || [ $torch_rc -eq 77 ]; } && [ $expect_fail -eq 0 ] && [ $cudart_fail -eq 0 ] && [ $bench_rc -eq 0 ] && [ $resume_rc -eq 0 ] && [ $cache_rc -eq 0 ] && [ $kill_rc -eq 0 ]

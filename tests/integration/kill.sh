@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# Kill tests: a server and a client gleamd on loopback with the sim
+# Kill tests: a server and a client gleamd on loopback with the sim (BACKEND=cuda: the GPU)
 # backend; over a fixed list of seeds, a program that allocates, copies,
 # launches and synchronises in a loop (tests/programs/churn.c) runs through
 # them, and at a point the seed picks one of the program, its replay
@@ -40,7 +40,7 @@ RESTART_US=$(awk -v s="${KILL_RESTART_DELAY:-0.2}" 'BEGIN { printf "%d", s * 100
 # Each daemon started again after a kill, waited for until it answers.
 # Disowned, so that the shell does not report the kills.
 start_server() {
-	"$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend sim --resume "$RESUME" \
+	"$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend "${BACKEND:-sim}" --resume "$RESUME" \
 		>>"$TMP/server.log" 2>&1 &
 	SPID=$!
 	disown $SPID
