@@ -121,6 +121,25 @@ double link_loss(const struct link_est *l)
 	return l->loss.n ? MAX(0.0, MIN(l->loss.v, 1.0)) : 0.0;
 }
 
+void link_flush(struct link_est *l, uint64_t now)
+{
+	uint64_t busy_us;
+
+	if (l->acc_since && now > l->acc_since) {
+		busy_us = MIN(l->acc_busy_us, (now - l->acc_since) / 1000);
+		/*
+		 * Short bursts tell more about buffers than about the link: a
+		 * relay (linkem) or the far end's socket takes the first
+		 * megabyte or so at once.
+		 */
+		if (busy_us >= 50000 && l->acc_acked >= (1 << 20))
+			ewma_add(&l->rate_busy, (double)l->acc_acked * 1e6 / (double)busy_us, 0.3, now);
+	}
+	l->acc_acked = 0;
+	l->acc_busy_us = 0;
+	l->acc_since = now;
+}
+
 void link_sample_ping(struct link_est *l, uint64_t sent_ns, uint64_t now)
 {
 	double rtt = (double)(now - sent_ns) / 1e9, m;

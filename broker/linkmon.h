@@ -39,6 +39,14 @@ struct link_est {
 	struct ewma rate_busy;		/* bytes/s acknowledged while a connection had data to send */
 	struct ewma rate_tcp;		/* bytes/s: the kernel's tcpi_delivery_rate */
 	struct ewma loss;		/* retransmitted share of segments sent */
+	/*
+	 * Since the last link_flush(): bytes acknowledged and busy time, summed
+	 * over every connection to the server, so that sessions sharing the link
+	 * measure the link and not their share of it.
+	 */
+	uint64_t acc_acked;
+	uint64_t acc_busy_us;
+	uint64_t acc_since;		/* ns */
 	/* The interface the server is reached through (rtnetlink). */
 	int ifindex;			/* 0: not known */
 	char ifname[16];
@@ -83,6 +91,12 @@ extern double link_assumed_rate;
  */
 void link_sample_tcp(struct link_est *l, int fd, struct tcp_sample *prev, uint64_t now);
 void link_sample_ping(struct link_est *l, uint64_t sent_ns, uint64_t now);
+/*
+ * Once a tick: what the connections acknowledged since the last call, over
+ * the time some connection was busy (the sum of their busy times, at most
+ * the time that went by), is a sample of the link's rate.
+ */
+void link_flush(struct link_est *l, uint64_t now);
 
 /*
  * rtnetlink (libnl-route): the interfaces, read again on every call of

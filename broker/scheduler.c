@@ -597,6 +597,7 @@ void sched_tick(const struct sched_ops *ops, uint64_t now)
 
 		if (!s->used || s->removed)
 			continue;
+		link_flush(&s->link, now);
 		r = link_rate(&s->link, now, &age, &src);
 		if (age != UINT64_MAX)
 			best = MAX(best, r);

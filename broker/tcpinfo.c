@@ -41,11 +41,13 @@ void link_sample_tcp(struct link_est *l, int fd, struct tcp_sample *prev, uint64
 
 		/*
 		 * Bytes acknowledged over the time the connection had data
-		 * waiting: the link's rate, whatever the program did between.
-		 * Short bursts tell more about buffers than about the link.
+		 * waiting: the link's rate, whatever the program did between;
+		 * summed over the server's connections until link_flush().
 		 */
-		if (ti.tcpi_bytes_acked >= prev->bytes_acked && busy >= 20000 && acked >= (256 << 10))
-			ewma_add(&l->rate_busy, (double)acked * 1e6 / (double)busy, 0.3, now);
+		if (ti.tcpi_bytes_acked >= prev->bytes_acked && busy < (1ULL << 40)) {
+			l->acc_acked += acked;
+			l->acc_busy_us += busy;
+		}
 		if (segs >= 100 && rtx <= segs)
 			ewma_add(&l->loss, (double)rtx / segs, 0.3, now);
 	}
