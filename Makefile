@@ -16,7 +16,7 @@ ALL_TARGETS   :=
 CHECK_TARGETS :=
 CLEAN_DIRS    := $(BUILD)
 
-.PHONY: all check demo deps clean gpu-check bench kmod vm-check fuzz
+.PHONY: all check demo deps clean gpu-check bench bench-sched kmod vm-check fuzz
 all: all-targets
 
 # Debian packages; run first on a fresh machine (as root).
@@ -57,6 +57,11 @@ gpu-check: all
 # Benchmarks: Gleam against local and synchronous runs over emulated links.
 bench: all
 	BUILD=$(BUILD) $(PYTHON) tools/bench.py
+	BUILD=$(BUILD) $(PYTHON) tools/sched-bench.py
+
+# The scheduler alone: auto against round-robin and random placement.
+bench-sched: all
+	BUILD=$(BUILD) $(PYTHON) tools/sched-bench.py
 
 clean:
 	rm -rf $(CLEAN_DIRS)
