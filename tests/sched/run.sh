@@ -153,7 +153,7 @@ expect() {
 
 for i in 1 2 3; do
 	start_server "$i" || { bad "server ${NAMES[$i]} starts"; exit 1; }
-	start_link "$i" || { bad "link ${NAMES[$i]} starts"; exit 1; }
+	start_link "$i" || { bad "link ${NAMES[$i]} starts: $(tail -n 2 "$TMP/linkem$i.log")"; exit 1; }
 done
 start_client || { bad "client gleamd starts: $(tail -n 3 "$TMP/client.log")"; exit 1; }
 ALLUP="all(S[n]['state'] == 'up' and S[n]['link'].get('rtt_src') == 'ping' and S[n]['info_age_s'] >= 0 for n in 'ABC')"
@@ -210,8 +210,11 @@ wait "${LOAD[@]}" 2>/dev/null
 kill "$LPID" 2>/dev/null
 wait "$LPID" 2>/dev/null
 LPID=
-wait_for "S['A']['gpus'][0]['sessions'] == 0" 10 >/dev/null ||
-	bad "$CASE: A's sessions did not end: $(q "S['A']['gpus']")"
+if ! t=$(wait_for "S['A']['gpus'][0]['sessions'] == 0" 30); then
+	bad "$CASE: A's sessions did not end: $(q "S['A']['gpus']"); the server says: $("$BIN/gleamctl" server-info "127.0.0.1:$((BASE + 1))" | head -n 1); $(tail -n 3 "$TMP/server1.log")"
+else
+	echo "   A back to no session ${t} s after the load ended"
+fi
 
 # 3. A pin, across a restart of the client gleamd.
 CASE="pin"
