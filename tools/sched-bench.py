@@ -5,7 +5,7 @@
 Two server gleamd, one per GPU (CUDA_VISIBLE_DEVICES), each behind a linkem
 link of its own: S1 1 Gbit/s 0.5 ms, S2 300 Mbit/s 3 ms.  One client gleamd
 knows both.  Eight programs run at once, each a queue of jobs from a mix of
-gleam-bench's workloads (launch-heavy, sync-rtt, htod, a model's weights
+gleam-bench's workloads (launch-heavy, wait-rtt, htod, a model's weights
 loaded, matmul), under --placement auto, round-robin and random in turn.
 Each policy gets fresh daemons (empty chunk stores) and the same warm-up:
 every workload once, one after another, which is what auto learns from.
@@ -56,14 +56,14 @@ def mix(gpu):
     if gpu:
         return [
             ("launch-heavy", ["launch-heavy", "20000"]),
-            ("sync-rtt", ["sync-rtt", "2000"]),
+            ("wait-rtt", ["wait-rtt", "2000"]),
             ("htod", ["htod", str(256 << 20)]),
             ("load", ["load", "512", "64", "1"]),
             ("matmul", ["matmul", "2048"]),
         ]
     return [
         ("launch-heavy", ["launch-heavy", "2000"]),
-        ("sync-rtt", ["sync-rtt", "200"]),
+        ("wait-rtt", ["wait-rtt", "200"]),
         ("htod", ["htod", str(16 << 20)]),
         ("load", ["load", "16", "8", "1"]),
         ("matmul", ["matmul", "128"]),
