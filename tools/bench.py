@@ -15,7 +15,8 @@ GPU machine whose Python has torch, and are skipped with a note elsewhere.
 Their rows are the steady state, per inference: G is the direct run's, B and S
 what Gleam counted during the Gleam run's steady state, per inference.
 
-Environment: GLEAM_BENCH_PROFILES (link profiles, comma-separated),
+Environment: GLEAM_BENCH_GLEAMD_ARGS (options for every gleamd it starts,
+such as --ring-shift 25), GLEAM_BENCH_PROFILES (link profiles, comma-separated),
 GLEAM_BENCH_WORKLOADS (workloads, comma-separated shell patterns such as
 "prog:*,torch:*"; torch:gpt2 and torch:mlp-train run only when named),
 GLEAM_BENCH_PYTHON (the Python that runs the PyTorch workloads; default this
@@ -40,6 +41,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.abspath(os.environ.get("BUILD", os.path.join(ROOT, "build")))
 BIN = os.path.join(BUILD, "bin")
+GLEAMD_ARGS = os.environ.get("GLEAM_BENCH_GLEAMD_ARGS", "").split()
 
 # name, rate (bits/s, None: loopback), one-way delay (seconds)
 PROFILES = [
@@ -161,7 +163,8 @@ class Daemons:
         env.pop("LD_LIBRARY_PATH", None)
         self.env = env
         self.spawn([os.path.join(BIN, "gleamd"), "server", "--listen",
-                    "127.0.0.1:%d" % self.port, "--backend", backend], "server.log")
+                    "127.0.0.1:%d" % self.port, "--backend", backend] + GLEAMD_ARGS,
+                   "server.log")
         self.wait(lambda: subprocess.run([os.path.join(BIN, "gleamctl"), "server-info",
                                           "127.0.0.1:%d" % self.port],
                                          capture_output=True).stdout.find(b"unreachable") < 0)
@@ -196,7 +199,8 @@ class Daemons:
             target = "127.0.0.1:%d" % lport
         sock = os.path.join(self.tmp, "gleamd-%s.sock" % name)
         procs.append(self.spawn([os.path.join(BIN, "gleamd"), "client", "--server", target,
-                                 "--socket", sock, "--cache", "on" if cache else "off"],
+                                 "--socket", sock, "--cache", "on" if cache else "off"] +
+                                GLEAMD_ARGS,
                                 "client-%s.log" % name))
         env = dict(os.environ, GLEAM_SOCKET=sock)
         self.wait(lambda: subprocess.run([os.path.join(BIN, "gleamctl"), "status"],
