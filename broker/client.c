@@ -807,6 +807,8 @@ static void on_connect(struct csess *s, int res)
 				s->b.detached_at = gl_now_ns();
 			}
 			retry_later(s);
+			/* Its program may end meanwhile: the bell socket is watched. */
+			bridge_kick(&s->b);
 			return;
 		}
 		gl_err("cannot connect to server %s: %s", srv_name(s), strerror(-res));
@@ -1066,6 +1068,9 @@ static void link_connect(struct server *v)
 		sched_link_down(v, "out of memory", gl_now_ns());
 		return;
 	}
+	/* Not a session: it takes no session number. */
+	s->id = 0;
+	cl.next_id--;
 	s->link = v;
 	s->srv = v;
 	snprintf(s->program, sizeof(s->program), "(control)");
