@@ -722,7 +722,7 @@ double sched_predict(const struct sched_prog *p, const struct server *s, int gpu
 	double rate = link_rate(&s->link, now, &age, &src);
 	double loss = link_loss(&s->link);
 	double up = MAX(0.0, p->up - held_bytes(p, s));
-	double t = 0, others = 0, busy = 1, wait = 0;
+	double t = 0, others = 0, busy = 1, wait = 0, fresh = 0;
 
 	/* A lossy link carries what TCP lets through (Mathis et al.). */
 	if (loss > 0)
@@ -732,16 +732,24 @@ double sched_predict(const struct sched_prog *p, const struct server *s, int gpu
 	if (gpu >= 0 && s->have_info && (unsigned int)gpu < s->info.ngpus) {
 		const struct gleam_gpu_usage *u = &s->gpus[gpu].usage;
 
+		const struct sched_gpu *g = &s->gpus[gpu];
+
 		others = gpu_sessions(s, gpu);
-		/* A measured utilisation says how much of the others' time is spent on the GPU. */
-		if (u->flags & GLEAM_USAGE_F_UTIL)
+		/*
+		 * A measured utilisation says how much of the others' time is
+		 * spent on the GPU; it did not see the sessions placed since
+		 * the last INFO, which are taken as busy.
+		 */
+		if (u->flags & GLEAM_USAGE_F_UTIL) {
+			fresh = g->own > g->own_at_info ? g->own - g->own_at_info : 0;
 			busy = u->util_pct / 100.0;
+		}
 		/* Records queue behind other sessions' only: alone, the wait is not ours to pay. */
 		wait = others > 0 ? u->wait_us / 1e6 : 0;
 	} else {
 		others = s->own;
 	}
-	t += p->gpu_s * (1.0 + others * busy) + p->waits * wait;
+	t += p->gpu_s * (1.0 + (others - fresh) * busy + fresh) + p->waits * wait;
 	return t;
 }
 
@@ -869,10 +877,12 @@ static void log_choice(uint64_t id, const char *program, const char *via,
 	}
 }
 
-void sched_place(uint64_t id, const char *program, const char *via, struct sched_choice *c)
+void sched_place(uint64_t id, const char *name, const char *via, struct sched_choice *c)
 {
 	const struct sched_pin *pin = pin_for(via);
-	struct sched_prog *p = prog(program, false);
+	char program[64];
+	/* It goes into text and JSON; /dev/vgpuN sessions' names come unfiltered. */
+	struct sched_prog *p = prog(safe(name, 63, program, sizeof(program)), false);
 	const struct sched_prog *m = p ? p : &unknown_prog;
 	uint64_t now = gl_now_ns();
 	bool named = false;
@@ -950,6 +960,7 @@ void sched_session_end(struct server *s, int gpu, const struct sched_run *r)
 	struct sched_prog *p;
 	uint64_t now = gl_now_ns(), age;
 	const char *src;
+	char name[64];
 	double wall = r->wall_ns / 1e9, link_s, rate, gpu_s, others = 0;
 
 	for (unsigned int i = 0; i < MIN(sc.nlog, (unsigned int)SCHED_LOG_MAX); i++) {
@@ -969,7 +980,7 @@ void sched_session_end(struct server *s, int gpu, const struct sched_run *r)
 	/* A session that did nothing teaches nothing. */
 	if (!r->records || !r->program[0])
 		goto out;
-	p = prog(r->program, true);
+	p = prog(safe(r->program, 63, name, sizeof(name)), true);
 	rate = MAX(link_rate(&s->link, now, &age, &src), 1e3);
 	link_s = (double)(r->bytes_crossed + r->bytes_down) / rate +
 		 (double)r->waits * link_rtt(&s->link, now, &age, &src);
