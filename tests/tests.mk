@@ -44,7 +44,21 @@ check-kill: all
 
 CHECK_TARGETS += check-unit check-valgrind check-integration check-kill
 
-# The scheduler: three server gleamd behind emulated links of their own.
+# The scheduler: its model alone (linked with gleamd but for main.c), then
+# three server gleamd behind emulated links of their own.
+SCHED_TEST_BIN := $(BUILD)/tests/sched/test-sched
+SCHED_TEST_OBJS := $(BUILD)/obj/tests/sched/test_sched.o \
+	$(filter-out $(BUILD)/obj/broker/main.o,$(GLEAMD_OBJS))
+$(BUILD)/obj/tests/sched/%.o: CFLAGS_EXTRA := -Ibroker -Ikmod/user
+
+$(SCHED_TEST_BIN): $(SCHED_TEST_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $(SCHED_TEST_OBJS) -Wl,-Bstatic -luring -lzstd -Wl,-Bdynamic $(GLEAMD_NL_LIBS) \
+		-lcrypto $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread) \
+		-ldl -lpthread -lm
+
+ALL_TARGETS += $(SCHED_TEST_BIN)
+
 .PHONY: check-sched
 check-sched: all
 	BUILD=$(BUILD) tests/sched/run.sh

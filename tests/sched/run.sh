@@ -5,6 +5,7 @@
 # backend: three server gleamd, each behind a linkem link of its own
 #   A 1 Gbit/s 0.5 ms, B 100 Mbit/s 5 ms, C 300 Mbit/s 2 ms,
 # and one client gleamd that knows all three.  Checked:
+#   0. the model alone (tests/sched/test_sched.c), without daemons;
 #   1. the links are told apart (ping RTT A < C < B) and new sessions go
 #      to the best one;
 #   2. a server loaded by another client's busy sessions loses a new
@@ -150,6 +151,13 @@ expect() {
 	fi
 	echo "   links: $(q "', '.join('%s %.2f ms (least %.2f), %.0f Mbit/s (%s)' % (n, S[n]['link'].get('rtt_ms', 0), S[n]['link'].get('rtt_min_ms', 0), S[n]['link'].get('rate_mbit', 0), S[n]['link'].get('rate_src', '-')) for n in 'ABC')")"
 }
+
+# 0. The model alone: hostile INFO, choices on made-up links and loads, pins, the state file.
+if "$BUILD/tests/sched/test-sched" >"$TMP/unit.log" 2>&1; then
+	ok "the model alone: $(grep -o 'Checks: [0-9]*, Failures: [0-9]*, Errors: [0-9]*' "$TMP/unit.log")"
+else
+	bad "the model alone: $(grep -E ':[EF]:' "$TMP/unit.log" | head -n 3)"
+fi
 
 for i in 1 2 3; do
 	start_server "$i" || { bad "server ${NAMES[$i]} starts"; exit 1; }
