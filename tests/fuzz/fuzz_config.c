@@ -29,8 +29,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		/* Whatever was accepted is terminated and within its limits. */
 		if (strnlen(c.server, sizeof(c.server)) == sizeof(c.server) ||
 		    strnlen(c.socket_path, sizeof(c.socket_path)) == sizeof(c.socket_path) ||
-		    c.ring_shift < 22 || c.ring_shift > 28)
+		    c.ring_shift < 22 || c.ring_shift > 28 || c.nservers > GLEAM_CFG_SERVERS_MAX ||
+		    strnlen(c.state_dir, sizeof(c.state_dir)) == sizeof(c.state_dir) ||
+		    (strcmp(c.placement, "auto") && strcmp(c.placement, "round-robin") &&
+		     strcmp(c.placement, "random")))
 			abort();
+		for (unsigned int i = 0; i < c.nservers; i++)
+			if (!c.servers[i][0] || strnlen(c.servers[i], sizeof(c.servers[i])) ==
+						sizeof(c.servers[i]) || (i && !strcmp(c.servers[i], c.servers[0])))
+				abort();
 	}
 	unlink(path);
 	return 0;

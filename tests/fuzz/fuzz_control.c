@@ -12,7 +12,8 @@
  *              a length byte, then that many bytes; lengths from 0xf0 up
  *              stand for well-formed messages (see message())
  *   mode 2:    what a server gleamd sends gleamctl server-info
- *   mode 3:    a status text for gleamctl to take the server's address from
+ *   mode 3:    a status text for gleamctl to take the servers' addresses from,
+ *              and to print as gleamd's answers are printed
  *
  * Checked: every reply gleamd sends is whole (text ending in a newline, or
  * JSON that parses), and no buffer is sent from after it is freed; the
@@ -357,6 +358,29 @@ static void status_text(const uint8_t *p, size_t len)
 	if (a && (a != addr || strnlen(addr, sizeof(addr)) == sizeof(addr) ||
 		  !strstr(text, addr)))
 		FZ_FAIL("gleamctl reads an address that is not in the text");
+	/* Each "server: " line in turn, never past the text's end. */
+	{
+		const char *pos = text;
+		unsigned int n = 0;
+
+		while (n++ < 1000 && fz_gleamctl_status_server_next(&pos, addr, sizeof(addr))) {
+			if (pos < text || pos > text + len || !strstr(text, addr))
+				FZ_FAIL("gleamctl reads an address that is not in the text");
+		}
+	}
+	/* gleamd's answers (stats, servers) are printed printable. */
+	{
+		char *out = NULL;
+		size_t olen = 0;
+		FILE *f = open_memstream(&out, &olen);
+
+		if (!f)
+			FZ_FAIL("open_memstream: %s", strerror(errno));
+		fz_gleamctl_put_text(f, text);
+		fclose(f);
+		check_output("stats", out, olen, false);
+		free(out);
+	}
 	free(text);
 }
 

@@ -85,6 +85,9 @@ int fz_gleamctl_info(int fd, struct gleam_server_info *info, struct gleam_gpu_in
 void fz_gleamctl_print_info(FILE *out, const char *addr, int err, struct gleam_server_info *info,
 			    struct gleam_gpu_info *gpus, bool json);
 const char *fz_gleamctl_status_server(const char *text, char *buf, size_t len);
+/* Every server of the status text in turn (gleamctl status), and gleamd's text printed. */
+const char *fz_gleamctl_status_server_next(const char **pos, char *buf, size_t len);
+void fz_gleamctl_put_text(FILE *out, const char *s);
 
 /* Exactly one JSON value (ASCII only), with optional white space around it. */
 bool fz_json_valid(const char *s, size_t len);

@@ -23,3 +23,13 @@ const char *fz_gleamctl_status_server(const char *text, char *buf, size_t len)
 {
 	return status_server(text, buf, len);
 }
+
+const char *fz_gleamctl_status_server_next(const char **pos, char *buf, size_t len)
+{
+	return status_server_next(pos, buf, len);
+}
+
+void fz_gleamctl_put_text(FILE *out, const char *s)
+{
+	put_text(out, s);
+}
