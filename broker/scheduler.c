@@ -1038,6 +1038,18 @@ static const char *state_name(const struct server *s, uint64_t now)
 	return s->state == SRV_CONNECTING ? "connecting" : "down";
 }
 
+/* Why a server is not chosen now, or why it went down. */
+static const char *why(const struct server *s, uint64_t now, char *buf, size_t len)
+{
+	if (s->state != SRV_UP || sched_usable(s, now))
+		return safe(s->why, sizeof(s->why), buf, len);
+	if (s->link.ifindex && !s->link.if_up)
+		snprintf(buf, len, "interface %s down or without carrier", s->link.ifname);
+	else
+		snprintf(buf, len, "PING unanswered for %.1f s", (now - s->ping_sent) / 1e9);
+	return buf;
+}
+
 static double age_s(uint64_t age)
 {
 	return age == UINT64_MAX ? -1.0 : age / 1e9;
@@ -1058,7 +1070,7 @@ static void server_json(struct sbuf *b, const struct server *s, uint64_t now)
 		  "\"rate_mbit\":%.3f,\"rate_src\":\"%s\",\"rate_age_s\":%.3f,\"loss_pct\":%.3f,"
 		  "\"loss_age_s\":%.3f,\"iface\":\"%s\",\"iface_up\":%s,\"iface_errors\":%llu}",
 		  s->name, state_name(s, now), (now - MIN(s->state_since, now)) / 1e9,
-		  safe(s->why, sizeof(s->why), t, sizeof(t)), s->own, (unsigned long long)s->placed,
+		  why(s, now, t, sizeof(t)), s->own, (unsigned long long)s->placed,
 		  s->held.n, rtt * 1e3, link_rtt_min(&s->link) * 1e3, rtt_src, age_s(rtt_age),
 		  s->link.rtt_tcp.v * 1e3, link_tcp_trusted(&s->link) ? "true" : "false",
 		  rate * 8 / 1e6, rate_src,
@@ -1097,8 +1109,8 @@ static void server_text(struct sbuf *b, const struct server *s, uint64_t now)
 
 	sb_printf(b, "%s: %s for %.1f s", s->name, state_name(s, now),
 		  (now - MIN(s->state_since, now)) / 1e9);
-	if (s->state != SRV_UP)
-		sb_printf(b, " (%s)", safe(s->why, sizeof(s->why), t, sizeof(t)));
+	if (!sched_usable(s, now))
+		sb_printf(b, " (%s)", why(s, now, t, sizeof(t)));
 	sb_printf(b, "; %u own session(s), %llu placed\n", s->own, (unsigned long long)s->placed);
 	sb_printf(b, "  link: rtt %.3f ms (%s, %.1f s old), rate %.1f Mbit/s (%s, %.1f s old), "
 		  "loss %.2f%%, interface %s%s\n", rtt * 1e3, rtt_src, age_s(rtt_age),

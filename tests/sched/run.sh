@@ -15,7 +15,12 @@
 #   4. a link slowed mid-run (linkem: delay) loses new sessions; a link
 #      cut (linkem: cut) is dropped from placement;
 #   5. a server gleamd that goes away is dropped, and its return (and the
-#      cut link's) is noticed and used again.
+#      cut link's) is noticed and used again;
+#   6. (root, with veth) a server added at run time (gleamctl servers add)
+#      on an address of a veth pair is used; the pair's carrier lost is
+#      seen through rtnetlink and the server left out although its TCP
+#      connection (local) still works, and used again when the carrier is
+#      back; removed (gleamctl servers remove), it gets no session.
 # Every wait polls a condition; the times it took are printed.  Ends with
 # "N passed, N failed".
 set -u
@@ -41,6 +46,7 @@ cleanup() {
 		kill "$p" 2>/dev/null
 	done
 	wait 2>/dev/null
+	[ -n "${VETH:-}" ] && ip link del "$VETH" 2>/dev/null
 	# GLEAM_KEEP=1: the logs stay, for a failure to be looked at.
 	[ -n "${GLEAM_KEEP:-}" ] && echo "logs in $TMP" || rm -rf "$TMP"
 }
@@ -292,6 +298,51 @@ if t=$(wait_for "S['A']['state'] == 'up'" 10); then
 	expect A vecadd
 else
 	bad "$CASE: A not noticed: $(q "S['A']['state'] + ' ' + S['A']['why']")"
+fi
+
+# 6. The interface: a veth pair, the server on the far end's address.
+CASE="interface"
+VA=gls$$a
+VB=gls$$b
+NET=10.231.$(($$ % 250))
+if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null ||
+	! ip link add "$VA" type veth peer name "$VB" 2>/dev/null; then
+	echo "SKIP: $CASE: needs root and veth"
+else
+	VETH=$VA
+	ip addr add "$NET.1/30" dev "$VA" && ip addr add "$NET.2/30" dev "$VB" &&
+		ip link set "$VA" up && ip link set "$VB" up
+	D=$NET.2:$((BASE + 4))
+	"$BIN/gleamd" server --listen "$D" --backend sim >>"$TMP/server4.log" 2>&1 &
+	PIDS+=("$!")
+	DUP="any(s['address'] == '$D' and s['state'] == 'up' and s['link']['iface'] == '$VB' and s['link']['iface_up'] for s in d['servers'])"
+	if "$BIN/gleamctl" servers add "$D" >/dev/null && t=$(wait_for "$DUP" 10); then
+		ok "$CASE: server D added at run time, up through $VB after ${t} s"
+		# No link emulated: D's RTT is the least; devinfo moves next to nothing.
+		run devinfo && [ "$(q "last['server']")" = "$D" ] && ok "$CASE: devinfo went to D" ||
+			bad "$CASE: devinfo went to $(q "last['server']"), not D"
+		ip link set "$VA" down
+		if t=$(wait_for "any(s['address'] == '$D' and s['state'] != 'up' for s in d['servers'])" 2); then
+			ok "$CASE: $VB's carrier lost, D left out ${t} s later ($(q "[s['state'] + ': ' + s['why'] for s in d['servers'] if s['address'] == '$D'][0]"))"
+			run devinfo && [ "$(q "last['server']")" != "$D" ] && ok "$CASE: devinfo did not go to D" ||
+				bad "$CASE: devinfo went to D with its carrier lost"
+		else
+			bad "$CASE: D still up with $VB's carrier lost"
+		fi
+		ip link set "$VA" up
+		if t=$(wait_for "$DUP" 10); then
+			ok "$CASE: the carrier back, D up again ${t} s later"
+			run devinfo && [ "$(q "last['server']")" = "$D" ] && ok "$CASE: devinfo went to D again" ||
+				bad "$CASE: devinfo went to $(q "last['server']"), not D"
+		else
+			bad "$CASE: D not back: $(q "[s for s in d['servers'] if s['address'] == '$D']")"
+		fi
+		"$BIN/gleamctl" servers remove "$D" >/dev/null || bad "$CASE: D cannot be removed"
+		run devinfo && [ "$(q "last['server']")" != "$D" ] && ok "$CASE: D removed, devinfo went elsewhere" ||
+			bad "$CASE: devinfo went to D after its removal"
+	else
+		bad "$CASE: D not up: $(q "[s for s in d['servers'] if s['address'] == '$D']")"
+	fi
 fi
 
 echo "$passed passed, $failed failed"
