@@ -1112,9 +1112,14 @@ static void server_text(struct sbuf *b, const struct server *s, uint64_t now)
 	if (!sched_usable(s, now))
 		sb_printf(b, " (%s)", why(s, now, t, sizeof(t)));
 	sb_printf(b, "; %u own session(s), %llu placed\n", s->own, (unsigned long long)s->placed);
-	sb_printf(b, "  link: rtt %.3f ms (%s, %.1f s old), rate %.1f Mbit/s (%s, %.1f s old), "
-		  "loss %.2f%%, interface %s%s\n", rtt * 1e3, rtt_src, age_s(rtt_age),
-		  rate * 8 / 1e6, rate_src, age_s(rate_age), link_loss(&s->link) * 100,
+	sb_printf(b, "  link: rtt %.3f ms, least %.3f (%s", rtt * 1e3, link_rtt_min(&s->link) * 1e3,
+		  rtt_src);
+	if (rtt_age != UINT64_MAX)
+		sb_printf(b, ", %.1f s old", age_s(rtt_age));
+	sb_printf(b, "), rate %.1f Mbit/s (%s", rate * 8 / 1e6, rate_src);
+	if (rate_age != UINT64_MAX)
+		sb_printf(b, ", %.1f s old", age_s(rate_age));
+	sb_printf(b, "), loss %.2f%%, interface %s%s\n", link_loss(&s->link) * 100,
 		  s->link.ifindex ? s->link.ifname : "?",
 		  !s->link.ifindex ? "" : s->link.if_up ? " (up)" : " (DOWN)");
 	if (!s->have_info)

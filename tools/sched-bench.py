@@ -18,7 +18,8 @@ Without a GPU (or with GLEAM_BACKEND=sim) it runs on the sim backend with
 small jobs, which proves the plumbing and nothing about GPUs.
 
 Options: --slots N (programs at once, 8), --jobs N (jobs per program),
---policies a,b,c.
+--policies a,b,c.  Environment: GLEAM_BENCH_GLEAMD_ARGS, options for every
+gleamd it starts (as tools/bench.py takes them); GLEAM_KEEP=1 keeps the logs.
 """
 import argparse
 import json
@@ -36,6 +37,7 @@ BUILD = os.path.abspath(os.environ.get("BUILD", os.path.join(ROOT, "build")))
 BIN = os.path.join(BUILD, "bin")
 
 LINKS = [("S1", "1gbit", "500us"), ("S2", "300mbit", "3ms")]
+GLEAMD_ARGS = os.environ.get("GLEAM_BENCH_GLEAMD_ARGS", "").split()
 
 
 def have_gpus():
@@ -86,7 +88,7 @@ class Rig:
             if backend == "cuda":
                 senv["CUDA_VISIBLE_DEVICES"] = str(i)
             self.spawn([os.path.join(BIN, "gleamd"), "server", "--listen", "127.0.0.1:%d" % port,
-                        "--backend", backend], "server-%s-%s.log" % (policy, name), senv)
+                        "--backend", backend] + GLEAMD_ARGS, "server-%s-%s.log" % (policy, name), senv)
             self.wait(lambda: subprocess.run([os.path.join(BIN, "gleamctl"), "server-info",
                                               "127.0.0.1:%d" % port],
                                              capture_output=True).returncode == 0)
@@ -99,6 +101,7 @@ class Rig:
                 "--state-dir", os.path.join(tmp, "state-%s" % policy)]
         for t in targets:
             argv += ["--server", t]
+        argv += GLEAMD_ARGS
         self.spawn(argv, "client-%s.log" % policy, env)
         self.env = dict(env, GLEAM_SOCKET=self.sock)
         self.wait(lambda: self.stats() is not None and
