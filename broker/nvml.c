@@ -143,6 +143,8 @@ pid_t nvml_start(const struct gleam_gpu_info *gpus, unsigned int n)
 	if (getppid() != parent)
 		_exit(0);
 	close_range(3, ~0U, 0);
+	/* Told apart from the replay workers by name (ps, tests/integration/kill.sh). */
+	prctl(PR_SET_NAME, "gleamd-nvml");
 	gl_log_prefix = "gleamd(nvml)";
 	_exit(sample(gpus, n));
 }

@@ -67,7 +67,7 @@ restart_server() {
 	return 1
 }
 
-export LD_LIBRARY_PATH=$BUILD/lib
+export LD_LIBRARY_PATH=$BUILD/lib GLEAM_TEST_KERNELS=$BUILD/tests/kernels
 # The server's store threads even where a machine this small would not have them.
 export GLEAM_STORE_THREADS=${GLEAM_STORE_THREADS:-2}
 start || { bad "daemons start"; echo "$passed passed, $failed failed"; exit 1; }

@@ -96,6 +96,14 @@ alive() {
 	echo $n
 }
 
+# The server's children but its NVML sampler (on cuda), which lives as long
+# as the server: its replay workers.
+workers_of() {
+	for p in $(pgrep -P "$1" 2>/dev/null); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = gleamd-nvml ] || echo "$p"
+	done | tr '\n' ' '
+}
+
 # What the daemons say now, as "key=value ..." (STATE), and whether it is
 # where they started.
 observe() {
@@ -108,7 +116,7 @@ observe() {
 	C_SESSIONS=$(sed -n 's/.*"sessions":\[\([^]]*\)\],"ended".*/\1/p' <<<"$st" |
 		grep -o '"id":' | wc -l)
 	[ -n "$st" ] || C_SESSIONS=unreachable
-	CHILDREN=$(pgrep -P "$SPID" 2>/dev/null | tr '\n' ' ')
+	CHILDREN=$(workers_of "$SPID")
 	ORPHANS=$(alive $WORKERS_SEEN)
 	S_FDS=$(nfds "$SPID")
 	C_FDS=$(nfds "$CPID")
@@ -176,7 +184,7 @@ for seed in $SEEDS; do
 		# The session's worker: the server's running child, once it has one.
 		pid=
 		for _ in $(seq 100); do
-			for c in $(pgrep -P "$SPID"); do
+			for c in $(workers_of "$SPID"); do
 				runs "$c" && pid=$c
 			done
 			[ -n "$pid" ] && break
@@ -192,7 +200,7 @@ for seed in $SEEDS; do
 		pid=$SPID
 		;;
 	esac
-	WORKERS_SEEN=$(pgrep -P "$SPID" | tr '\n' ' ')
+	WORKERS_SEEN=$(workers_of "$SPID")
 	[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
 	t_kill=$(now_us)
 
