@@ -585,8 +585,20 @@ int server_main(struct config *c)
 	}
 	sv.listen_fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	setsockopt(sv.listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (sv.listen_fd < 0 || bind(sv.listen_fd, (struct sockaddr *)&ss, sl) < 0 ||
-	    listen(sv.listen_fd, 128) < 0) {
+	/*
+	 * A gleamd killed a moment ago can hold the port a little longer: the
+	 * kernel closes its io_uring's sockets after the process.  Give it 3 s.
+	 */
+	err = -1;
+	for (int i = 0; sv.listen_fd >= 0 && err; i++) {
+		err = bind(sv.listen_fd, (struct sockaddr *)&ss, sl);
+		if (!err || errno != EADDRINUSE || i == 30)
+			break;
+		if (!i)
+			gl_info("%s is in use: waiting up to 3 s for it", c->listen);
+		usleep(100000);
+	}
+	if (sv.listen_fd < 0 || err || listen(sv.listen_fd, 128) < 0) {
 		gl_err("cannot listen on %s: %s", c->listen, strerror(errno));
 		return 1;
 	}
