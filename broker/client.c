@@ -86,7 +86,7 @@ static struct {
 	unsigned int nended;
 	int listen_fd;
 	struct op op_accept, op_timer, op_hash, op_keepalive, op_sched;
-	struct __kernel_timespec tick, second, quarter;
+	struct __kernel_timespec tick, second, eighth;
 	bool timer_armed;
 	bool sched_armed;
 	bool keepalive_armed;
@@ -1106,7 +1106,7 @@ static const struct sched_ops link_ops = {
 };
 
 /*
- * Four times a second: the scheduler's questions to each server, and what
+ * Eight times a second: the scheduler's questions to each server, and what
  * the kernel says of every connection to it (TCP_INFO).
  */
 static void on_sched(void)
@@ -1132,7 +1132,7 @@ static void arm_sched(void)
 	if (cl.sched_armed)
 		return;
 	sqe = loop_sqe();
-	io_uring_prep_timeout(sqe, &cl.quarter, 0, 0);
+	io_uring_prep_timeout(sqe, &cl.eighth, 0, 0);
 	io_uring_sqe_set_data(sqe, &cl.op_sched);
 	cl.sched_armed = true;
 }
@@ -1271,7 +1271,7 @@ int client_main(struct config *c)
 	cl.op_keepalive = (struct op){ OP_KEEPALIVE, NULL };
 	cl.op_sched = (struct op){ OP_TIMER, NULL };
 	cl.second.tv_sec = 1;
-	cl.quarter.tv_nsec = 250 * 1000 * 1000;
+	cl.eighth.tv_nsec = 125 * 1000 * 1000;
 	cl.tick.tv_nsec = (long long)c->flush_us * 1000;
 	err = gl_parse_hostport(c->server, GLEAM_WIRE_PORT, &cl.server, &cl.server_len);
 	if (err) {

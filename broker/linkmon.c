@@ -147,14 +147,15 @@ void link_sample_ping(struct link_est *l, uint64_t sent_ns, uint64_t now)
 	if (now <= sent_ns)
 		return;
 	l->rtt_last[l->nrtt++ % ARRAY_SIZE(l->rtt_last)] = rtt;
-	/*
-	 * One late PONG (either machine was busy a moment) moves the estimate
-	 * at most as far as twice the last second's least; a change that
-	 * lasts a second moves the least, and so the estimate, whole.  A
-	 * quarter per sample: a link that got worse shows within a second.
-	 */
 	m = link_rtt_min(l);
-	ewma_add(&l->rtt_ping, MIN(rtt, 2 * m + 0.0005), 0.25, now);
+	ewma_add(&l->rtt_ping, rtt, 0.25, now);
+	/*
+	 * Kept between the least of the last half second and twice that (and
+	 * half a millisecond): one late PONG, or a first one that paid for a
+	 * connection just made, moves it no further; half a second of round
+	 * trips all above it means it is behind.
+	 */
+	l->rtt_ping.v = MAX(m, MIN(l->rtt_ping.v, 2 * m + 0.0005));
 }
 
 /* ---- interfaces, through rtnetlink ---- */

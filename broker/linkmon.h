@@ -33,7 +33,7 @@ struct tcp_sample {
 
 struct link_est {
 	struct ewma rtt_ping;		/* s: PING to PONG on the control connection */
-	double rtt_last[4];		/* s: the last PINGs' round trips (a second's) */
+	double rtt_last[4];		/* s: the last PINGs' round trips (half a second's) */
 	unsigned int nrtt;
 	struct ewma rtt_tcp;		/* s: the kernel's smoothed RTT (tcpi_rtt) */
 	struct ewma rate_busy;		/* bytes/s acknowledged while a connection had data to send */
@@ -64,7 +64,7 @@ struct link_est {
 double link_rtt(const struct link_est *l, uint64_t now, uint64_t *age, const char **src);
 double link_rate(const struct link_est *l, uint64_t now, uint64_t *age, const char **src);
 double link_loss(const struct link_est *l);
-/* The least of the last four PING round trips (1 s): the path without queues; 0: none. */
+/* The least of the last four PING round trips (0.5 s): the path without queues; 0: none. */
 double link_rtt_min(const struct link_est *l);
 /*
  * Whether the kernel's figures describe the link: its RTT agrees with the

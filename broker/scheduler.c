@@ -580,7 +580,7 @@ bool sched_on_info(struct server *s, const void *p, uint32_t len, uint64_t now)
 	return true;
 }
 
-#define TICK_PING_NS	250000000ull
+#define TICK_PING_NS	125000000ull
 #define TICK_INFO_NS	500000000ull
 
 void sched_tick(const struct sched_ops *ops, uint64_t now)
