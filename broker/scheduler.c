@@ -568,7 +568,15 @@ bool sched_on_info(struct server *s, const void *p, uint32_t len, uint64_t now)
 			       sizeof(g->usage));
 		if (g->usage.util_pct > 100)
 			g->usage.util_pct = 100;
+		/*
+		 * Ours it counted: those live, and those that ended a moment
+		 * ago, whose workers the server may not have seen go yet.
+		 */
+		g->live_at_info = g->own;
 		g->own_at_info = g->own;
+		for (unsigned int k = 0; k < MIN(g->nended, (unsigned int)ARRAY_SIZE(g->ended)); k++)
+			if (now - MIN(g->ended[k], now) < 1500000000ull)
+				g->own_at_info++;
 	}
 	memset(&s->usage, 0, sizeof(s->usage));
 	if (len == full)
@@ -741,7 +749,7 @@ double sched_predict(const struct sched_prog *p, const struct server *s, int gpu
 		 * the last INFO, which are taken as busy.
 		 */
 		if (u->flags & GLEAM_USAGE_F_UTIL) {
-			fresh = g->own > g->own_at_info ? g->own - g->own_at_info : 0;
+			fresh = g->own > g->live_at_info ? g->own - g->live_at_info : 0;
 			busy = u->util_pct / 100.0;
 		}
 		/* Records queue behind other sessions' only: alone, the wait is not ours to pay. */
@@ -975,8 +983,12 @@ void sched_session_end(struct server *s, int gpu, const struct sched_run *r)
 		return;
 	if (s->own)
 		s->own--;
-	if (gpu >= 0 && gpu < GLEAM_GPUS_MAX && s->gpus[gpu].own)
-		s->gpus[gpu].own--;
+	if (gpu >= 0 && gpu < GLEAM_GPUS_MAX && s->gpus[gpu].own) {
+		struct sched_gpu *g = &s->gpus[gpu];
+
+		g->own--;
+		g->ended[g->nended++ % ARRAY_SIZE(g->ended)] = now;
+	}
 	/* A session that did nothing teaches nothing. */
 	if (!r->records || !r->program[0])
 		goto out;

@@ -30,7 +30,10 @@ struct sched_gpu {
 	struct gleam_gpu_info info;
 	struct gleam_gpu_usage usage;	/* zero where the server does not say */
 	unsigned int own;		/* this client's live sessions on it */
-	unsigned int own_at_info;	/* ... when the last INFO came */
+	unsigned int live_at_info;	/* ... when the last INFO came */
+	unsigned int own_at_info;	/* those, and ours that had just ended */
+	uint64_t ended[4];		/* ns: when ours there last ended */
+	unsigned int nended;
 };
 
 struct server {
