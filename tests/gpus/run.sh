@@ -116,7 +116,10 @@ sleep 0.5
 w4=$(wait_max)
 lrc=0
 for p in $pids; do wait "$p" || lrc=1; done
-if [ $lrc -eq 0 ] && [ "$w1" -gt 0 ] && [ "$w4" -gt $((w1 * 2)) ]; then
+# Four sessions queue behind each other (about 4x the wait on an idle
+# machine); a busy one (two cores, other jobs) inflates the single
+# session's wait too, so more than half again is what is asked.
+if [ $lrc -eq 0 ] && [ "$w1" -gt 0 ] && [ "$w4" -gt $((w1 * 3 / 2)) ]; then
 	ok "wait: records waited ${w1} us with one session on the GPU, ${w4} us with four"
 else
 	bad "wait: ${w1} us with one session, ${w4} us with four (load rc $lrc)"
