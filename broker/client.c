@@ -1259,6 +1259,46 @@ static void on_cqe(struct io_uring_cqe *cqe)
 	sess_maybe_free(s);
 }
 
+/*
+ * Whether a gleamd serves the local socket: it answers a status request.
+ * A socket nobody listens on refuses at once (a gleamd that died); one
+ * still held by a gleamd killed a moment ago, whose io_uring the kernel
+ * closes after the process, takes the connection and never answers: it is
+ * asked again for up to 2 s, then taken over.
+ */
+static bool socket_answers(const struct sockaddr_un *sa)
+{
+	struct gleam_local_hello h = { .magic = GLEAM_LOCAL_MAGIC, .version = GLEAM_LOCAL_VERSION,
+				       .kind = GLEAM_LOCAL_CONTROL };
+	struct gleam_ctl_req req = { .op = GLEAM_CTL_STATUS };
+	struct timeval tv = { .tv_usec = 200000 };
+	char buf[64];
+
+	snprintf(h.program, sizeof(h.program), "gleamd");
+	for (int i = 0; i < 10; i++) {
+		int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+		bool took, answered;
+
+		if (fd < 0)
+			return false;
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		took = !connect(fd, (const struct sockaddr *)sa, sizeof(*sa));
+		answered = took && send(fd, &h, sizeof(h), MSG_NOSIGNAL) == sizeof(h) &&
+			   send(fd, &req, sizeof(req), MSG_NOSIGNAL) == sizeof(req) &&
+			   recv(fd, buf, sizeof(buf), 0) > 0;
+		close(fd);
+		if (answered)
+			return true;
+		if (!took)
+			return false;
+		if (!i)
+			gl_info("%s takes connections but does not answer: asking again for 2 s",
+				sa->sun_path);
+	}
+	gl_info("nobody answers on %s: taking it over", sa->sun_path);
+	return false;
+}
+
 int client_main(struct config *c)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -1290,12 +1330,11 @@ int client_main(struct config *c)
 	cl.listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (cl.listen_fd < 0)
 		return 1;
-	/* A stale socket from a gleamd that died: nobody answers on it. */
-	if (connect(cl.listen_fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+	close(cl.listen_fd);
+	if (socket_answers(&sa)) {
 		gl_err("another gleamd already serves %s", c->socket_path);
 		return 1;
 	}
-	close(cl.listen_fd);
 	cl.listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	unlink(c->socket_path);
 	if (bind(cl.listen_fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||

@@ -311,5 +311,27 @@ else
 fi
 kill "$HSPID" 2>/dev/null
 wait "$HOLDER" 2>/dev/null
+
+# The client role's local socket, taken by a process that never answers (a
+# gleamd killed a moment ago): the starting client takes it over.
+HSOCK=$TMP/held.sock
+python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.bind(sys.argv[1]); s.listen(8); time.sleep(8)' "$HSOCK" &
+HOLDER=$!
+sleep 0.3
+"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$HSOCK" >>"$TMP/held.log" 2>&1 &
+HCPID=$!
+for _ in $(seq 60); do
+	GLEAM_SOCKET=$HSOCK "$BIN/gleamctl" status >/dev/null 2>&1 && break
+	sleep 0.1
+done
+if GLEAM_SOCKET=$HSOCK "$BIN/gleamctl" status >/dev/null 2>&1 && kill -0 "$HCPID" 2>/dev/null; then
+	ok "a client started on a local socket nobody answers takes it over"
+else
+	bad "a client started on a held local socket: $(tail -n 1 "$TMP/held.log")"
+fi
+kill "$HCPID" "$HOLDER" 2>/dev/null
+wait "$HOLDER" 2>/dev/null
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
