@@ -308,6 +308,19 @@ CUresult sim_cuMemFree(CUdeviceptr d)
 	return CUDA_SUCCESS;
 }
 
+/* The stream-ordered allocator: the sim runs each stream's work at once. */
+CUresult sim_cuMemAllocAsync(CUdeviceptr *dptr, size_t size, CUstream s)
+{
+	CTX_OK();
+	return stream_ok(s) ? CUDA_ERROR_INVALID_HANDLE : sim_cuMemAlloc(dptr, size);
+}
+
+CUresult sim_cuMemFreeAsync(CUdeviceptr d, CUstream s)
+{
+	CTX_OK();
+	return stream_ok(s) ? CUDA_ERROR_INVALID_HANDLE : sim_cuMemFree(d);
+}
+
 CUresult sim_cuMemGetInfo(size_t *free_b, size_t *total)
 {
 	CTX_OK();

@@ -180,19 +180,11 @@ CUresult shim_cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 	return CUDA_SUCCESS;
 }
 
-CUresult shim_cuMemFree(CUdeviceptr dptr)
+/* The driver refuses a pointer it did not hand out, at once: so do we. */
+static CUresult alloc_forget(CUdeviceptr dptr)
 {
-	struct gl_a_cuMemFree a = { .dptr = dptr };
-	struct shim_call c;
-	CUresult r;
 	long i;
 
-	r = shim_begin(&c, GL_FN_cuMemFree);
-	if (r)
-		return r;
-	if (!dptr)
-		return CUDA_SUCCESS;
-	/* The driver refuses a pointer it did not hand out, at once: so do we. */
 	pthread_mutex_lock(&dev_allocs.lock);
 	i = find_le(dptr);
 	if (i < 0 || dev_allocs.a[i].base != dptr) {
@@ -203,6 +195,76 @@ CUresult shim_cuMemFree(CUdeviceptr dptr)
 		(dev_allocs.n - (size_t)i - 1) * sizeof(struct alloc));
 	dev_allocs.n--;
 	pthread_mutex_unlock(&dev_allocs.lock);
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuMemFree(CUdeviceptr dptr)
+{
+	struct gl_a_cuMemFree a = { .dptr = dptr };
+	struct shim_call c;
+	CUresult r;
+
+	r = shim_begin(&c, GL_FN_cuMemFree);
+	if (r)
+		return r;
+	if (!dptr)
+		return CUDA_SUCCESS;
+	r = alloc_forget(dptr);
+	if (r)
+		return r;
+	c.args = &a;
+	c.args_len = sizeof(a);
+	return shim_call(&c);
+}
+
+/*
+ * Stream-ordered allocation from the device's default pool: the address
+ * comes back at once, as from cuMemAlloc (the worker's driver orders the
+ * allocation on the stream); a free is queued on its stream, and the shim
+ * forgets the range at the call, so that a use after it is refused.
+ */
+CUresult shim_cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream stream, int per_thread)
+{
+	struct gl_a_cuMemAllocAsync a = { .bytesize = bytesize };
+	struct gl_r_cuMemAllocAsync o = { 0 };
+	struct shim_call c;
+	CUresult r;
+
+	r = shim_begin(&c, GL_FN_cuMemAllocAsync);
+	if (r)
+		return r;
+	if (!dptr || !bytesize)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = shim_stream_id(stream, per_thread, &a.hStream);
+	if (r)
+		return r;
+	c.args = &a;
+	c.args_len = sizeof(a);
+	c.out = &o;
+	c.out_len = sizeof(o);
+	r = shim_call(&c);
+	if (r)
+		return r;
+	if (alloc_add(o.dptr, bytesize, c.ctx))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*dptr = (CUdeviceptr)o.dptr;
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream, int per_thread)
+{
+	struct gl_a_cuMemFreeAsync a = { .dptr = dptr };
+	struct shim_call c;
+	CUresult r;
+
+	r = shim_begin(&c, GL_FN_cuMemFreeAsync);
+	if (r)
+		return r;
+	r = shim_stream_id(stream, per_thread, &a.hStream);
+	if (!r)
+		r = alloc_forget(dptr);
+	if (r)
+		return r;
 	c.args = &a;
 	c.args_len = sizeof(a);
 	return shim_call(&c);

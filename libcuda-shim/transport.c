@@ -672,6 +672,7 @@ static bool harmless(unsigned int fn)
 	case GL_FN_cuEventDestroy:
 	case GL_FN_cuStreamDestroy:
 	case GL_FN_cuMemFree:
+	case GL_FN_cuMemFreeAsync:
 		return true;
 	default:
 		return false;

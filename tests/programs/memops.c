@@ -209,6 +209,22 @@ int main(int argc, char **argv)
 	if (max > last)
 		one_size(max);
 
+	/* Stream-ordered: allocated, filled, read back and freed in stream order. */
+	{
+		unsigned int w[4] = { 0 };
+		CUdeviceptr d;
+
+		CK(cuMemAllocAsync(&d, MiB, stream));
+		CK(cuMemsetD32Async(d, 0x600d, MiB / 4, stream));
+		CK(cuMemcpyDtoHAsync(w, d + MiB - sizeof(w), sizeof(w), stream));
+		CK(cuMemFreeAsync(d, stream));
+		CK(cuStreamSynchronize(stream));
+		for (i = 0; i < ARRAY_SIZE(w); i++)
+			if (w[i] != 0x600d)
+				die("stream-ordered allocation: word %u is %#x", i, w[i]);
+		printf("stream-ordered allocation ok\n");
+	}
+
 	CK(cuStreamDestroy(stream));
 	CK(cuCtxSetCurrent(NULL));
 	CK(cuDevicePrimaryCtxRelease(dev));
