@@ -798,8 +798,12 @@ CUresult sim_cuLibraryGetModule(CUmodule *pm, CUlibrary lib)
  */
 static size_t elf_object_size(const unsigned char *buf, size_t len, const char *name)
 {
-	const unsigned char *e = buf, *end = buf + len;
+	const unsigned char *e = buf, *end;
 
+	/* A module with no image (nothing unpacked from it) names nothing. */
+	if (!buf || !len)
+		return 0;
+	end = buf + len;
 	while ((e = memmem(e, (size_t)(end - e), "\177ELF\2\1", 6))) {
 		size_t avail = (size_t)(end - e), n = gl_image_size(e, avail);
 		uint64_t shoff;
