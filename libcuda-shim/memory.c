@@ -155,20 +155,33 @@ CUresult shim_cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary lib
 	return get_global(GL_FN_cuLibraryGetGlobal, GL_H_LIBRARY, lib, name, dptr, bytes);
 }
 
-CUresult shim_cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
+/*
+ * An allocation: the address waits for the server's answer (kernels carry
+ * it as raw bytes), and the shim keeps its range.  cuMemAllocAsync's
+ * record is cuMemAlloc's with the stream after it; a NULL stream is none.
+ */
+static CUresult mem_alloc(unsigned int fn, CUdeviceptr *dptr, size_t bytesize, CUstream stream,
+			  int per_thread)
 {
-	struct gl_a_cuMemAlloc a = { .bytesize = bytesize };
-	struct gl_r_cuMemAlloc o = { 0 };
+	struct gl_a_cuMemAllocAsync a = { .bytesize = bytesize };
+	struct gl_r_cuMemAllocAsync o = { 0 };
 	struct shim_call c;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuMemAlloc);
+	_Static_assert(offsetof(struct gl_a_cuMemAllocAsync, bytesize) ==
+		       offsetof(struct gl_a_cuMemAlloc, bytesize), "cuMemAlloc's arguments lead");
+	r = shim_begin(&c, fn);
 	if (r)
 		return r;
 	if (!dptr || !bytesize)
 		return CUDA_ERROR_INVALID_VALUE;
+	if (fn == GL_FN_cuMemAllocAsync) {
+		r = shim_stream_id(stream, per_thread, &a.hStream);
+		if (r)
+			return r;
+	}
 	c.args = &a;
-	c.args_len = sizeof(a);
+	c.args_len = fn == GL_FN_cuMemAllocAsync ? sizeof(a) : sizeof(struct gl_a_cuMemAlloc);
 	c.out = &o;
 	c.out_len = sizeof(o);
 	r = shim_call(&c);
@@ -178,6 +191,11 @@ CUresult shim_cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	*dptr = (CUdeviceptr)o.dptr;
 	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
+{
+	return mem_alloc(GL_FN_cuMemAlloc, dptr, bytesize, NULL, 0);
 }
 
 /* The driver refuses a pointer it did not hand out, at once: so do we. */
@@ -225,30 +243,7 @@ CUresult shim_cuMemFree(CUdeviceptr dptr)
  */
 CUresult shim_cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream stream, int per_thread)
 {
-	struct gl_a_cuMemAllocAsync a = { .bytesize = bytesize };
-	struct gl_r_cuMemAllocAsync o = { 0 };
-	struct shim_call c;
-	CUresult r;
-
-	r = shim_begin(&c, GL_FN_cuMemAllocAsync);
-	if (r)
-		return r;
-	if (!dptr || !bytesize)
-		return CUDA_ERROR_INVALID_VALUE;
-	r = shim_stream_id(stream, per_thread, &a.hStream);
-	if (r)
-		return r;
-	c.args = &a;
-	c.args_len = sizeof(a);
-	c.out = &o;
-	c.out_len = sizeof(o);
-	r = shim_call(&c);
-	if (r)
-		return r;
-	if (alloc_add(o.dptr, bytesize, c.ctx))
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	*dptr = (CUdeviceptr)o.dptr;
-	return CUDA_SUCCESS;
+	return mem_alloc(GL_FN_cuMemAllocAsync, dptr, bytesize, stream, per_thread);
 }
 
 CUresult shim_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream, int per_thread)
