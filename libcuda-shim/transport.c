@@ -719,26 +719,24 @@ static void note_async(const struct shim_call *c)
 }
 
 /* Whether a synchronisation has nothing to wait for (see risky()). */
-static bool sync_is_free(const struct shim_call *c, struct shim_ctx **pctx)
+/* Whether c synchronises its own context, or a stream in it. */
+static bool is_sync(const struct shim_call *c)
 {
-	struct shim_ctx *ctx = shim_current();
-
-	*pctx = NULL;
-	if (!shim.async || c->force_sync || !ctx || ctx->o.id != c->ctx || ctx->sticky)
-		return false;
 	switch (c->fn) {
 	case GL_FN_cuStreamSynchronize:
 	case GL_FN_cuCtxSynchronize:
-		break;
+		return true;
 	case GL_FN_cuCtxSynchronize_v2:
-		if (((const struct gl_a_cuCtxSynchronize_v2 *)c->args)->ctx != c->ctx)
-			return false;
-		break;
+		return ((const struct gl_a_cuCtxSynchronize_v2 *)c->args)->ctx == c->ctx;
 	default:
 		return false;
 	}
-	*pctx = ctx;
-	return atomic_load(&ctx->risky) == SHIM_RISKY_NONE &&
+}
+
+/* Whether a synchronisation of ctx has nothing to wait for (see risky()). */
+static bool sync_is_free(const struct shim_ctx *ctx)
+{
+	return !ctx->sticky && atomic_load(&ctx->risky) == SHIM_RISKY_NONE &&
 	       atomic_load(&ctx->fallible_seq) == atomic_load(&ctx->settled_seq);
 }
 
@@ -773,23 +771,25 @@ CUresult shim_call(struct shim_call *c)
 
 	if (conn.dead)
 		return conn.dead;
-	if (sync && sync_is_free(c, &sctx)) {
-		c->waited = false;
-		return shim_submit(c, 0, 0);
-	}
-	if (sctx) {
-		seq = atomic_load(&sctx->risky_seq);
-		risky = atomic_load(&sctx->risky);
-	}
-	c->waited = sync;
 	if (sync) {
+		/* Calls for another context than the current one are not followed. */
 		cur = shim_current();
-		if (cur && cur->o.id == c->ctx)
-			fallible = atomic_load(&cur->fallible_seq);
-		else
+		if (cur && cur->o.id != c->ctx)
 			cur = NULL;
+		if (cur && shim.async && !c->force_sync && is_sync(c)) {
+			if (sync_is_free(cur)) {
+				c->waited = false;
+				return shim_submit(c, 0, 0);
+			}
+			sctx = cur;
+			seq = atomic_load(&sctx->risky_seq);
+			risky = atomic_load(&sctx->risky);
+		}
+		if (cur)
+			fallible = atomic_load(&cur->fallible_seq);
 		tag = shim_new_waiter(c);
 	}
+	c->waited = sync;
 	r = shim_submit(c, tag, sync ? GLEAM_REC_F_REPLY : 0);
 	if (!sync) {
 		if (!r)
