@@ -177,11 +177,11 @@ static int info_exchange(int fd, struct gleam_server_info *info, struct gleam_gp
 }
 
 /* Ask a server gleamd for its GPUs over a control connection. */
-static int server_info(const char *addr, struct gleam_server_info *info,
-		       struct gleam_gpu_info *gpus)
+/* A TCP connection to a server gleamd whose reads give up after timeout_s; fd or -errno. */
+static int server_connect(const char *addr, long timeout_s)
 {
 	struct sockaddr_storage ss;
-	struct timeval tv = { .tv_sec = 5 };
+	struct timeval tv = { .tv_sec = timeout_s };
 	socklen_t sl;
 	int fd, err;
 
@@ -197,6 +197,16 @@ static int server_info(const char *addr, struct gleam_server_info *info,
 		close(fd);
 		return err;
 	}
+	return fd;
+}
+
+static int server_info(const char *addr, struct gleam_server_info *info,
+		       struct gleam_gpu_info *gpus)
+{
+	int fd = server_connect(addr, 5), err;
+
+	if (fd < 0)
+		return fd;
 	err = info_exchange(fd, info, gpus);
 	close(fd);
 	return err;
@@ -448,24 +458,13 @@ static int control_connect(const char *addr)
 	struct gleam_hello h = { .version = GLEAM_WIRE_VERSION, .min_version = GLEAM_WIRE_VERSION,
 				 .kind = GLEAM_HELLO_CONTROL };
 	struct gleam_hello_ack ack;
-	struct sockaddr_storage ss;
-	struct timeval tv = { .tv_sec = 30 };
 	struct gleam_frame f;
-	socklen_t sl;
-	int fd, err;
+	int fd = server_connect(addr, 30), err;
 
-	err = gl_parse_hostport(addr, GLEAM_WIRE_PORT, &ss, &sl);
-	if (err)
-		return err;
-	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
-		return -errno;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+		return fd;
 	snprintf(h.program, sizeof(h.program), "gleamctl");
-	if (connect(fd, (struct sockaddr *)&ss, sl) < 0)
-		err = -errno;
-	if (!err)
-		err = write_frame(fd, GLEAM_FRAME_HELLO, &h, sizeof(h));
+	err = write_frame(fd, GLEAM_FRAME_HELLO, &h, sizeof(h));
 	if (!err)
 		err = read_frame(fd, &f, &ack, sizeof(ack));
 	if (!err && (f.type != GLEAM_FRAME_HELLO_ACK || f.len != sizeof(ack) || ack.status))
