@@ -289,49 +289,48 @@ else
 fi
 echo "kill tests: $run runs in $((SECONDS - t_start)) s"
 
-# A port still held for a moment after a kill (the kernel closes a dead
-# gleamd's io_uring sockets after the process): a server started meanwhile
-# waits for it instead of failing.  Here another process holds it for 1 s.
-HPORT=$((PORT + 7))
-python3 -c 'import socket, sys, time
-s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1); time.sleep(1)' "$HPORT" &
-HOLDER=$!
-sleep 0.3
-"$BIN/gleamd" server --listen "127.0.0.1:$HPORT" --backend sim >>"$TMP/held.log" 2>&1 &
-HSPID=$!
-for _ in $(seq 60); do
-	"$BIN/gleamctl" server-info "127.0.0.1:$HPORT" >/dev/null 2>&1 && break
-	sleep 0.1
-done
-if "$BIN/gleamctl" server-info "127.0.0.1:$HPORT" >/dev/null 2>&1; then
-	ok "a server started while its port is still held serves once it is free"
-else
-	bad "a server started while its port was held: $(tail -n 1 "$TMP/held.log")"
-fi
-kill "$HSPID" 2>/dev/null
-wait "$HOLDER" 2>/dev/null
+# A gleamd started while a killed predecessor's socket is still held (the
+# kernel closes a dead gleamd's io_uring sockets after the process): here
+# another process holds it.  held_case WHAT HOLDER_PY ADDR ANSWERS GLEAMD...:
+# the holder takes ADDR, gleamd starts, and the ANSWERS command must succeed
+# within 6 s.
+held_case() {
+	local what=$1 holder=$2 addr=$3 answers=$4 holder_pid gleamd_pid up=0
+	shift 4
+	python3 -c "import socket, sys, time
+$holder" "$addr" &
+	holder_pid=$!
+	sleep 0.3
+	"$@" >>"$TMP/held.log" 2>&1 &
+	gleamd_pid=$!
+	for _ in $(seq 60); do
+		eval "$answers" >/dev/null 2>&1 && kill -0 "$gleamd_pid" 2>/dev/null && { up=1; break; }
+		sleep 0.1
+	done
+	if [ $up = 1 ]; then
+		ok "$what"
+	else
+		bad "$what: $(tail -n 1 "$TMP/held.log")"
+	fi
+	kill "$gleamd_pid" "$holder_pid" 2>/dev/null
+	wait "$holder_pid" 2>/dev/null
+}
 
-# The client role's local socket, taken by a process that never answers (a
-# gleamd killed a moment ago): the starting client takes it over.
+# The server's port, held for 1 s: the server waits for it.
+HPORT=$((PORT + 7))
+held_case "a server started while its port is still held serves once it is free" \
+	's = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(1); time.sleep(1)' "$HPORT" \
+	'"$BIN/gleamctl" server-info "127.0.0.1:$HPORT"' \
+	"$BIN/gleamd" server --listen "127.0.0.1:$HPORT" --backend sim
+
+# The client's local socket, taken by a process that never answers: the
+# client takes it over.
 HSOCK=$TMP/held.sock
-python3 -c 'import socket, sys, time
-s = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-s.bind(sys.argv[1]); s.listen(8); time.sleep(8)' "$HSOCK" &
-HOLDER=$!
-sleep 0.3
-"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$HSOCK" >>"$TMP/held.log" 2>&1 &
-HCPID=$!
-for _ in $(seq 60); do
-	GLEAM_SOCKET=$HSOCK "$BIN/gleamctl" status >/dev/null 2>&1 && break
-	sleep 0.1
-done
-if GLEAM_SOCKET=$HSOCK "$BIN/gleamctl" status >/dev/null 2>&1 && kill -0 "$HCPID" 2>/dev/null; then
-	ok "a client started on a local socket nobody answers takes it over"
-else
-	bad "a client started on a held local socket: $(tail -n 1 "$TMP/held.log")"
-fi
-kill "$HCPID" "$HOLDER" 2>/dev/null
-wait "$HOLDER" 2>/dev/null
+held_case "a client started on a local socket nobody answers takes it over" \
+	's = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+s.bind(sys.argv[1]); s.listen(8); time.sleep(8)' "$HSOCK" \
+	'GLEAM_SOCKET=$HSOCK "$BIN/gleamctl" status' \
+	"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$HSOCK"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
