@@ -96,7 +96,9 @@ victim=$!
 sleep 1
 kill -9 $victim 2>/dev/null
 wait $victim 2>/dev/null
-for _ in $(seq 50); do
+# As long as kill.sh gives the daemons (15 s): the worker may be in the
+# middle of a large copy when its session ends.
+for _ in $(seq 150); do
 	workers=$(pgrep -P "$SPID" | wc -l)
 	[ "$workers" -eq 0 ] && break
 	sleep 0.1
