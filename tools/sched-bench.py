@@ -215,6 +215,26 @@ def run_policy(policy, backend, tmp, progdir, work, slots, jobs, base, timeout):
     }
 
 
+def write(path, backend, ngpus, a, jobs, work, results):
+    by = {r["policy"]: r for r in results}
+    ratio = None
+    if "auto" in by and "round-robin" in by and by["round-robin"]["throughput_jobs_per_s"]:
+        ratio = by["auto"]["throughput_jobs_per_s"] / by["round-robin"]["throughput_jobs_per_s"]
+    out = {
+        "backend": backend,
+        "gpus": ngpus,
+        "links": [{"server": n, "rate": r, "delay": d} for n, r, d in LINKS],
+        "slots": a.slots,
+        "jobs_per_slot": jobs,
+        "mix": [{"workload": n, "args": args} for n, args in work],
+        "results": results,
+        "auto_over_round_robin": ratio,
+    }
+    with open(path, "w") as f:
+        json.dump(out, f, indent=1)
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--slots", type=int, default=8)
@@ -236,33 +256,24 @@ def main():
         os.symlink(os.path.join(BIN, "gleam-bench"), os.path.join(progdir, "gb-" + name))
     base = 22000 + os.getpid() % 20000
     results = []
+    path = os.path.join(BUILD, "bench", "sched.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
     try:
         for i, policy in enumerate(a.policies.split(",")):
             results.append(run_policy(policy, backend, tmp, progdir, work, a.slots, jobs,
                                       base + 10 * i, 600 if gpu else 120))
+            r = results[-1]
+            print("sched-bench: %s: %d/%d jobs in %.1f s" %
+                  (policy, r["jobs_ok"], r["jobs"], r["makespan_s"]), file=sys.stderr, flush=True)
+            # Written after each policy, so that a run cut short keeps what it measured.
+            write(path, backend, ngpus, a, jobs, work, results)
     finally:
         if not os.environ.get("GLEAM_KEEP"):
             shutil.rmtree(tmp, ignore_errors=True)
         else:
             print("logs in %s" % tmp, file=sys.stderr)
-    by = {r["policy"]: r for r in results}
-    ratio = None
-    if "auto" in by and "round-robin" in by and by["round-robin"]["throughput_jobs_per_s"]:
-        ratio = by["auto"]["throughput_jobs_per_s"] / by["round-robin"]["throughput_jobs_per_s"]
-    out = {
-        "backend": backend,
-        "gpus": ngpus,
-        "links": [{"server": n, "rate": r, "delay": d} for n, r, d in LINKS],
-        "slots": a.slots,
-        "jobs_per_slot": jobs,
-        "mix": [{"workload": n, "args": args} for n, args in work],
-        "results": results,
-        "auto_over_round_robin": ratio,
-    }
-    os.makedirs(os.path.join(BUILD, "bench"), exist_ok=True)
-    path = os.path.join(BUILD, "bench", "sched.json")
-    with open(path, "w") as f:
-        json.dump(out, f, indent=1)
+    out = write(path, backend, ngpus, a, jobs, work, results)
+    ratio = out["auto_over_round_robin"]
     print("scheduler benchmark (%s%s): %d programs at once, %d jobs each; S1 %s %s, S2 %s %s" %
           (backend, "" if gpu else "; sim numbers say nothing about GPUs", a.slots, jobs,
            LINKS[0][1], LINKS[0][2], LINKS[1][1], LINKS[1][2]))
