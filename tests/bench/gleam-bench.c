@@ -17,11 +17,15 @@
  *   load MIB COPIES SEED a model's weights loaded: MIB MiB in COPIES copies of
  *                        varied sizes from pageable memory, each followed by a
  *                        synchronisation (as PyTorch's model.to("cuda") does);
- *                        the bytes depend on SEED only
+ *                        the bytes depend on SEED only; with `each`, every
+ *                        copy gets an allocation of its own, made just before
+ *                        it (as PyTorch's caching allocator does for large
+ *                        tensors), instead of one allocation for all
  *
  * Every other workload's bytes are new on every run (seeded by the process),
  * so that uploads by content never find them: those rows measure the link.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,13 +227,15 @@ int main(int argc, char **argv)
 		size_t total = (size_t)(n ? n : 498) << 20, done = 0;
 		long copies = argc > 3 ? atol(argv[3]) : 148;
 		uint64_t seed = argc > 4 ? strtoull(argv[4], NULL, 10) : 1;
+		bool each = argc > 5 && !strcmp(argv[5], "each");
 		unsigned char *h = malloc(total);
-		CUdeviceptr d;
+		CUdeviceptr d = 0, last = 0, *dv = calloc((size_t)(copies > 0 ? copies : 1), sizeof(*dv));
 
-		if (!h || copies < 1)
+		if (!h || !dv || copies < 1)
 			return 1;
 		fill(h, total, seed);
-		CK(cuMemAlloc(&d, total));
+		if (!each)
+			CK(cuMemAlloc(&d, total));
 		t0 = now();
 		/* Tensors of varied sizes, as a model has: the split follows the seed too. */
 		for (long i = 0; i < copies; i++) {
@@ -240,18 +246,31 @@ int main(int argc, char **argv)
 					      1000.0));
 
 			sz = sz > left ? left : sz;
-			CK(cuMemcpyHtoDAsync(d + done, h + done, sz, s));
+			if (each) {
+				if (!sz)
+					continue;
+				CK(cuMemAlloc(&dv[i], sz));
+				CK(cuMemcpyHtoDAsync(dv[i], h + done, sz, s));
+				last = dv[i];
+			} else {
+				CK(cuMemcpyHtoDAsync(d + done, h + done, sz, s));
+			}
 			CK(cuStreamSynchronize(s));
 			done += sz;
 		}
-		landed(d);
+		landed(each ? last : d);
 		t1 = now();
 		report(w, t1 - t0, (double)total, copies, "gbytes_per_s", (double)total / (t1 - t0) / 1e9);
-		CK(cuMemFree(d));
+		for (long i = 0; i < copies; i++)
+			if (dv[i])
+				CK(cuMemFree(dv[i]));
+		if (d)
+			CK(cuMemFree(d));
+		free(dv);
 		free(h);
 	} else {
 		fprintf(stderr, "usage: gleam-bench launch-cost|sync-rtt|wait-rtt|htod|dtoh|launch-heavy|matmul [N]\n"
-				"       gleam-bench load MIB COPIES SEED\n");
+				"       gleam-bench load MIB COPIES SEED [each]\n");
 		return 2;
 	}
 	CK(cuStreamDestroy(s));

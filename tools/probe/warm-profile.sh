@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 #
-# warm-profile.sh [MIB [COPIES]]: where a warm model load spends its time.
-# Starts a server and a client gleamd on loopback (no link emulation),
-# loads MIB MiB of weights in COPIES copies (gleam-bench load) directly when
-# NVIDIA's driver is there, then through Gleam cold and warm, and prints the
+# warm-profile.sh [MIB [COPIES [each]]]: where a warm model load spends its
+# time.  Starts a server and a client gleamd on loopback (no link
+# emulation), loads MIB MiB of weights in COPIES copies (gleam-bench load;
+# with `each`, an allocation per copy) directly when NVIDIA's driver is
+# there, then through Gleam cold and warm, and prints the
 # wall time of each with the CPU seconds every thread of both daemons spent
 # in the warm load, and what the worker says of its replay.  With perf on
 # the machine, the warm load is also recorded system-wide and summarised by
 # thread and library.
+#
+# warm-profile.sh torch:MODEL does the same with PyTorch's model.to("cuda")
+# (tests/gpu/torch/models.py MODEL --load-only).
 #
 # Environment: BUILD (default build), GLEAM_BACKEND (cuda when a GPU is
 # there, else sim), OUT (default $BUILD/warm-profile).
@@ -19,6 +23,7 @@ case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 OUT=${OUT:-$BUILD/warm-profile}
 MIB=${1:-512}
 COPIES=${2:-64}
+EACH=${3:-}
 B=$BUILD/bin
 mkdir -p "$OUT"
 backend=${GLEAM_BACKEND:-}
@@ -47,24 +52,29 @@ threads() {
 }
 load() {
 	/usr/bin/time -f "%e" -o "$tmp/wall" "$@" >"$tmp/json" 2>"$tmp/err"
-	echo "$(cat "$tmp/wall") s wall; $(cat "$tmp/json")"
+	echo "$(cat "$tmp/wall") s wall; $(grep '^{' "$tmp/json" | tail -n 1)"
 }
 seed=$((RANDOM + 7))
+case $MIB in
+torch:*) cmd=(python3 "$ROOT/tests/gpu/torch/models.py" "${MIB#torch:}" "$tmp/out.npz" --load-only
+	--weights-seed $seed) ;;
+*) cmd=("$B/gleam-bench" load "$MIB" "$COPIES" $seed $EACH) ;;
+esac
 if [ $backend = cuda ]; then
-	echo "direct: $(load "$B/gleam-bench" load "$MIB" "$COPIES" $seed)"
-	echo "direct: $(load "$B/gleam-bench" load "$MIB" "$COPIES" $seed)"
+	echo "direct: $(load "${cmd[@]}")"
+	echo "direct: $(load "${cmd[@]}")"
 fi
 export GLEAM_SOCKET=$sock LD_LIBRARY_PATH=$BUILD/lib
-echo "cold:   $(load "$B/gleam-bench" load "$MIB" "$COPIES" $seed)"
+echo "cold:   $(load "${cmd[@]}")"
 threads $cpid >"$tmp/c0"; threads $spid >"$tmp/s0"
 if command -v perf >/dev/null 2>&1; then
 	perf record -q -a -g -o "$tmp/perf.data" -- \
-		"$B/gleam-bench" load "$MIB" "$COPIES" $seed >"$tmp/json" 2>/dev/null
+		"${cmd[@]}" >"$tmp/json" 2>/dev/null
 	echo "warm (perf): $(cat "$tmp/json")"
 fi
-echo "warm:   $(load "$B/gleam-bench" load "$MIB" "$COPIES" $seed)"
+echo "warm:   $(load "${cmd[@]}")"
 threads $cpid >"$tmp/c1"; threads $spid >"$tmp/s1"
-echo "warm:   $(load "$B/gleam-bench" load "$MIB" "$COPIES" $seed)"
+echo "warm:   $(load "${cmd[@]}")"
 echo "CPU seconds per daemon thread over the warm load(s):"
 join "$tmp/c0" "$tmp/c1" | awk '{ if ($3 - $2 > 0.005) printf "  client %-7s %.3f\n", $1, $3 - $2 }'
 join "$tmp/s0" "$tmp/s1" | awk '{ if ($3 - $2 > 0.005) printf "  server %-7s %.3f\n", $1, $3 - $2 }'
