@@ -6,6 +6,7 @@
 # keepalive time, the program's waiting call returns a CUDA error instead
 # of hanging, the server's session and worker go, and once the link speaks
 # again a new program runs.  Ends with "N passed, N failed".
+# BACKEND=cuda runs the programs on a GPU (sim by default).
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PORT=$((20000 + $$ % 20000))
@@ -16,7 +17,7 @@ KEEP=2
 
 # The server, and a linkem in front of it; the client gleamd goes through it.
 SERVER_ARGS="--keepalive $KEEP --resume 0"
-"$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend sim $SERVER_ARGS \
+"$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend "${BACKEND:-sim}" $SERVER_ARGS \
 	>>"$TMP/server.log" 2>&1 &
 SPID=$!
 "$BIN/linkem" --listen "127.0.0.1:$LPORT" --connect "127.0.0.1:$PORT" --rate 1gbit \
