@@ -153,8 +153,12 @@ CUresult shim_cuDevicePrimaryCtxRelease(CUdevice dev)
 	pthread_mutex_lock(&prim_lock);
 	if (d->prim_refs <= 0)
 		r = CUDA_ERROR_INVALID_CONTEXT;
-	else if (--d->prim_refs == 0)
+	else if (--d->prim_refs == 0) {
 		r = ctx_record(GL_FN_cuDevicePrimaryCtxRelease, 0, &a, sizeof(a));
+		/* The context ends on the GPU, and its memory with it. */
+		if (d->pctx)
+			shim_mem_forget_ctx(d->pctx->o.id);
+	}
 	pthread_mutex_unlock(&prim_lock);
 	return r;
 }
@@ -175,6 +179,8 @@ CUresult shim_cuDevicePrimaryCtxReset(CUdevice dev)
 	if (d->prim_refs > 0) {
 		d->prim_refs = 0;
 		r = ctx_record(GL_FN_cuDevicePrimaryCtxReset, 0, &a, sizeof(a));
+		if (d->pctx)
+			shim_mem_forget_ctx(d->pctx->o.id);
 	}
 	d->prim_flags = 0;
 	pthread_mutex_unlock(&prim_lock);

@@ -15,6 +15,7 @@ struct alloc {
 	uint64_t base;
 	uint64_t size;
 	uint64_t ctx;
+	uint64_t extent;	/* a piece of a slab: the bytes it holds there; 0: none */
 };
 
 static struct {
@@ -53,7 +54,14 @@ static long find_le(uint64_t p)
 	return best;
 }
 
+static int alloc_add_piece(uint64_t base, uint64_t size, uint64_t ctx, uint64_t extent);
+
 static int alloc_add(uint64_t base, uint64_t size, uint64_t ctx)
+{
+	return alloc_add_piece(base, size, ctx, 0);
+}
+
+static int alloc_add_piece(uint64_t base, uint64_t size, uint64_t ctx, uint64_t extent)
 {
 	long i;
 
@@ -72,16 +80,19 @@ static int alloc_add(uint64_t base, uint64_t size, uint64_t ctx)
 	i = find_le(base) + 1;
 	memmove(&dev_allocs.a[i + 1], &dev_allocs.a[i],
 		(dev_allocs.n - (size_t)i) * sizeof(struct alloc));
-	dev_allocs.a[i] = (struct alloc){ base, size, ctx };
+	dev_allocs.a[i] = (struct alloc){ base, size, ctx, extent };
 	dev_allocs.n++;
 	pthread_mutex_unlock(&dev_allocs.lock);
 	return 0;
 }
 
+static void pool_forget(uint64_t ctx);
+
 void shim_mem_forget_ctx(uint64_t ctx)
 {
 	size_t j = 0;
 
+	pool_forget(ctx);
 	pthread_mutex_lock(&dev_allocs.lock);
 	for (size_t i = 0; i < dev_allocs.n; i++)
 		if (dev_allocs.a[i].ctx != ctx)
@@ -155,13 +166,31 @@ CUresult shim_cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary lib
 	return get_global(GL_FN_cuLibraryGetGlobal, GL_H_LIBRARY, lib, name, dptr, bytes);
 }
 
+static CUresult pool_alloc(CUdeviceptr *dptr, size_t bytesize);
+
 /*
  * An allocation: the address waits for the server's answer (kernels carry
  * it as raw bytes), and the shim keeps its range.  cuMemAllocAsync's
  * record is cuMemAlloc's with the stream after it; a NULL stream is none.
+ * cuMemAlloc is mostly served from slabs (below), without a round trip.
  */
+static CUresult mem_alloc_remote(unsigned int fn, CUdeviceptr *dptr, size_t bytesize,
+				 CUstream stream, int per_thread, bool keep);
+
 static CUresult mem_alloc(unsigned int fn, CUdeviceptr *dptr, size_t bytesize, CUstream stream,
 			  int per_thread)
+{
+	if (fn == GL_FN_cuMemAlloc) {
+		CUresult r = pool_alloc(dptr, bytesize);
+
+		if (r != CUDA_ERROR_NOT_SUPPORTED)
+			return r;
+	}
+	return mem_alloc_remote(fn, dptr, bytesize, stream, per_thread, true);
+}
+
+static CUresult mem_alloc_remote(unsigned int fn, CUdeviceptr *dptr, size_t bytesize,
+				 CUstream stream, int per_thread, bool keep)
 {
 	struct gl_a_cuMemAllocAsync a = { .bytesize = bytesize };
 	struct gl_r_cuMemAllocAsync o = { 0 };
@@ -187,7 +216,7 @@ static CUresult mem_alloc(unsigned int fn, CUdeviceptr *dptr, size_t bytesize, C
 	r = shim_call(&c);
 	if (r)
 		return r;
-	if (alloc_add(o.dptr, bytesize, c.ctx))
+	if (keep && alloc_add(o.dptr, bytesize, c.ctx))
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	*dptr = (CUdeviceptr)o.dptr;
 	return CUDA_SUCCESS;
@@ -199,7 +228,7 @@ CUresult shim_cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 }
 
 /* The driver refuses a pointer it did not hand out, at once: so do we. */
-static CUresult alloc_forget(CUdeviceptr dptr)
+static CUresult alloc_forget_entry(CUdeviceptr dptr, struct alloc *gone)
 {
 	long i;
 
@@ -209,6 +238,8 @@ static CUresult alloc_forget(CUdeviceptr dptr)
 		pthread_mutex_unlock(&dev_allocs.lock);
 		return CUDA_ERROR_INVALID_VALUE;
 	}
+	if (gone)
+		*gone = dev_allocs.a[i];
 	memmove(&dev_allocs.a[i], &dev_allocs.a[i + 1],
 		(dev_allocs.n - (size_t)i - 1) * sizeof(struct alloc));
 	dev_allocs.n--;
@@ -216,9 +247,12 @@ static CUresult alloc_forget(CUdeviceptr dptr)
 	return CUDA_SUCCESS;
 }
 
+static CUresult pool_free(const struct alloc *a);
+
 CUresult shim_cuMemFree(CUdeviceptr dptr)
 {
 	struct gl_a_cuMemFree a = { .dptr = dptr };
+	struct alloc gone;
 	struct shim_call c;
 	CUresult r;
 
@@ -227,9 +261,11 @@ CUresult shim_cuMemFree(CUdeviceptr dptr)
 		return r;
 	if (!dptr)
 		return CUDA_SUCCESS;
-	r = alloc_forget(dptr);
+	r = alloc_forget_entry(dptr, &gone);
 	if (r)
 		return r;
+	if (gone.extent)
+		return pool_free(&gone);
 	c.args = &a;
 	c.args_len = sizeof(a);
 	return shim_call(&c);
@@ -249,6 +285,7 @@ CUresult shim_cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream strea
 CUresult shim_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream, int per_thread)
 {
 	struct gl_a_cuMemFreeAsync a = { .dptr = dptr };
+	struct alloc gone;
 	struct shim_call c;
 	CUresult r;
 
@@ -257,9 +294,11 @@ CUresult shim_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream, int per_thread)
 		return r;
 	r = shim_stream_id(stream, per_thread, &a.hStream);
 	if (!r)
-		r = alloc_forget(dptr);
+		r = alloc_forget_entry(dptr, &gone);
 	if (r)
 		return r;
+	if (gone.extent)
+		return pool_free(&gone);
 	c.args = &a;
 	c.args_len = sizeof(a);
 	return shim_call(&c);
@@ -283,6 +322,343 @@ CUresult shim_cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdevicept
 	}
 	pthread_mutex_unlock(&dev_allocs.lock);
 	return r;
+}
+
+/* ---- slabs: cuMemAlloc without a round trip ---- */
+
+/*
+ * cuMemAlloc's answer, the address, comes from the GPU, so the program
+ * waits for it, and behind everything it queued before: the last upload
+ * has to be named, sent and copied to the device first.  PyTorch's caching
+ * allocator allocates just before most large tensors it loads, so each of
+ * its allocations would drain the pipeline of uploads (Documentation/
+ * benchmarks.md, "Where a warm load waits").  Instead the shim allocates
+ * slabs, each one real cuMemAlloc, and hands out pieces of them itself:
+ * 512-byte aligned, 2 MiB aligned from 2 MiB up, as the driver aligns.
+ * A context's slabs grow geometrically with what it holds (32 MiB, then
+ * as much again as all its slabs, up to 1 GiB a slab), so a program makes
+ * a few round trips where it made one per allocation.  An allocation of
+ * more than half the largest slab gets a slab of its own: a round trip,
+ * small beside moving that much data.
+ *
+ * What stays exact: a slab that cannot be had fails the call with the
+ * driver's error (CUDA_ERROR_OUT_OF_MEMORY), so a program that frees and
+ * tries again, as PyTorch does, sees what it would see; before that error
+ * the shim tries a slab of just the size asked.  cuMemFree of a piece
+ * sends a synchronisation of the context without waiting for it, as the
+ * driver's cuMemFree waits for the device: work queued before the free
+ * that still reads the piece is done before anything queued after it
+ * runs, in whatever stream.  A slab whose pieces are all free is freed at
+ * once, so that memory a program gives back is the GPU's again.  Range
+ * checks, cuMemGetAddressRange and pointer attributes see the pieces, not
+ * the slabs.  What differs: cuMemGetInfo counts the free part of a slab as
+ * used, and a kernel that runs past the end of a piece reaches the next
+ * piece instead of faulting (as it may in the driver's own small
+ * allocations).  GLEAM_ALLOC_SLABS=0, or GLEAM_ASYNC=0, turns slabs off.
+ */
+#define SLAB_FIRST	(32ULL << 20)
+#define SLAB_MAX	(1ULL << 30)
+#define PIECE_ALIGN	512ULL
+#define BIG_ALIGN	(2ULL << 20)
+
+struct extent {
+	uint64_t base, size;
+	struct extent *next;		/* sorted by base, never touching */
+};
+
+struct slab {
+	uint64_t base, size, used;
+	struct extent *free;
+	struct slab *next;
+};
+
+struct pool {
+	uint64_t ctx;
+	uint64_t held;			/* bytes in slabs */
+	struct slab *slabs;
+	struct pool *next;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct pool *list;
+	int off;			/* -1: not yet decided */
+} pools = { .lock = PTHREAD_MUTEX_INITIALIZER, .off = -1 };
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) & ~(a - 1);
+}
+
+static bool slabs_off(void)
+{
+	if (pools.off < 0) {
+		const char *e = getenv("GLEAM_ALLOC_SLABS");
+
+		pools.off = !shim.async || (e && !strcmp(e, "0"));
+	}
+	return pools.off;
+}
+
+/* The context's pool; lock held.  NULL when out of memory. */
+static struct pool *pool_of(uint64_t ctx, bool create)
+{
+	struct pool *p;
+
+	for (p = pools.list; p; p = p->next)
+		if (p->ctx == ctx)
+			return p;
+	if (!create)
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (p) {
+		p->ctx = ctx;
+		p->next = pools.list;
+		pools.list = p;
+	}
+	return p;
+}
+
+/* A piece of need bytes at align from slab s, or 0; lock held. */
+static uint64_t slab_take(struct slab *s, uint64_t need, uint64_t align)
+{
+	for (struct extent **pp = &s->free, *e; (e = *pp); pp = &e->next) {
+		uint64_t at = align_up(e->base, align), end = e->base + e->size;
+
+		if (at < e->base || at > end || end - at < need)
+			continue;
+		if (at > e->base && at + need < end) {
+			/* The piece splits the extent in two. */
+			struct extent *r = malloc(sizeof(*r));
+
+			if (!r)
+				return 0;
+			r->base = at + need;
+			r->size = end - r->base;
+			r->next = e->next;
+			e->next = r;
+			e->size = at - e->base;
+		} else if (at > e->base) {
+			e->size = at - e->base;
+		} else if (at + need < end) {
+			e->base = at + need;
+			e->size = end - e->base;
+		} else {
+			*pp = e->next;
+			free(e);
+		}
+		s->used += need;
+		return at;
+	}
+	return 0;
+}
+
+/* Give [base, base + size) back to slab s, merging with its neighbours; lock held. */
+static int slab_give(struct slab *s, uint64_t base, uint64_t size)
+{
+	struct extent **pp = &s->free, *prev = NULL, *e;
+
+	while ((e = *pp) && e->base < base) {
+		prev = e;
+		pp = &e->next;
+	}
+	if (prev && prev->base + prev->size == base) {
+		prev->size += size;
+		if (e && base + size == e->base) {
+			prev->size += e->size;
+			prev->next = e->next;
+			free(e);
+		}
+	} else if (e && base + size == e->base) {
+		e->base = base;
+		e->size += size;
+	} else {
+		struct extent *n = malloc(sizeof(*n));
+
+		if (!n)
+			return -1;	/* the range is lost to the slab, not misused */
+		n->base = base;
+		n->size = size;
+		n->next = e;
+		*pp = n;
+	}
+	s->used -= size;
+	return 0;
+}
+
+static void slab_drop(struct slab *s)
+{
+	while (s->free) {
+		struct extent *e = s->free;
+
+		s->free = e->next;
+		free(e);
+	}
+	free(s);
+}
+
+/*
+ * The context is gone (destroyed, or its primary context released or
+ * reset): its slabs went with it on the GPU.
+ */
+static void pool_forget(uint64_t ctx)
+{
+	pthread_mutex_lock(&pools.lock);
+	for (struct pool **pp = &pools.list, *p; (p = *pp); pp = &p->next) {
+		if (p->ctx != ctx)
+			continue;
+		*pp = p->next;
+		while (p->slabs) {
+			struct slab *s = p->slabs;
+
+			p->slabs = s->next;
+			slab_drop(s);
+		}
+		free(p);
+		break;
+	}
+	pthread_mutex_unlock(&pools.lock);
+}
+
+/* A slab the shim could not keep track of goes back at once. */
+static void slab_release(CUdeviceptr d)
+{
+	struct gl_a_cuMemFree a = { .dptr = d };
+	struct shim_call c;
+
+	if (shim_begin(&c, GL_FN_cuMemFree))
+		return;
+	c.args = &a;
+	c.args_len = sizeof(a);
+	shim_call(&c);
+}
+
+/* A piece from the current context's slabs; CUDA_ERROR_NOT_SUPPORTED: ask the GPU. */
+static CUresult pool_alloc(CUdeviceptr *dptr, size_t bytesize)
+{
+	uint64_t align = bytesize >= BIG_ALIGN ? BIG_ALIGN : PIECE_ALIGN;
+	uint64_t need = align_up(bytesize, align), at = 0, size;
+	struct shim_ctx *ctx = shim_current();
+	struct slab *s = NULL;
+	struct pool *p;
+	CUdeviceptr d;
+	CUresult r;
+
+	if (!dptr || !bytesize || !ctx || ctx->sticky || slabs_off() ||
+	    need < bytesize || need > SLAB_MAX / 2)
+		return CUDA_ERROR_NOT_SUPPORTED;
+	if (ctx->o.magic != (SHIM_OBJ_MAGIC | GL_H_CTX))
+		return CUDA_ERROR_NOT_SUPPORTED;
+	pthread_mutex_lock(&pools.lock);
+	p = pool_of(ctx->o.id, true);
+	if (!p) {
+		pthread_mutex_unlock(&pools.lock);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	for (s = p->slabs; s; s = s->next)
+		if ((at = slab_take(s, need, align)))
+			break;
+	size = MAX(SLAB_FIRST, MIN(SLAB_MAX, align_up(p->held, BIG_ALIGN)));
+	pthread_mutex_unlock(&pools.lock);
+	if (!at) {
+		/*
+		 * A new slab, unlocked: the round trip may take a while, and
+		 * other threads go on with the slabs there are.  Two threads
+		 * may both add one; the second is used all the same.
+		 */
+		size = MAX(size, align_up(need, BIG_ALIGN));
+		r = mem_alloc_remote(GL_FN_cuMemAlloc, &d, size, NULL, 0, false);
+		if (r == CUDA_ERROR_OUT_OF_MEMORY && size > align_up(need, BIG_ALIGN)) {
+			size = align_up(need, BIG_ALIGN);
+			r = mem_alloc_remote(GL_FN_cuMemAlloc, &d, size, NULL, 0, false);
+		}
+		if (r)
+			return r;
+		s = calloc(1, sizeof(*s));
+		if (s) {
+			s->free = malloc(sizeof(*s->free));
+			if (!s->free) {
+				free(s);
+				s = NULL;
+			}
+		}
+		if (!s) {
+			slab_release(d);
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		}
+		s->base = d;
+		s->size = size;
+		*s->free = (struct extent){ d, size, NULL };
+		pthread_mutex_lock(&pools.lock);
+		p = pool_of(ctx->o.id, true);
+		if (!p) {
+			pthread_mutex_unlock(&pools.lock);
+			slab_drop(s);
+			slab_release(d);
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		}
+		s->next = p->slabs;
+		p->slabs = s;
+		p->held += size;
+		at = slab_take(s, need, align);
+		pthread_mutex_unlock(&pools.lock);
+		if (!at)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	if (alloc_add_piece(at, bytesize, ctx->o.id, need)) {
+		struct alloc a = { at, bytesize, ctx->o.id, need };
+
+		pool_free(&a);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	*dptr = (CUdeviceptr)at;
+	return CUDA_SUCCESS;
+}
+
+/*
+ * A piece back to its slab (its range already forgotten).  The context is
+ * synchronised, without waiting, as the driver's cuMemFree does; an empty
+ * slab is freed.
+ */
+static CUresult pool_free(const struct alloc *a)
+{
+	struct gl_a_cuMemFree fa = { 0 };
+	struct shim_call c;
+	struct slab **sp, *s = NULL;
+	struct pool *p;
+	CUresult r;
+
+	pthread_mutex_lock(&pools.lock);
+	p = pool_of(a->ctx, false);
+	for (sp = p ? &p->slabs : NULL; sp && (s = *sp); sp = &s->next)
+		if (a->base >= s->base && a->base - s->base < s->size)
+			break;
+	if (!s) {
+		/* Its context went: so did the slab. */
+		pthread_mutex_unlock(&pools.lock);
+		return CUDA_SUCCESS;
+	}
+	slab_give(s, a->base, a->extent);
+	if (!s->used) {
+		*sp = s->next;
+		p->held -= s->size;
+		fa.dptr = s->base;
+		slab_drop(s);
+	}
+	pthread_mutex_unlock(&pools.lock);
+	r = shim_begin(&c, fa.dptr ? GL_FN_cuMemFree : GL_FN_cuCtxSynchronize);
+	if (r)
+		return r;
+	if (fa.dptr) {
+		/* The driver's cuMemFree of the slab waits for the device itself. */
+		c.args = &fa;
+		c.args_len = sizeof(fa);
+		return shim_call(&c);
+	}
+	c.args = &fa;		/* cuCtxSynchronize has no arguments: the block is unused */
+	c.args_len = sizeof(struct gl_a_cuCtxSynchronize);
+	c.waited = false;
+	return shim_submit(&c, 0, 0);
 }
 
 /* ---- host memory ---- */
