@@ -2,7 +2,7 @@
 /*
  * Replay of the records the table marks W: those whose data needs more
  * than the generated marshalling (copies in pieces, images, launches,
- * function layouts, the device list).
+ * function layouts, the device list, capture modes).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -420,4 +420,48 @@ CUresult wk_cuOccupancyMaxActiveClusters(struct wk_call *k)
 CUresult wk_cuOccupancyMaxPotentialClusterSize(struct wk_call *k)
 {
 	return cluster_query(k, true);
+}
+
+/*
+ * Every capture begins in relaxed mode here.  The other modes' rules are
+ * about the application's threads, which the shim knows and this one
+ * thread replaying all of them does not: the shim applied them before it
+ * sent the record, and the driver must not apply them again to a thread
+ * that is not the application's.
+ */
+CUresult wk_cuStreamBeginCapture(struct wk_call *k)
+{
+	const struct gl_a_cuStreamBeginCapture *a = wk_args(k, sizeof(*a));
+	CUstream s;
+	CUresult r;
+
+	if (!a || a->mode < 0 || a->mode > CU_STREAM_CAPTURE_MODE_RELAXED)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = wk_stream(k->w, a->hStream, &s);
+	if (r)
+		return r;
+	return k->w->be->op.f_cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED);
+}
+
+/* The count only: the nodes stay here. */
+CUresult wk_cuGraphGetNodes(struct wk_call *k)
+{
+	const struct gl_a_cuGraphGetNodes *a = wk_args(k, sizeof(*a));
+	uint64_t *o;
+	size_t n = 0;
+	CUgraph g;
+	CUresult r;
+
+	if (!a)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = wk_handle(k->w, GL_H_GRAPH, a->hGraph, (void **)&g);
+	if (!r)
+		r = k->w->be->op.f_cuGraphGetNodes(g, NULL, &n);
+	if (r)
+		return r;
+	o = wk_reply_struct(k, sizeof(*o));
+	if (!o)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*o = n;
+	return CUDA_SUCCESS;
 }

@@ -227,6 +227,14 @@ CUresult shim_cuMemFree(CUdeviceptr dptr)
 		return r;
 	if (!dptr)
 		return CUDA_SUCCESS;
+	c.args = &a;
+	c.args_len = sizeof(a);
+	/* What stream capture refuses keeps the range: asked before it is forgotten. */
+	if (atomic_load(&shim_capture_watch)) {
+		r = shim_capture_gate(&c);
+		if (r)
+			return r;
+	}
 	r = alloc_forget(dptr);
 	if (r)
 		return r;
@@ -255,13 +263,15 @@ CUresult shim_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream, int per_thread)
 	r = shim_begin(&c, GL_FN_cuMemFreeAsync);
 	if (r)
 		return r;
+	c.args = &a;
+	c.args_len = sizeof(a);
 	r = shim_stream_id(stream, per_thread, &a.hStream);
+	if (!r && atomic_load(&shim_capture_watch))
+		r = shim_capture_gate(&c);
 	if (!r)
 		r = alloc_forget(dptr);
 	if (r)
 		return r;
-	c.args = &a;
-	c.args_len = sizeof(a);
 	return shim_call(&c);
 }
 
@@ -407,6 +417,8 @@ static CUresult htod(unsigned int fn, CUdeviceptr dst, const void *src, size_t n
 		return CUDA_ERROR_INVALID_VALUE;
 	if (fn == GL_FN_cuMemcpyHtoDAsync) {
 		r = shim_stream_id(stream, per_thread, &a.hStream);
+		if (!r)
+			r = shim_capture_host_copy(fn, c.ctx);
 		if (r)
 			return r;
 	}
@@ -468,6 +480,8 @@ static CUresult dtoh(unsigned int fn, void *dst, CUdeviceptr src, size_t n, CUst
 		return CUDA_ERROR_INVALID_VALUE;
 	if (fn == GL_FN_cuMemcpyDtoHAsync) {
 		r = shim_stream_id(stream, per_thread, &a.hStream);
+		if (!r)
+			r = shim_capture_host_copy(fn, c.ctx);
 		if (r)
 			return r;
 	}

@@ -125,4 +125,6 @@ struct gleam_launch_attr {
 
 #define GLEAM_LAUNCH_ATTRS_MAX	16
 
+/* Graphs: the reply to cuGraphGetNodes carries the count as a __u64. */
+
 #endif /* _UAPI_GLEAM_RECORD_H */
