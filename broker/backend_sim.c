@@ -85,7 +85,7 @@ static bool dev_ok(CUdevice dev)
 #define SIM_MEM_TOTAL	sim_mem_total(wk_server_gpu(sim.cur ? (unsigned int)sim.cur->dev : 0))
 #define SIM_MAGIC	0x53494d00u
 
-enum { K_CTX = 1, K_STREAM, K_EVENT, K_MODULE, K_FUNC, K_GRAPH, K_EXEC };
+enum { K_CTX = 1, K_STREAM, K_EVENT, K_MODULE, K_FUNC, K_GRAPH, K_EXEC, K_POOL };
 
 struct sim_obj {
 	uint32_t magic;
@@ -168,8 +168,11 @@ struct sim_func {
 	uint32_t params_size;
 };
 
+struct sim_pool;
+
 struct sim_alloc {
 	uint64_t base, size;
+	struct sim_pool *pool;	/* the stream-ordered allocator's, or NULL */
 };
 
 static struct {
@@ -281,7 +284,49 @@ static void *mem(void *be, uint64_t p, uint64_t len)
 	return (void *)(uintptr_t)p;
 }
 
-static CUresult alloc_mem(CUdeviceptr *dptr, size_t size)
+/*
+ * Memory pools keep the driver's accounts: memory in use, memory reserved
+ * (in use, or kept for reuse after a free), and the high watermarks of
+ * both.  The sim reserves exactly what is in use, and keeps what was
+ * freed until a synchronisation finds more kept than the release
+ * threshold, or a trim gives it back.
+ */
+struct sim_pool {
+	struct sim_obj o;
+	int dev;
+	bool dflt;		/* a device's default pool */
+	int reuse[3];		/* the CU_MEMPOOL_ATTR_REUSE_* policies, in order */
+	uint64_t threshold;
+	uint64_t reserved, reserved_high, used, used_high;
+	struct sim_pool *next;
+};
+
+static struct sim_pool *sim_pools;			/* every pool */
+static struct sim_pool *sim_default_pool[SIM_GPUS_MAX];
+static struct sim_pool *sim_current_pool[SIM_GPUS_MAX];	/* NULL: the default */
+
+static void pool_take(struct sim_pool *p, uint64_t size)
+{
+	p->used += size;
+	p->reserved = MAX(p->reserved, p->used);
+	p->used_high = MAX(p->used_high, p->used);
+	p->reserved_high = MAX(p->reserved_high, p->reserved);
+}
+
+static void pool_give(struct sim_pool *p, uint64_t size)
+{
+	p->used -= MIN(p->used, size);
+}
+
+/* At a synchronisation, each pool gives back what it keeps beyond its threshold. */
+static void pools_settle(void)
+{
+	for (struct sim_pool *p = sim_pools; p; p = p->next)
+		if (p->reserved > p->threshold)
+			p->reserved = MAX(p->used, p->threshold);
+}
+
+static CUresult alloc_mem(CUdeviceptr *dptr, size_t size, struct sim_pool *pool)
 {
 	void *p;
 	long i;
@@ -306,16 +351,18 @@ static CUresult alloc_mem(CUdeviceptr *dptr, size_t size)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	i = find_le((uint64_t)(uintptr_t)p) + 1;
 	memmove(&sim.a[i + 1], &sim.a[i], (sim.n - (size_t)i) * sizeof(sim.a[0]));
-	sim.a[i] = (struct sim_alloc){ (uint64_t)(uintptr_t)p, size };
+	sim.a[i] = (struct sim_alloc){ (uint64_t)(uintptr_t)p, size, pool };
 	sim.n++;
 	sim.used += size;
+	if (pool)
+		pool_take(pool, size);
 	*dptr = (CUdeviceptr)(uintptr_t)p;
 	return CUDA_SUCCESS;
 }
 
 CUresult sim_cuMemAlloc(CUdeviceptr *dptr, size_t size)
 {
-	return alloc_mem(dptr, size);
+	return alloc_mem(dptr, size, NULL);
 }
 
 CUresult sim_cuMemFree(CUdeviceptr d)
@@ -328,6 +375,8 @@ CUresult sim_cuMemFree(CUdeviceptr d)
 		return CUDA_ERROR_INVALID_VALUE;
 	munmap((void *)(uintptr_t)d, sim.a[i].size);
 	sim.used -= sim.a[i].size;
+	if (sim.a[i].pool)
+		pool_give(sim.a[i].pool, sim.a[i].size);
 	memmove(&sim.a[i], &sim.a[i + 1], (sim.n - (size_t)i - 1) * sizeof(sim.a[0]));
 	sim.n--;
 	return CUDA_SUCCESS;
@@ -514,23 +563,50 @@ static CUresult ctx_sync_check(struct sim_ctx *c)
 
 /* ---- the stream-ordered allocator ---- */
 
+static struct sim_pool *pool_new(int dev, bool dflt)
+{
+	struct sim_pool *p = obj_new(sizeof(*p), K_POOL);
+
+	if (!p)
+		return NULL;
+	p->dev = dev;
+	p->dflt = dflt;
+	/* The driver's defaults: every reuse policy on, nothing kept at a synchronisation. */
+	p->reuse[0] = p->reuse[1] = p->reuse[2] = 1;
+	p->next = sim_pools;
+	sim_pools = p;
+	return p;
+}
+
+static struct sim_pool *default_pool(int dev)
+{
+	if (!sim_default_pool[dev])
+		sim_default_pool[dev] = pool_new(dev, true);
+	return sim_default_pool[dev];
+}
+
+/* What cuMemAllocAsync draws from: the device's current pool. */
+static struct sim_pool *device_pool(int dev)
+{
+	return sim_current_pool[dev] ? sim_current_pool[dev] : default_pool(dev);
+}
+
 /*
  * The sim runs each stream's work at once.  In a capture the allocation
  * is the graph's: the sim makes it now and it lasts, so that every launch
  * of the graph finds it.
  */
-CUresult sim_cuMemAllocAsync(CUdeviceptr *dptr, size_t size, CUstream s)
+static CUresult alloc_async(CUdeviceptr *dptr, size_t size, struct sim_pool *pool, CUstream s)
 {
 	struct sim_graph_mem *gm;
 	struct sim_capture *cap;
 	CUresult r;
 
-	CTX_OK();
 	r = stream_work(s, &cap);
 	if (r)
 		return r;
 	if (!cap)
-		return alloc_mem(dptr, size);
+		return alloc_mem(dptr, size, pool);
 	gm = cap->g->mem;
 	if (gm->n == gm->cap) {
 		size_t n = gm->cap ? 2 * gm->cap : 8;
@@ -541,10 +617,27 @@ CUresult sim_cuMemAllocAsync(CUdeviceptr *dptr, size_t size, CUstream s)
 		gm->m = m;
 		gm->cap = n;
 	}
-	r = alloc_mem(dptr, size);
+	r = alloc_mem(dptr, size, NULL);
 	if (!r)
 		gm->m[gm->n++] = (struct sim_gmem){ *dptr, false };
 	return r;
+}
+
+CUresult sim_cuMemAllocAsync(CUdeviceptr *dptr, size_t size, CUstream s)
+{
+	struct sim_pool *p;
+
+	CTX_OK();
+	p = device_pool(sim.cur->dev);
+	return p ? alloc_async(dptr, size, p, s) : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult sim_cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t size, CUmemoryPool pool, CUstream s)
+{
+	CTX_OK();
+	if (!is(pool, K_POOL))
+		return CUDA_ERROR_INVALID_VALUE;
+	return alloc_async(dptr, size, (struct sim_pool *)pool, s);
 }
 
 /* A free in a capture must be of memory allocated in it; the graph keeps it. */
@@ -871,17 +964,26 @@ static CUresult set_current(CUcontext h)
 
 CUresult sim_cuCtxSynchronize(void)
 {
+	CUresult r;
+
 	CTX_OK();
-	return ctx_sync_check(sim.cur);
+	r = ctx_sync_check(sim.cur);
+	if (!r)
+		pools_settle();
+	return r;
 }
 
 CUresult sim_cuCtxSynchronize_v2(CUcontext h)
 {
 	struct sim_ctx *c = h ? (struct sim_ctx *)h : sim.cur;
+	CUresult r;
 
 	if (!c || !is(c, K_CTX))
 		return CUDA_ERROR_INVALID_CONTEXT;
-	return c->sticky ? c->sticky : ctx_sync_check(c);
+	r = c->sticky ? c->sticky : ctx_sync_check(c);
+	if (!r)
+		pools_settle();
+	return r;
 }
 
 CUresult sim_cuCtxGetApiVersion(CUcontext h, unsigned int *v)
@@ -1538,10 +1640,15 @@ CUresult sim_cuStreamDestroy(CUstream s)
 
 CUresult sim_cuStreamSynchronize(CUstream s)
 {
+	CUresult r;
+
 	CTX_OK();
 	if (stream_ok(s))
 		return CUDA_ERROR_INVALID_HANDLE;
-	return sync_check(s);
+	r = sync_check(s);
+	if (!r)
+		pools_settle();
+	return r;
 }
 
 CUresult sim_cuStreamQuery(CUstream s)
@@ -1643,7 +1750,11 @@ CUresult sim_cuEventQuery(CUevent h)
 
 CUresult sim_cuEventSynchronize(CUevent h)
 {
-	return sim_cuEventQuery(h);
+	CUresult r = sim_cuEventQuery(h);
+
+	if (!r)
+		pools_settle();
+	return r;
 }
 
 CUresult sim_cuEventElapsedTime(float *ms, CUevent a, CUevent b)
@@ -1706,6 +1817,7 @@ static CUresult sim_devices(int *ver, struct gleam_devinfo *d, unsigned int max,
 		{ CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, 1 },
 		{ CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS, 1 },
 		{ CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, 2048 },
+		{ CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, 1 },
 	};
 
 	*ver = CUDA_VERSION;
@@ -2210,3 +2322,153 @@ CUresult sim_cuGraphGetNodes(CUgraph h, CUgraphNode *nodes, size_t *n)
 	return CUDA_SUCCESS;
 }
 
+/* ---- memory pools ---- */
+
+static struct sim_pool *pool_of(CUmemoryPool h)
+{
+	return is(h, K_POOL) ? (struct sim_pool *)h : NULL;
+}
+
+CUresult sim_cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice dev)
+{
+	struct sim_pool *p;
+
+	if (!dev_ok(dev))
+		return CUDA_ERROR_INVALID_DEVICE;
+	p = default_pool(dev);
+	if (!p)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*pool = (CUmemoryPool)p;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
+{
+	struct sim_pool *p = pool_of(pool);
+
+	if (!dev_ok(dev))
+		return CUDA_ERROR_INVALID_DEVICE;
+	if (!p || p->dev != dev)
+		return CUDA_ERROR_INVALID_VALUE;
+	sim_current_pool[dev] = p->dflt ? NULL : p;
+	return CUDA_SUCCESS;
+}
+
+/* Pools of device memory, with nothing to share with other processes. */
+CUresult sim_cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props)
+{
+	struct sim_pool *p;
+
+	if (props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
+	    props->location.type != CU_MEM_LOCATION_TYPE_DEVICE || !dev_ok(props->location.id))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (props->handleTypes != CU_MEM_HANDLE_TYPE_NONE)
+		return CUDA_ERROR_NOT_SUPPORTED;
+	p = pool_new(props->location.id, false);
+	if (!p)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*pool = (CUmemoryPool)p;
+	return CUDA_SUCCESS;
+}
+
+/*
+ * A default pool stays.  The memory of a destroyed pool stays allocated
+ * until it is freed, as the driver keeps it; a device whose current pool
+ * it was has its default one again.
+ */
+CUresult sim_cuMemPoolDestroy(CUmemoryPool pool)
+{
+	struct sim_pool *p = pool_of(pool), **pp;
+
+	if (!p || p->dflt)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (sim_current_pool[p->dev] == p)
+		sim_current_pool[p->dev] = NULL;
+	for (size_t i = 0; i < sim.n; i++)
+		if (sim.a[i].pool == p)
+			sim.a[i].pool = NULL;
+	for (pp = &sim_pools; *pp && *pp != p; pp = &(*pp)->next)
+		;
+	if (*pp)
+		*pp = p->next;
+	obj_free(p);
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
+{
+	struct sim_pool *p = pool_of(pool);
+	cuuint64_t v;
+
+	if (!p || !value)
+		return CUDA_ERROR_INVALID_VALUE;
+	switch (attr) {
+	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+	case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+	case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+		p->reuse[attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES] = *(int *)value != 0;
+		return CUDA_SUCCESS;
+	case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+		p->threshold = *(cuuint64_t *)value;
+		return CUDA_SUCCESS;
+	/* A high watermark is reset to zero, and reads as what is there now. */
+	case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
+	case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
+		v = *(cuuint64_t *)value;
+		if (v)
+			return CUDA_ERROR_INVALID_VALUE;
+		if (attr == CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH)
+			p->reserved_high = p->reserved;
+		else
+			p->used_high = p->used;
+		return CUDA_SUCCESS;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+}
+
+CUresult sim_cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
+{
+	struct sim_pool *p = pool_of(pool);
+	cuuint64_t v;
+
+	if (!p || !value)
+		return CUDA_ERROR_INVALID_VALUE;
+	switch (attr) {
+	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+	case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+	case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+		*(int *)value = p->reuse[attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES];
+		return CUDA_SUCCESS;
+	case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+		v = p->threshold;
+		break;
+	case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT:
+		v = p->reserved;
+		break;
+	case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
+		v = p->reserved_high;
+		break;
+	case CU_MEMPOOL_ATTR_USED_MEM_CURRENT:
+		v = p->used;
+		break;
+	case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
+		v = p->used_high;
+		break;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	*(cuuint64_t *)value = v;
+	return CUDA_SUCCESS;
+}
+
+/* What is kept but not in use goes back, down to keep bytes. */
+CUresult sim_cuMemPoolTrimTo(CUmemoryPool pool, size_t keep)
+{
+	struct sim_pool *p = pool_of(pool);
+
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	p->reserved = MAX(p->used, MIN(p->reserved, (uint64_t)keep));
+	return CUDA_SUCCESS;
+}

@@ -32,6 +32,8 @@ static size_t obj_size(unsigned int kind)
 		return sizeof(struct shim_stream);
 	case GL_H_GRAPH:
 		return sizeof(struct shim_graph);
+	case GL_H_MEMPOOL:
+		return sizeof(struct shim_pool);
 	case GL_H_FUNC:
 	case GL_H_KERNEL:
 		return sizeof(struct shim_func);
@@ -242,6 +244,14 @@ CUresult shim_begin(struct shim_call *c, unsigned int fn)
 	case GL_FN_cuLibraryLoadData:
 	case GL_FN_cuLibraryGetKernel:
 	case GL_FN_cuLibraryUnload:
+	/* Memory pools belong to a device, not to a context. */
+	case GL_FN_cuDeviceGetDefaultMemPool:
+	case GL_FN_cuDeviceSetMemPool:
+	case GL_FN_cuMemPoolCreate:
+	case GL_FN_cuMemPoolDestroy:
+	case GL_FN_cuMemPoolSetAttribute:
+	case GL_FN_cuMemPoolGetAttribute:
+	case GL_FN_cuMemPoolTrimTo:
 		break;
 	default:
 		if (!ctx)

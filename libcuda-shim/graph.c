@@ -425,7 +425,8 @@ CUresult shim_capture_gate(struct shim_call *c)
 		break;
 	default:
 		if (sid != SID_NONE && (gl_fn_table[c->fn].cls == GL_ASYNC ||
-					c->fn == GL_FN_cuMemAllocAsync))
+					c->fn == GL_FN_cuMemAllocAsync ||
+					c->fn == GL_FN_cuMemAllocFromPoolAsync))
 			r = stream_use(c, sid);
 		break;
 	}

@@ -157,31 +157,49 @@ CUresult shim_cuLibraryGetGlobal(CUdeviceptr *dptr, size_t *bytes, CUlibrary lib
 
 /*
  * An allocation: the address waits for the server's answer (kernels carry
- * it as raw bytes), and the shim keeps its range.  cuMemAllocAsync's
- * record is cuMemAlloc's with the stream after it; a NULL stream is none.
+ * it as raw bytes), and the shim keeps its range, whichever the form.
  */
-static CUresult mem_alloc(unsigned int fn, CUdeviceptr *dptr, size_t bytesize, CUstream stream,
-			  int per_thread)
+static CUresult mem_alloc(unsigned int fn, CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,
+			  CUstream stream, int per_thread)
 {
-	struct gl_a_cuMemAllocAsync a = { .bytesize = bytesize };
+	union {
+		struct gl_a_cuMemAlloc plain;
+		struct gl_a_cuMemAllocAsync async;
+		struct gl_a_cuMemAllocFromPoolAsync pool;
+	} a;
 	struct gl_r_cuMemAllocAsync o = { 0 };
 	struct shim_call c;
 	CUresult r;
 
-	_Static_assert(offsetof(struct gl_a_cuMemAllocAsync, bytesize) ==
-		       offsetof(struct gl_a_cuMemAlloc, bytesize), "cuMemAlloc's arguments lead");
+	_Static_assert(sizeof(struct gl_r_cuMemAllocFromPoolAsync) == sizeof(o) &&
+		       sizeof(struct gl_r_cuMemAlloc) == sizeof(o), "one reply");
+	memset(&a, 0, sizeof(a));
 	r = shim_begin(&c, fn);
 	if (r)
 		return r;
 	if (!dptr || !bytesize)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (fn == GL_FN_cuMemAllocAsync) {
-		r = shim_stream_id(stream, per_thread, &a.hStream);
-		if (r)
-			return r;
-	}
 	c.args = &a;
-	c.args_len = fn == GL_FN_cuMemAllocAsync ? sizeof(a) : sizeof(struct gl_a_cuMemAlloc);
+	switch (fn) {
+	case GL_FN_cuMemAllocFromPoolAsync:
+		a.pool.bytesize = bytesize;
+		r = shim_handle_id(GL_H_MEMPOOL, pool, &a.pool.pool);
+		if (!r)
+			r = shim_stream_id(stream, per_thread, &a.pool.hStream);
+		c.args_len = sizeof(a.pool);
+		break;
+	case GL_FN_cuMemAllocAsync:
+		a.async.bytesize = bytesize;
+		r = shim_stream_id(stream, per_thread, &a.async.hStream);
+		c.args_len = sizeof(a.async);
+		break;
+	default:
+		a.plain.bytesize = bytesize;
+		c.args_len = sizeof(a.plain);
+		break;
+	}
+	if (r)
+		return r;
 	c.out = &o;
 	c.out_len = sizeof(o);
 	r = shim_call(&c);
@@ -195,7 +213,7 @@ static CUresult mem_alloc(unsigned int fn, CUdeviceptr *dptr, size_t bytesize, C
 
 CUresult shim_cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 {
-	return mem_alloc(GL_FN_cuMemAlloc, dptr, bytesize, NULL, 0);
+	return mem_alloc(GL_FN_cuMemAlloc, dptr, bytesize, NULL, NULL, 0);
 }
 
 /* The driver refuses a pointer it did not hand out, at once: so do we. */
@@ -251,7 +269,14 @@ CUresult shim_cuMemFree(CUdeviceptr dptr)
  */
 CUresult shim_cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream stream, int per_thread)
 {
-	return mem_alloc(GL_FN_cuMemAllocAsync, dptr, bytesize, stream, per_thread);
+	return mem_alloc(GL_FN_cuMemAllocAsync, dptr, bytesize, NULL, stream, per_thread);
+}
+
+/* From a pool of the program's choosing; its range is kept as any other. */
+CUresult shim_cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,
+				      CUstream stream, int per_thread)
+{
+	return mem_alloc(GL_FN_cuMemAllocFromPoolAsync, dptr, bytesize, pool, stream, per_thread);
 }
 
 CUresult shim_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream, int per_thread)

@@ -88,6 +88,20 @@ struct shim_graph {
 	size_t nodes;
 };
 
+/*
+ * Memory pools.  The attributes only this process can change (reuse
+ * policies, release threshold) are asked once and then kept, bit per
+ * CUmemPool_attribute in have.
+ */
+#define SHIM_POOL_ATTRS		(CU_MEMPOOL_ATTR_USED_MEM_HIGH + 1)
+
+struct shim_pool {
+	struct shim_obj o;
+	bool dflt;		/* a device's default pool: never destroyed */
+	uint32_t have;
+	uint64_t attr[SHIM_POOL_ATTRS];
+};
+
 /* Functions and kernels: what a launch needs to marshal its parameters. */
 struct shim_func {
 	struct shim_obj o;

@@ -675,6 +675,8 @@ static bool harmless(unsigned int fn)
 	case GL_FN_cuMemFreeAsync:
 	case GL_FN_cuGraphExecDestroy:
 	case GL_FN_cuGraphDestroy:
+	case GL_FN_cuMemPoolDestroy:
+	case GL_FN_cuMemPoolTrimTo:
 		return true;
 	default:
 		return false;
