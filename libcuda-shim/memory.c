@@ -256,8 +256,6 @@ CUresult shim_cuMemFree(CUdeviceptr dptr)
 	r = alloc_forget(dptr);
 	if (r)
 		return r;
-	c.args = &a;
-	c.args_len = sizeof(a);
 	return shim_call(&c);
 }
 
