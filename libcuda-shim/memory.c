@@ -15,6 +15,7 @@ struct alloc {
 	uint64_t base;
 	uint64_t size;
 	uint64_t ctx;
+	CUmemoryPool pool;	/* the stream-ordered allocator's, or NULL */
 };
 
 static struct {
@@ -53,7 +54,7 @@ static long find_le(uint64_t p)
 	return best;
 }
 
-static int alloc_add(uint64_t base, uint64_t size, uint64_t ctx)
+static int alloc_add(uint64_t base, uint64_t size, uint64_t ctx, CUmemoryPool pool)
 {
 	long i;
 
@@ -72,7 +73,7 @@ static int alloc_add(uint64_t base, uint64_t size, uint64_t ctx)
 	i = find_le(base) + 1;
 	memmove(&dev_allocs.a[i + 1], &dev_allocs.a[i],
 		(dev_allocs.n - (size_t)i) * sizeof(struct alloc));
-	dev_allocs.a[i] = (struct alloc){ base, size, ctx };
+	dev_allocs.a[i] = (struct alloc){ base, size, ctx, pool };
 	dev_allocs.n++;
 	pthread_mutex_unlock(&dev_allocs.lock);
 	return 0;
@@ -137,7 +138,7 @@ static CUresult get_global(unsigned int fn, unsigned int kind, void *parent, con
 		return r;
 	/* A global is device memory like any allocation, for range checks. */
 	if (o.bytes && shim_check_range((CUdeviceptr)o.dptr, (size_t)o.bytes))
-		alloc_add(o.dptr, o.bytes, c.ctx);
+		alloc_add(o.dptr, o.bytes, c.ctx, NULL);
 	if (dptr)
 		*dptr = (CUdeviceptr)o.dptr;
 	if (bytes)
@@ -205,7 +206,16 @@ static CUresult mem_alloc(unsigned int fn, CUdeviceptr *dptr, size_t bytesize, C
 	r = shim_call(&c);
 	if (r)
 		return r;
-	if (alloc_add(o.dptr, bytesize, c.ctx))
+	/*
+	 * Stream-ordered memory comes from a pool, which pointer attributes
+	 * name: the given one, or the device's current one.  Memory allocated
+	 * in a capture is the graph's.
+	 */
+	if (c.captured)
+		pool = NULL;
+	else if (fn == GL_FN_cuMemAllocAsync && shim_cuDeviceGetMemPool(&pool, shim_current()->dev))
+		pool = NULL;
+	if (alloc_add(o.dptr, bytesize, c.ctx, pool))
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	*dptr = (CUdeviceptr)o.dptr;
 	return CUDA_SUCCESS;
@@ -296,6 +306,19 @@ CUresult shim_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream, int per_thread)
 	if (r)
 		return r;
 	return shim_call(&c);
+}
+
+CUmemoryPool shim_mem_pool(CUdeviceptr p)
+{
+	CUmemoryPool pool = NULL;
+	long i;
+
+	pthread_mutex_lock(&dev_allocs.lock);
+	i = find_le(p);
+	if (i >= 0 && p - dev_allocs.a[i].base < dev_allocs.a[i].size)
+		pool = dev_allocs.a[i].pool;
+	pthread_mutex_unlock(&dev_allocs.lock);
+	return pool;
 }
 
 CUresult shim_cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr)

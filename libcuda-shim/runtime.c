@@ -424,8 +424,7 @@ static CUresult ptr_attr(const struct ptr_info *pi, CUpointer_attribute a, CUdev
 		*(size_t *)data = pi->size;
 		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
-		/* Memory pools are not supported: nothing comes from one. */
-		*(CUmemoryPool *)data = NULL;
+		*(CUmemoryPool *)data = dev ? shim_mem_pool(p) : NULL;
 		return CUDA_SUCCESS;
 	default:
 		break;

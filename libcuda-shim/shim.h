@@ -161,6 +161,9 @@ CUresult shim_dev_check(CUdevice dev);
 /* len bytes at p lie inside one allocation (or module global) we know. */
 CUresult shim_check_range(CUdeviceptr p, size_t len);
 void shim_mem_forget_ctx(uint64_t ctx);
+/* The pool the allocation holding p came from, NULL for none. */
+CUmemoryPool shim_mem_pool(CUdeviceptr p);
+CUresult shim_cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);
 
 /* One call on the wire. */
 struct shim_call {

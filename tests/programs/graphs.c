@@ -109,7 +109,7 @@ static void pools(CUdevice dev, CUstream s)
 	CUmemPoolProps props = { .allocType = CU_MEM_ALLOCATION_TYPE_PINNED,
 				 .handleTypes = CU_MEM_HANDLE_TYPE_NONE,
 				 .location = { .type = CU_MEM_LOCATION_TYPE_DEVICE, .id = dev } };
-	CUmemoryPool dp, cp, mp;
+	CUmemoryPool dp, cp, mp, pp;
 	CUdeviceptr p1, p2;
 	unsigned int w[4];
 	cuuint64_t v, zero = 0;
@@ -130,6 +130,8 @@ static void pools(CUdevice dev, CUstream s)
 	/* Allocated, filled, copied, read back and freed, all in stream order. */
 	CK(cuMemAllocFromPoolAsync(&p1, MiB, dp, s));
 	CK(cuMemAllocFromPoolAsync(&p2, 3 * MiB, dp, s));
+	CK(cuPointerGetAttribute(&pp, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, p2 + MiB));
+	printf("the memory's pool is the default one: %s\n", yes(pp == dp));
 	CK(cuMemsetD32Async(p1, 0x11111111, MiB / 4, s));
 	CK(cuMemsetD32Async(p2, 0x22222222, 3 * MiB / 4, s));
 	CK(cuMemcpyDtoDAsync(p2 + MiB, p1, MiB, s));
@@ -166,8 +168,9 @@ static void pools(CUdevice dev, CUstream s)
 	printf("own pool is the current pool: %s\n", yes(cp == mp));
 	CK(cuMemAllocAsync(&p1, MiB, s));
 	CK(cuStreamSynchronize(s));
+	CK(cuPointerGetAttribute(&pp, CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE, p1));
 	printf("cuMemAllocAsync draws from it: %s\n",
-	       yes(pool_u64(mp, CU_MEMPOOL_ATTR_USED_MEM_CURRENT) >= MiB));
+	       yes(pool_u64(mp, CU_MEMPOOL_ATTR_USED_MEM_CURRENT) >= MiB && pp == mp));
 	CK(cuMemFreeAsync(p1, s));
 	CK(cuStreamSynchronize(s));
 	CK(cuDeviceSetMemPool(dev, dp));
