@@ -139,11 +139,11 @@ static void pools(CUdevice dev, CUstream s)
 	CK(cuMemcpyDtoHAsync(&w[1], p2 + MiB, 4, s));
 	CK(cuMemcpyDtoHAsync(&w[2], p2 + 2 * MiB - 4, 4, s));
 	CK(cuMemcpyDtoHAsync(&w[3], p2 + 3 * MiB - 4, 4, s));
-	if (pool_u64(dp, CU_MEMPOOL_ATTR_USED_MEM_HIGH) < 4 * MiB)
-		die("used memory's high watermark below the 4 MiB allocated");
 	CK(cuMemFreeAsync(p1, s));
 	CK(cuMemFreeAsync(p2, s));
 	CK(cuStreamSynchronize(s));
+	if (pool_u64(dp, CU_MEMPOOL_ATTR_USED_MEM_HIGH) < 4 * MiB)
+		die("used memory's high watermark below the 4 MiB allocated");
 	if (w[0] != 0x22222222 || w[1] != 0x11111111 || w[2] != 0x11111111 || w[3] != 0x22222222)
 		die("pool allocations: %#x %#x %#x %#x", w[0], w[1], w[2], w[3]);
 	printf("pool allocations ok\n");
