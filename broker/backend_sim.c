@@ -2406,7 +2406,8 @@ CUresult sim_cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, 
 	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
 	case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
 	case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
-		p->reuse[attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES] = *(int *)value != 0;
+		v = *(int *)value != 0;
+		p->reuse[attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES] = (int)v;
 		return CUDA_SUCCESS;
 	case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
 		p->threshold = *(cuuint64_t *)value;

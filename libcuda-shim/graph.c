@@ -501,9 +501,10 @@ static CUresult may_begin(uint64_t ctx, uint64_t sid)
 	 */
 	for (size_t i = 0; i < caps.nm; i++)
 		if (caps.m[i].sid == SID_PT && caps.m[i].ctx == ctx)
-			return SHIM_REFUSE("cuStreamBeginCapture: the per-thread default streams of "
-					   "two threads would capture together, and they are one "
-					   "stream on the server: returning CUDA_ERROR_NOT_SUPPORTED");
+			return SHIM_REFUSE("cuStreamBeginCapture: the per-thread default "
+					   "streams of two threads would capture together, "
+					   "and they are one stream on the server: "
+					   "returning CUDA_ERROR_NOT_SUPPORTED");
 	return CUDA_SUCCESS;
 }
 
@@ -784,14 +785,13 @@ CUresult shim_cuGraphInstantiate(CUgraphExec *pe, CUgraph g, CUgraphNode *err, c
 CUresult shim_cuGraphInstantiateWithParams(CUgraphExec *pe, CUgraph g,
 					   CUDA_GRAPH_INSTANTIATE_PARAMS *p, int per_thread)
 {
-	bool upload;
+	const cuuint64_t up = CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD;
 	CUresult r;
 
 	if (!p)
 		return shim.initialised ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_NOT_INITIALIZED;
-	upload = p->flags & CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD;
-	r = cuGraphInstantiateWithFlags(pe, g, p->flags & ~(cuuint64_t)CUDA_GRAPH_INSTANTIATE_FLAG_UPLOAD);
-	if (!r && upload) {
+	r = cuGraphInstantiateWithFlags(pe, g, p->flags & ~up);
+	if (!r && (p->flags & up)) {
 		r = per_thread ? cuGraphUpload_ptsz(*pe, p->hUploadStream) :
 				 cuGraphUpload(*pe, p->hUploadStream);
 		if (r) {
@@ -827,8 +827,8 @@ CUresult shim_cuGraphGetNodes(CUgraph h, CUgraphNode *nodes, size_t *n)
 	if (r)
 		return r;
 	if (nodes)
-		return SHIM_REFUSE("cuGraphGetNodes: Gleam counts the nodes of a graph but does not "
-				   "hand them out: returning CUDA_ERROR_NOT_SUPPORTED");
+		return SHIM_REFUSE("cuGraphGetNodes: Gleam counts the nodes of a graph but "
+				   "does not hand them out: returning CUDA_ERROR_NOT_SUPPORTED");
 	g = (struct shim_graph *)o;
 	if (__atomic_load_n(&g->have_nodes, __ATOMIC_ACQUIRE)) {
 		*n = g->nodes;

@@ -298,7 +298,8 @@ int main(void)
 		CK(cuStreamSynchronize(s));
 		for (unsigned int i = 0; i < N; i++)
 			if (hu[i] != 0x600d)
-				die("graph allocation, launch %u: word %u is %#x", launch, i, hu[i]);
+				die("graph allocation, launch %u: word %u is %#x", launch, i,
+				    hu[i]);
 	}
 	CK(cuGraphExecDestroy(exec));
 	printf("allocation inside a graph: %zu nodes, ok\n", nodes);
