@@ -2269,6 +2269,8 @@ CUresult sim_cuGraphLaunch(CUgraphExec h, CUstream s)
 		return r;
 	}
 	r = ops_copy(&ops, e->ops, e->n);
+	if (r)
+		return r;
 	for (size_t i = 0; i < e->n && !r; i++) {
 		r = capture_op(cap, s, &ops[i]);
 		if (!r)
