@@ -85,7 +85,7 @@ static bool dev_ok(CUdevice dev)
 #define SIM_MEM_TOTAL	sim_mem_total(wk_server_gpu(sim.cur ? (unsigned int)sim.cur->dev : 0))
 #define SIM_MAGIC	0x53494d00u
 
-enum { K_CTX = 1, K_STREAM, K_EVENT, K_MODULE, K_FUNC };
+enum { K_CTX = 1, K_STREAM, K_EVENT, K_MODULE, K_FUNC, K_GRAPH, K_EXEC, K_POOL };
 
 struct sim_obj {
 	uint32_t magic;
@@ -102,11 +102,27 @@ struct sim_ctx {
 	size_t limit[CU_LIMIT_MAX];
 };
 
+struct sim_capture;
+
+/*
+ * A stream's part in a capture: each made stream has one, and so has the
+ * per-thread default stream; the legacy stream cannot capture.
+ */
+struct sim_cstate {
+	struct sim_capture *cap;	/* NULL: not capturing */
+	struct sim_ctx *ctx;
+	bool blocking;		/* it synchronises with the legacy stream */
+	uint64_t last;		/* the capture's operations up to this stream's last */
+	uint64_t joined;	/* ... up to which another stream of it waited for it */
+	struct sim_cstate *joined_by;	/* that stream */
+};
+
 struct sim_stream {
 	struct sim_obj o;
 	int prio;
 	unsigned int flags;
 	unsigned long long id;	/* cuStreamGetId */
+	struct sim_cstate cs;
 };
 
 /* Stream ids: the legacy stream's, the per-thread one's, then made ones. */
@@ -119,6 +135,10 @@ struct sim_event {
 	unsigned int flags;
 	bool recorded;
 	uint64_t t_ns;
+	/* Last recorded in a capture: its id, the stream and how far it had come. */
+	uint64_t cap_id;
+	struct sim_cstate *cap_from;
+	uint64_t cap_seq;
 };
 
 struct sim_module {
@@ -148,8 +168,11 @@ struct sim_func {
 	uint32_t params_size;
 };
 
+struct sim_pool;
+
 struct sim_alloc {
 	uint64_t base, size;
+	struct sim_pool *pool;	/* the stream-ordered allocator's, or NULL */
 };
 
 static struct {
@@ -261,7 +284,49 @@ static void *mem(void *be, uint64_t p, uint64_t len)
 	return (void *)(uintptr_t)p;
 }
 
-CUresult sim_cuMemAlloc(CUdeviceptr *dptr, size_t size)
+/*
+ * Memory pools keep the driver's accounts: memory in use, memory reserved
+ * (in use, or kept for reuse after a free), and the high watermarks of
+ * both.  The sim reserves exactly what is in use, and keeps what was
+ * freed until a synchronisation finds more kept than the release
+ * threshold, or a trim gives it back.
+ */
+struct sim_pool {
+	struct sim_obj o;
+	int dev;
+	bool dflt;		/* a device's default pool */
+	int reuse[3];		/* the CU_MEMPOOL_ATTR_REUSE_* policies, in order */
+	uint64_t threshold;
+	uint64_t reserved, reserved_high, used, used_high;
+	struct sim_pool *next;
+};
+
+static struct sim_pool *sim_pools;			/* every pool */
+static struct sim_pool *sim_default_pool[SIM_GPUS_MAX];
+static struct sim_pool *sim_current_pool[SIM_GPUS_MAX];	/* NULL: the default */
+
+static void pool_take(struct sim_pool *p, uint64_t size)
+{
+	p->used += size;
+	p->reserved = MAX(p->reserved, p->used);
+	p->used_high = MAX(p->used_high, p->used);
+	p->reserved_high = MAX(p->reserved_high, p->reserved);
+}
+
+static void pool_give(struct sim_pool *p, uint64_t size)
+{
+	p->used -= MIN(p->used, size);
+}
+
+/* At a synchronisation, each pool gives back what it keeps beyond its threshold. */
+static void pools_settle(void)
+{
+	for (struct sim_pool *p = sim_pools; p; p = p->next)
+		if (p->reserved > p->threshold)
+			p->reserved = MAX(p->used, p->threshold);
+}
+
+static CUresult alloc_mem(CUdeviceptr *dptr, size_t size, struct sim_pool *pool)
 {
 	void *p;
 	long i;
@@ -286,11 +351,18 @@ CUresult sim_cuMemAlloc(CUdeviceptr *dptr, size_t size)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	i = find_le((uint64_t)(uintptr_t)p) + 1;
 	memmove(&sim.a[i + 1], &sim.a[i], (sim.n - (size_t)i) * sizeof(sim.a[0]));
-	sim.a[i] = (struct sim_alloc){ (uint64_t)(uintptr_t)p, size };
+	sim.a[i] = (struct sim_alloc){ (uint64_t)(uintptr_t)p, size, pool };
 	sim.n++;
 	sim.used += size;
+	if (pool)
+		pool_take(pool, size);
 	*dptr = (CUdeviceptr)(uintptr_t)p;
 	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuMemAlloc(CUdeviceptr *dptr, size_t size)
+{
+	return alloc_mem(dptr, size, NULL);
 }
 
 CUresult sim_cuMemFree(CUdeviceptr d)
@@ -303,22 +375,11 @@ CUresult sim_cuMemFree(CUdeviceptr d)
 		return CUDA_ERROR_INVALID_VALUE;
 	munmap((void *)(uintptr_t)d, sim.a[i].size);
 	sim.used -= sim.a[i].size;
+	if (sim.a[i].pool)
+		pool_give(sim.a[i].pool, sim.a[i].size);
 	memmove(&sim.a[i], &sim.a[i + 1], (sim.n - (size_t)i - 1) * sizeof(sim.a[0]));
 	sim.n--;
 	return CUDA_SUCCESS;
-}
-
-/* The stream-ordered allocator: the sim runs each stream's work at once. */
-CUresult sim_cuMemAllocAsync(CUdeviceptr *dptr, size_t size, CUstream s)
-{
-	CTX_OK();
-	return stream_ok(s) ? CUDA_ERROR_INVALID_HANDLE : sim_cuMemAlloc(dptr, size);
-}
-
-CUresult sim_cuMemFreeAsync(CUdeviceptr d, CUstream s)
-{
-	CTX_OK();
-	return stream_ok(s) ? CUDA_ERROR_INVALID_HANDLE : sim_cuMemFree(d);
 }
 
 CUresult sim_cuMemGetInfo(size_t *free_b, size_t *total)
@@ -329,7 +390,280 @@ CUresult sim_cuMemGetInfo(size_t *free_b, size_t *total)
 	return CUDA_SUCCESS;
 }
 
-CUresult sim_cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)
+/* ---- stream capture: what work on a capturing stream becomes ---- */
+
+/*
+ * A captured operation, run when its graph is launched.  A capture keeps
+ * its operations in the order they were made, and the sim runs each to
+ * its end before the next: that order keeps every dependency that the
+ * capture's streams and events expressed.  Event records and waits
+ * become no operations of their own (on a GPU they are edges, not nodes).
+ */
+enum sim_op_kind { OP_COPY, OP_SET, OP_KERNEL };
+
+struct sim_op {
+	enum sim_op_kind kind;
+	CUdeviceptr dst, src;
+	size_t n;		/* bytes to copy, or elements to set */
+	unsigned int width;	/* OP_SET: bytes per element */
+	uint32_t value;
+	struct sim_func *f;	/* OP_KERNEL; functions last as long as the worker */
+	unsigned int grid[3], block[3], shmem;
+	unsigned char *params;	/* the graph's own copy */
+	size_t params_size;
+};
+
+/*
+ * Memory allocated in a graph's capture.  What was freed there too
+ * belongs to the graph and to the executable graphs made from it, which
+ * use it at every launch: it goes with the last of them.
+ */
+struct sim_gmem {
+	CUdeviceptr d;
+	bool freed;
+};
+
+struct sim_graph_mem {
+	unsigned int refs;
+	struct sim_gmem *m;
+	size_t n, cap;
+};
+
+struct sim_graph {
+	struct sim_obj o;
+	struct sim_op *ops;
+	size_t n, cap;
+	struct sim_graph_mem *mem;
+};
+
+struct sim_exec {
+	struct sim_obj o;
+	struct sim_op *ops;
+	size_t n;
+	struct sim_graph_mem *mem;
+};
+
+struct sim_capture {
+	uint64_t id;
+	struct sim_ctx *ctx;
+	struct sim_graph *g;
+	struct sim_cstate *origin;
+	struct sim_cstate **members;	/* the origin and the streams that joined */
+	size_t nm, mcap;
+	bool invalidated;
+	struct sim_capture *next;
+};
+
+static struct sim_capture *sim_captures;
+static uint64_t sim_capture_ids;
+static struct sim_cstate sim_pt_cstate = { .blocking = true };
+
+static bool legacy(CUstream s)
+{
+	return !s || s == CU_STREAM_LEGACY;
+}
+
+/* A stream's capture state; NULL for the legacy stream. */
+static struct sim_cstate *cstate(CUstream s)
+{
+	if (s == CU_STREAM_PER_THREAD)
+		return &sim_pt_cstate;
+	return is(s, K_STREAM) ? &((struct sim_stream *)s)->cs : NULL;
+}
+
+/*
+ * The legacy stream waits for every blocking stream of its context, and
+ * captured work never runs: while one of them captures, the legacy stream
+ * is refused (CUDA_ERROR_STREAM_CAPTURE_IMPLICIT), and work put on it
+ * invalidates those captures.
+ */
+static bool implicit_capture(bool invalidate)
+{
+	bool hit = false;
+
+	for (struct sim_capture *c = sim_captures; c; c = c->next) {
+		for (size_t i = 0; i < c->nm; i++) {
+			if (!c->members[i]->blocking || c->members[i]->ctx != sim.cur)
+				continue;
+			hit = true;
+			if (invalidate)
+				c->invalidated = true;
+		}
+	}
+	return hit;
+}
+
+/* Work on the legacy stream: the synchronous copies and fills. */
+static CUresult legacy_work(void)
+{
+	return implicit_capture(true) ? CUDA_ERROR_STREAM_CAPTURE_IMPLICIT : CUDA_SUCCESS;
+}
+
+/*
+ * Before work for stream s: an error, or in *cap the capture that records
+ * the work instead of running it (NULL: run it now).
+ */
+static CUresult stream_work(CUstream s, struct sim_capture **cap)
+{
+	*cap = NULL;
+	if (stream_ok(s))
+		return CUDA_ERROR_INVALID_HANDLE;
+	if (legacy(s))
+		return legacy_work();
+	*cap = cstate(s)->cap;
+	if (*cap && (*cap)->invalidated)
+		return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+	return CUDA_SUCCESS;
+}
+
+/* op goes into cap's graph as stream s's latest; its parameter block becomes the graph's. */
+static CUresult capture_op(struct sim_capture *cap, CUstream s, const struct sim_op *op)
+{
+	struct sim_graph *g = cap->g;
+
+	if (g->n == g->cap) {
+		size_t n = g->cap ? 2 * g->cap : 16;
+		struct sim_op *ops = realloc(g->ops, n * sizeof(*ops));
+
+		if (!ops)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		g->ops = ops;
+		g->cap = n;
+	}
+	g->ops[g->n++] = *op;
+	cstate(s)->last = g->n;
+	return CUDA_SUCCESS;
+}
+
+/*
+ * A graph would read or write the host memory of a copy when it runs,
+ * long after the record that carried the data was gone.  The shim refuses
+ * such a copy before sending it; one that arrives anyway is refused here
+ * in the same way, and the capture invalidated.
+ */
+static CUresult host_copy_captured(struct sim_capture *cap)
+{
+	cap->invalidated = true;
+	return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+}
+
+/* A context's synchronisation would wait for its captures' work, which does not run. */
+static CUresult ctx_sync_check(struct sim_ctx *c)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	for (struct sim_capture *cap = sim_captures; cap; cap = cap->next) {
+		if (cap->ctx == c) {
+			cap->invalidated = true;
+			r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+		}
+	}
+	return r;
+}
+
+/* ---- the stream-ordered allocator ---- */
+
+static struct sim_pool *pool_new(int dev, bool dflt)
+{
+	struct sim_pool *p = obj_new(sizeof(*p), K_POOL);
+
+	if (!p)
+		return NULL;
+	p->dev = dev;
+	p->dflt = dflt;
+	/* The driver's defaults: every reuse policy on, nothing kept at a synchronisation. */
+	p->reuse[0] = p->reuse[1] = p->reuse[2] = 1;
+	p->next = sim_pools;
+	sim_pools = p;
+	return p;
+}
+
+static struct sim_pool *default_pool(int dev)
+{
+	if (!sim_default_pool[dev])
+		sim_default_pool[dev] = pool_new(dev, true);
+	return sim_default_pool[dev];
+}
+
+/* What cuMemAllocAsync draws from: the device's current pool. */
+static struct sim_pool *device_pool(int dev)
+{
+	return sim_current_pool[dev] ? sim_current_pool[dev] : default_pool(dev);
+}
+
+/*
+ * The sim runs each stream's work at once.  In a capture the allocation
+ * is the graph's: the sim makes it now and it lasts, so that every launch
+ * of the graph finds it.
+ */
+static CUresult alloc_async(CUdeviceptr *dptr, size_t size, struct sim_pool *pool, CUstream s)
+{
+	struct sim_graph_mem *gm;
+	struct sim_capture *cap;
+	CUresult r;
+
+	r = stream_work(s, &cap);
+	if (r)
+		return r;
+	if (!cap)
+		return alloc_mem(dptr, size, pool);
+	gm = cap->g->mem;
+	if (gm->n == gm->cap) {
+		size_t n = gm->cap ? 2 * gm->cap : 8;
+		struct sim_gmem *m = realloc(gm->m, n * sizeof(*m));
+
+		if (!m)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		gm->m = m;
+		gm->cap = n;
+	}
+	r = alloc_mem(dptr, size, NULL);
+	if (!r)
+		gm->m[gm->n++] = (struct sim_gmem){ *dptr, false };
+	return r;
+}
+
+CUresult sim_cuMemAllocAsync(CUdeviceptr *dptr, size_t size, CUstream s)
+{
+	struct sim_pool *p;
+
+	CTX_OK();
+	p = device_pool(sim.cur->dev);
+	return p ? alloc_async(dptr, size, p, s) : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CUresult sim_cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t size, CUmemoryPool pool, CUstream s)
+{
+	CTX_OK();
+	if (!is(pool, K_POOL))
+		return CUDA_ERROR_INVALID_VALUE;
+	return alloc_async(dptr, size, (struct sim_pool *)pool, s);
+}
+
+/* A free in a capture must be of memory allocated in it; the graph keeps it. */
+CUresult sim_cuMemFreeAsync(CUdeviceptr d, CUstream s)
+{
+	struct sim_capture *cap;
+	CUresult r;
+
+	CTX_OK();
+	r = stream_work(s, &cap);
+	if (r)
+		return r;
+	if (!cap)
+		return sim_cuMemFree(d);
+	for (size_t i = 0; i < cap->g->mem->n; i++) {
+		if (cap->g->mem->m[i].d == d && !cap->g->mem->m[i].freed) {
+			cap->g->mem->m[i].freed = true;
+			return CUDA_SUCCESS;
+		}
+	}
+	return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* ---- copies and fills ---- */
+
+static CUresult htod(CUdeviceptr dst, const void *src, size_t n)
 {
 	void *d;
 
@@ -346,7 +680,7 @@ CUresult sim_cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)
 	return CUDA_SUCCESS;
 }
 
-CUresult sim_cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n)
+static CUresult dtoh(void *dst, CUdeviceptr src, size_t n)
 {
 	uint64_t t0;
 	void *s;
@@ -361,7 +695,7 @@ CUresult sim_cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n)
 	return CUDA_SUCCESS;
 }
 
-CUresult sim_cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
+static CUresult dtod(CUdeviceptr dst, CUdeviceptr src, size_t n)
 {
 	uint64_t t0;
 	void *d, *s;
@@ -377,68 +711,156 @@ CUresult sim_cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
 	return CUDA_SUCCESS;
 }
 
+CUresult sim_cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n)
+{
+	CUresult r;
+
+	CTX_OK();
+	r = legacy_work();
+	return r ? r : htod(dst, src, n);
+}
+
+CUresult sim_cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n)
+{
+	CUresult r;
+
+	CTX_OK();
+	r = legacy_work();
+	return r ? r : dtoh(dst, src, n);
+}
+
+CUresult sim_cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+	CUresult r;
+
+	CTX_OK();
+	r = legacy_work();
+	return r ? r : dtod(dst, src, n);
+}
+
 CUresult sim_cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, CUstream s)
 {
-	return stream_ok(s) ? CUDA_ERROR_INVALID_HANDLE : sim_cuMemcpyHtoD(dst, src, n);
+	struct sim_capture *cap;
+	CUresult r;
+
+	CTX_OK();
+	r = stream_work(s, &cap);
+	if (r)
+		return r;
+	return cap ? host_copy_captured(cap) : htod(dst, src, n);
 }
 
 CUresult sim_cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s)
 {
-	return stream_ok(s) ? CUDA_ERROR_INVALID_HANDLE : sim_cuMemcpyDtoH(dst, src, n);
+	struct sim_capture *cap;
+	CUresult r;
+
+	CTX_OK();
+	r = stream_work(s, &cap);
+	if (r)
+		return r;
+	return cap ? host_copy_captured(cap) : dtoh(dst, src, n);
 }
 
 CUresult sim_cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
 {
-	return stream_ok(s) ? CUDA_ERROR_INVALID_HANDLE : sim_cuMemcpyDtoD(dst, src, n);
+	struct sim_op op = { .kind = OP_COPY, .dst = dst, .src = src, .n = n };
+	struct sim_capture *cap;
+	CUresult r;
+
+	CTX_OK();
+	r = stream_work(s, &cap);
+	if (r)
+		return r;
+	if (!cap)
+		return dtod(dst, src, n);
+	if (!mem(NULL, dst, n) || !mem(NULL, src, n))
+		return CUDA_ERROR_INVALID_VALUE;
+	return capture_op(cap, s, &op);
 }
 
-static CUresult memset_n(CUdeviceptr dst, uint32_t v, size_t n, unsigned int w)
+/* n elements of w bytes at dst: aligned, and inside one allocation. */
+static unsigned char *set_range(CUdeviceptr dst, size_t n, unsigned int w)
+{
+	if (n > SIM_MEM_TOTAL / w || (dst % w))
+		return NULL;
+	return mem(NULL, dst, n * w);
+}
+
+static CUresult set_n(CUdeviceptr dst, uint32_t v, size_t n, unsigned int w)
 {
 	unsigned char *d;
 
 	CTX_OK();
-	if (n > SIM_MEM_TOTAL / w || (dst % w))
-		return CUDA_ERROR_INVALID_VALUE;
-	d = mem(NULL, dst, n * w);
+	d = set_range(dst, n, w);
 	if (!d)
 		return CUDA_ERROR_INVALID_VALUE;
+	if (w == 1) {
+		memset(d, (int)v, n);
+		return CUDA_SUCCESS;
+	}
 	for (size_t i = 0; i < n; i++)
 		memcpy(d + i * w, &v, w);
 	return CUDA_SUCCESS;
 }
 
+static CUresult set_async(CUdeviceptr dst, uint32_t v, size_t n, unsigned int w, CUstream s)
+{
+	struct sim_op op = { .kind = OP_SET, .dst = dst, .n = n, .width = w, .value = v };
+	struct sim_capture *cap;
+	CUresult r;
+
+	CTX_OK();
+	r = stream_work(s, &cap);
+	if (r)
+		return r;
+	if (!cap)
+		return set_n(dst, v, n, w);
+	if (!set_range(dst, n, w))
+		return CUDA_ERROR_INVALID_VALUE;
+	return capture_op(cap, s, &op);
+}
+
 CUresult sim_cuMemsetD8(CUdeviceptr d, unsigned char v, size_t n)
 {
+	CUresult r;
+
 	CTX_OK();
-	if (!mem(NULL, d, n))
-		return CUDA_ERROR_INVALID_VALUE;
-	memset((void *)(uintptr_t)d, v, n);
-	return CUDA_SUCCESS;
+	r = legacy_work();
+	return r ? r : set_n(d, v, n, 1);
 }
 
 CUresult sim_cuMemsetD16(CUdeviceptr d, unsigned short v, size_t n)
 {
-	return memset_n(d, v, n, 2);
+	CUresult r;
+
+	CTX_OK();
+	r = legacy_work();
+	return r ? r : set_n(d, v, n, 2);
 }
 
 CUresult sim_cuMemsetD32(CUdeviceptr d, unsigned int v, size_t n)
 {
-	return memset_n(d, v, n, 4);
+	CUresult r;
+
+	CTX_OK();
+	r = legacy_work();
+	return r ? r : set_n(d, v, n, 4);
 }
 
 CUresult sim_cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s)
 {
-	return stream_ok(s) ? CUDA_ERROR_INVALID_HANDLE : sim_cuMemsetD8(d, v, n);
+	return set_async(d, v, n, 1, s);
 }
 
 CUresult sim_cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream s)
 {
-	return stream_ok(s) ? CUDA_ERROR_INVALID_HANDLE : sim_cuMemsetD16(d, v, n);
+	return set_async(d, v, n, 2, s);
 }
 
 CUresult sim_cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s)
 {
-	return stream_ok(s) ? CUDA_ERROR_INVALID_HANDLE : sim_cuMemsetD32(d, v, n);
+	return set_async(d, v, n, 4, s);
 }
 
 /* ---- contexts ---- */
@@ -542,17 +964,26 @@ static CUresult set_current(CUcontext h)
 
 CUresult sim_cuCtxSynchronize(void)
 {
+	CUresult r;
+
 	CTX_OK();
-	return CUDA_SUCCESS;
+	r = ctx_sync_check(sim.cur);
+	if (!r)
+		pools_settle();
+	return r;
 }
 
 CUresult sim_cuCtxSynchronize_v2(CUcontext h)
 {
 	struct sim_ctx *c = h ? (struct sim_ctx *)h : sim.cur;
+	CUresult r;
 
 	if (!c || !is(c, K_CTX))
 		return CUDA_ERROR_INVALID_CONTEXT;
-	return c->sticky;
+	r = c->sticky ? c->sticky : ctx_sync_check(c);
+	if (!r)
+		pools_settle();
+	return r;
 }
 
 CUresult sim_cuCtxGetApiVersion(CUcontext h, unsigned int *v)
@@ -929,34 +1360,19 @@ CUresult sim_cuLibraryUnload(CUlibrary l)
 	return unload(l);
 }
 
-static CUresult launch(struct sim_func *f, const unsigned int g[3], const unsigned int b[3],
-		       unsigned int shmem, CUstream s, void **extra)
+/* A kernel run now, on a parameter block of the function's size. */
+static CUresult run_kernel(struct sim_func *f, const unsigned int g[3], const unsigned int b[3],
+			   unsigned int shmem, const void *params, size_t size)
 {
 	struct sim_launch l = { .shared_bytes = shmem, .mem = mem, .gpu_time = gpu_time };
-	void *buf = NULL;
-	size_t *size = NULL;
 	uint64_t t0;
 	int r;
 
 	CTX_OK();
-	if (!is(f, K_FUNC) || stream_ok(s))
-		return CUDA_ERROR_INVALID_HANDLE;
-	for (int i = 0; extra && extra[i] != CU_LAUNCH_PARAM_END && i < 8; i += 2) {
-		if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
-			buf = extra[i + 1];
-		else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE)
-			size = extra[i + 1];
-	}
-	if (!f->k) {
-		gl_err("sim: kernel %.80s is not one the sim can run", f->name);
-		return CUDA_ERROR_NOT_SUPPORTED;
-	}
-	if (!size || *size != f->params_size || (f->params_size && !buf))
-		return CUDA_ERROR_INVALID_VALUE;
 	l.grid = (struct sim_dim3){ g[0], g[1], g[2] };
 	l.block = (struct sim_dim3){ b[0], b[1], b[2] };
-	l.params = buf;
-	l.params_size = *size;
+	l.params = params;
+	l.params_size = size;
 	sim_queued = false;
 	t0 = gl_now_ns();
 	r = f->k->run(&l);
@@ -972,6 +1388,48 @@ static CUresult launch(struct sim_func *f, const unsigned int g[3], const unsign
 		return CUDA_SUCCESS;
 	}
 	return (CUresult)r;
+}
+
+static CUresult launch(struct sim_func *f, const unsigned int g[3], const unsigned int b[3],
+		       unsigned int shmem, CUstream s, void **extra)
+{
+	struct sim_op op = { .kind = OP_KERNEL, .f = f, .shmem = shmem };
+	struct sim_capture *cap;
+	void *buf = NULL;
+	size_t *size = NULL;
+	CUresult r;
+
+	CTX_OK();
+	if (!is(f, K_FUNC))
+		return CUDA_ERROR_INVALID_HANDLE;
+	r = stream_work(s, &cap);
+	if (r)
+		return r;
+	for (int i = 0; extra && extra[i] != CU_LAUNCH_PARAM_END && i < 8; i += 2) {
+		if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
+			buf = extra[i + 1];
+		else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE)
+			size = extra[i + 1];
+	}
+	if (!f->k) {
+		gl_err("sim: kernel %.80s is not one the sim can run", f->name);
+		return CUDA_ERROR_NOT_SUPPORTED;
+	}
+	if (!size || *size != f->params_size || (f->params_size && !buf))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!cap)
+		return run_kernel(f, g, b, shmem, buf, *size);
+	memcpy(op.grid, g, sizeof(op.grid));
+	memcpy(op.block, b, sizeof(op.block));
+	op.params_size = *size;
+	op.params = malloc(*size ? *size : 1);
+	if (!op.params)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	memcpy(op.params, buf, *size);
+	r = capture_op(cap, s, &op);
+	if (r)
+		free(op.params);
+	return r;
 }
 
 CUresult sim_cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
@@ -991,6 +1449,117 @@ CUresult sim_cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **kp, 
 	return launch((struct sim_func *)f, g, b, c->sharedMemBytes, c->hStream, extra);
 }
 
+/* ---- captures: their streams, their end ---- */
+
+static struct sim_capture *capture_by_id(uint64_t id)
+{
+	struct sim_capture *c;
+
+	for (c = sim_captures; c && c->id != id; c = c->next)
+		;
+	return c;
+}
+
+static bool is_member(const struct sim_capture *cap, const struct sim_cstate *cs)
+{
+	for (size_t i = 0; i < cap->nm; i++)
+		if (cap->members[i] == cs)
+			return true;
+	return false;
+}
+
+static CUresult add_member(struct sim_capture *cap, struct sim_cstate *cs)
+{
+	if (cap->nm == cap->mcap) {
+		size_t n = cap->mcap ? 2 * cap->mcap : 4;
+		struct sim_cstate **m = realloc(cap->members, n * sizeof(*m));
+
+		if (!m)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		cap->members = m;
+		cap->mcap = n;
+	}
+	cap->members[cap->nm++] = cs;
+	cs->cap = cap;
+	cs->last = cs->joined = 0;
+	cs->joined_by = NULL;
+	return CUDA_SUCCESS;
+}
+
+static void ops_free(struct sim_op *ops, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(ops[i].params);
+	free(ops);
+}
+
+static void graph_mem_put(struct sim_graph_mem *gm)
+{
+	if (--gm->refs)
+		return;
+	for (size_t i = 0; i < gm->n; i++)
+		if (gm->m[i].freed && sim.cur)
+			sim_cuMemFree(gm->m[i].d);
+	free(gm->m);
+	free(gm);
+}
+
+static void graph_free(struct sim_graph *g)
+{
+	ops_free(g->ops, g->n);
+	graph_mem_put(g->mem);
+	obj_free(g);
+}
+
+/* Every stream leaves the capture, which is gone; its graph is the caller's. */
+static void capture_end(struct sim_capture *cap)
+{
+	struct sim_capture **pp;
+
+	for (size_t i = 0; i < cap->nm; i++)
+		cap->members[i]->cap = NULL;
+	for (pp = &sim_captures; *pp && *pp != cap; pp = &(*pp)->next)
+		;
+	if (*pp)
+		*pp = cap->next;
+	free(cap->members);
+	free(cap);
+}
+
+/*
+ * Whether the work of a stream that joined the capture is followed by the
+ * origin's: its last operation is covered by an event that the origin, or
+ * a stream that is itself followed, waited for.  depth bounds the chain.
+ */
+static bool followed(const struct sim_capture *cap, const struct sim_cstate *cs, size_t depth)
+{
+	if (cs == cap->origin || !cs->last)
+		return true;
+	if (!depth || cs->last > cs->joined || !cs->joined_by || !is_member(cap, cs->joined_by))
+		return false;
+	return followed(cap, cs->joined_by, depth - 1);
+}
+
+/*
+ * A stream's work waited for, or queried: captured work does not run
+ * until its graph is launched, so the driver refuses and invalidates the
+ * capture.
+ */
+static CUresult sync_check(CUstream s)
+{
+	struct sim_cstate *cs;
+
+	if (legacy(s))
+		return legacy_work();
+	cs = cstate(s);
+	if (!cs->cap)
+		return CUDA_SUCCESS;
+	if (cs->cap->invalidated)
+		return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+	cs->cap->invalidated = true;
+	return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+}
+
 /* ---- streams and events ---- */
 
 CUresult sim_cuStreamCreateWithPriority(CUstream *ps, unsigned int flags, int prio)
@@ -1007,6 +1576,8 @@ CUresult sim_cuStreamCreateWithPriority(CUstream *ps, unsigned int flags, int pr
 	s->prio = prio > 0 ? 0 : prio < -5 ? -5 : prio;
 	s->flags = flags;
 	s->id = sim_stream_ids++;
+	s->cs.ctx = sim.cur;
+	s->cs.blocking = !(flags & CU_STREAM_NON_BLOCKING);
 	*ps = (CUstream)s;
 	return CUDA_SUCCESS;
 }
@@ -1044,31 +1615,89 @@ CUresult sim_cuStreamGetId(CUstream s, unsigned long long *id)
 	return CUDA_SUCCESS;
 }
 
+/* A capturing stream destroyed: its capture cannot end well any more. */
 CUresult sim_cuStreamDestroy(CUstream s)
 {
+	struct sim_capture *cap;
+	struct sim_cstate *cs;
+
 	if (!is(s, K_STREAM))
 		return CUDA_ERROR_INVALID_HANDLE;
+	cs = &((struct sim_stream *)s)->cs;
+	cap = cs->cap;
+	if (cap && cap->origin == cs) {
+		graph_free(cap->g);
+		capture_end(cap);
+	} else if (cap) {
+		cap->invalidated = true;
+		for (size_t i = 0; i < cap->nm; i++)
+			if (cap->members[i] == cs)
+				cap->members[i] = cap->members[--cap->nm];
+	}
 	obj_free(s);
 	return CUDA_SUCCESS;
 }
 
 CUresult sim_cuStreamSynchronize(CUstream s)
 {
+	CUresult r;
+
 	CTX_OK();
-	return stream_ok(s);
+	if (stream_ok(s))
+		return CUDA_ERROR_INVALID_HANDLE;
+	r = sync_check(s);
+	if (!r)
+		pools_settle();
+	return r;
 }
 
 CUresult sim_cuStreamQuery(CUstream s)
 {
 	CTX_OK();
-	return stream_ok(s);
+	if (stream_ok(s))
+		return CUDA_ERROR_INVALID_HANDLE;
+	return sync_check(s);
 }
 
+/*
+ * A stream that waits for an event recorded in a capture joins the
+ * capture (a fork); the capture's own streams waiting for each other's
+ * events is how forks are joined again.  The sim runs captured work in
+ * the order it was captured, so a wait orders nothing else.
+ */
 CUresult sim_cuStreamWaitEvent(CUstream s, CUevent e, unsigned int flags)
 {
+	struct sim_event *ev = (struct sim_event *)e;
+	struct sim_capture *cap, *ec;
+	struct sim_cstate *cs;
+	CUresult r;
+
 	CTX_OK();
 	if (stream_ok(s) || !is(e, K_EVENT))
 		return CUDA_ERROR_INVALID_HANDLE;
+	r = stream_work(s, &cap);
+	if (r || !ev->cap_id || !(ec = capture_by_id(ev->cap_id)))
+		return r;
+	cs = cstate(s);
+	if (!cs) {
+		/* The legacy stream cannot wait for work that does not run. */
+		ec->invalidated = true;
+		return CUDA_ERROR_STREAM_CAPTURE_ISOLATION;
+	}
+	if (!cap) {
+		if (s == CU_STREAM_PER_THREAD)
+			cs->ctx = sim.cur;
+		return add_member(ec, cs);
+	}
+	if (cap != ec) {
+		cap->invalidated = ec->invalidated = true;
+		return CUDA_ERROR_STREAM_CAPTURE_MERGE;
+	}
+	if (ev->cap_from != cs && is_member(cap, ev->cap_from) &&
+	    ev->cap_seq >= ev->cap_from->joined) {
+		ev->cap_from->joined = ev->cap_seq;
+		ev->cap_from->joined_by = cs;
+	}
 	return CUDA_SUCCESS;
 }
 
@@ -1085,27 +1714,47 @@ CUresult sim_cuEventCreate(CUevent *pe, unsigned int flags)
 	return CUDA_SUCCESS;
 }
 
+/* In a capture, an event marks how far its stream had come (see sim_cuStreamWaitEvent). */
 CUresult sim_cuEventRecord(CUevent h, CUstream s)
 {
 	struct sim_event *e = (struct sim_event *)h;
+	struct sim_capture *cap;
+	CUresult r;
 
 	CTX_OK();
 	if (!is(h, K_EVENT) || stream_ok(s))
 		return CUDA_ERROR_INVALID_HANDLE;
+	r = stream_work(s, &cap);
+	if (r)
+		return r;
+	if (cap) {
+		e->cap_id = cap->id;
+		e->cap_from = cstate(s);
+		e->cap_seq = e->cap_from->last;
+		return CUDA_SUCCESS;
+	}
+	e->cap_id = 0;
 	e->recorded = true;
 	e->t_ns = gl_now_ns();
 	return CUDA_SUCCESS;
 }
 
+/* An event last recorded in a capture stands for work that has not run. */
 CUresult sim_cuEventQuery(CUevent h)
 {
 	CTX_OK();
-	return is(h, K_EVENT) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
+	if (!is(h, K_EVENT))
+		return CUDA_ERROR_INVALID_HANDLE;
+	return ((struct sim_event *)h)->cap_id ? CUDA_ERROR_CAPTURED_EVENT : CUDA_SUCCESS;
 }
 
 CUresult sim_cuEventSynchronize(CUevent h)
 {
-	return sim_cuEventQuery(h);
+	CUresult r = sim_cuEventQuery(h);
+
+	if (!r)
+		pools_settle();
+	return r;
 }
 
 CUresult sim_cuEventElapsedTime(float *ms, CUevent a, CUevent b)
@@ -1115,6 +1764,8 @@ CUresult sim_cuEventElapsedTime(float *ms, CUevent a, CUevent b)
 	CTX_OK();
 	if (!is(a, K_EVENT) || !is(b, K_EVENT))
 		return CUDA_ERROR_INVALID_HANDLE;
+	if (s->cap_id || e->cap_id)
+		return CUDA_ERROR_CAPTURED_EVENT;
 	if ((s->flags | e->flags) & CU_EVENT_DISABLE_TIMING)
 		return CUDA_ERROR_INVALID_HANDLE;
 	if (!s->recorded || !e->recorded)
@@ -1166,6 +1817,7 @@ static CUresult sim_devices(int *ver, struct gleam_devinfo *d, unsigned int max,
 		{ CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, 1 },
 		{ CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS, 1 },
 		{ CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, 2048 },
+		{ CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, 1 },
 	};
 
 	*ver = CUDA_VERSION;
@@ -1449,4 +2101,377 @@ CUresult sim_cuDeviceGetP2PAttribute(int *v, CUdevice_P2PAttribute a, CUdevice s
 {
 	/* Two devices that are peers are needed, and the sim has none. */
 	return CUDA_ERROR_INVALID_DEVICE;
+}
+
+/* ---- stream capture and graphs ---- */
+
+/*
+ * The mode is the shim's business (the worker begins every capture in
+ * relaxed mode): the sim keeps none of its rules.
+ */
+CUresult sim_cuStreamBeginCapture(CUstream s, CUstreamCaptureMode mode)
+{
+	struct sim_capture *cap;
+	struct sim_cstate *cs;
+
+	CTX_OK();
+	if (stream_ok(s))
+		return CUDA_ERROR_INVALID_HANDLE;
+	if ((unsigned int)mode > CU_STREAM_CAPTURE_MODE_RELAXED)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (legacy(s))
+		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	cs = cstate(s);
+	if (cs->cap)
+		return CUDA_ERROR_ILLEGAL_STATE;
+	cap = calloc(1, sizeof(*cap));
+	if (!cap)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	cap->g = obj_new(sizeof(*cap->g), K_GRAPH);
+	if (cap->g)
+		cap->g->mem = calloc(1, sizeof(*cap->g->mem));
+	if (!cap->g || !cap->g->mem || add_member(cap, cs)) {
+		if (cap->g) {
+			free(cap->g->mem);
+			obj_free(cap->g);
+		}
+		free(cap->members);
+		free(cap);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	cap->g->mem->refs = 1;
+	if (s == CU_STREAM_PER_THREAD)
+		cs->ctx = sim.cur;
+	cap->id = ++sim_capture_ids;
+	cap->ctx = sim.cur;
+	cap->origin = cs;
+	cap->next = sim_captures;
+	sim_captures = cap;
+	return CUDA_SUCCESS;
+}
+
+/*
+ * The capture ends on every stream in it, whatever the verdict: an
+ * invalidated capture, or one with a fork whose work the origin never
+ * waited for, gives no graph.
+ */
+CUresult sim_cuStreamEndCapture(CUstream s, CUgraph *pg)
+{
+	struct sim_capture *cap;
+	struct sim_cstate *cs;
+	struct sim_graph *g;
+	CUresult r = CUDA_SUCCESS;
+
+	CTX_OK();
+	if (stream_ok(s))
+		return CUDA_ERROR_INVALID_HANDLE;
+	cs = cstate(s);
+	if (!cs || !cs->cap)
+		return CUDA_ERROR_ILLEGAL_STATE;
+	cap = cs->cap;
+	if (cap->origin != cs)
+		return CUDA_ERROR_STREAM_CAPTURE_UNMATCHED;
+	if (cap->invalidated)
+		r = CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+	for (size_t i = 0; i < cap->nm && !r; i++)
+		if (!followed(cap, cap->members[i], cap->nm))
+			r = CUDA_ERROR_STREAM_CAPTURE_UNJOINED;
+	g = cap->g;
+	capture_end(cap);
+	if (r) {
+		graph_free(g);
+		return r;
+	}
+	*pg = (CUgraph)g;
+	return CUDA_SUCCESS;
+}
+
+static CUresult ops_copy(struct sim_op **out, const struct sim_op *ops, size_t n)
+{
+	struct sim_op *c = calloc(n ? n : 1, sizeof(*c));
+
+	if (!c)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	for (size_t i = 0; i < n; i++) {
+		c[i] = ops[i];
+		if (ops[i].kind != OP_KERNEL)
+			continue;
+		c[i].params = malloc(ops[i].params_size ? ops[i].params_size : 1);
+		if (!c[i].params) {
+			ops_free(c, i);
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		}
+		memcpy(c[i].params, ops[i].params, ops[i].params_size);
+	}
+	*out = c;
+	return CUDA_SUCCESS;
+}
+
+/* An executable graph is a copy: the graph may be destroyed, the copy runs on. */
+CUresult sim_cuGraphInstantiateWithFlags(CUgraphExec *pe, CUgraph h, unsigned long long flags)
+{
+	const unsigned long long known = CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH |
+					 CUDA_GRAPH_INSTANTIATE_FLAG_DEVICE_LAUNCH |
+					 CUDA_GRAPH_INSTANTIATE_FLAG_USE_NODE_PRIORITY;
+	struct sim_graph *g = (struct sim_graph *)h;
+	struct sim_exec *e;
+	CUresult r;
+
+	CTX_OK();
+	if (!is(h, K_GRAPH) || (flags & ~known))
+		return CUDA_ERROR_INVALID_VALUE;
+	e = obj_new(sizeof(*e), K_EXEC);
+	if (!e)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	r = ops_copy(&e->ops, g->ops, g->n);
+	if (r) {
+		obj_free(e);
+		return r;
+	}
+	e->n = g->n;
+	e->mem = g->mem;
+	e->mem->refs++;
+	*pe = (CUgraphExec)e;
+	return CUDA_SUCCESS;
+}
+
+static CUresult run_op(const struct sim_op *op)
+{
+	switch (op->kind) {
+	case OP_COPY:
+		return dtod(op->dst, op->src, op->n);
+	case OP_SET:
+		return set_n(op->dst, op->value, op->n, op->width);
+	case OP_KERNEL:
+		return run_kernel(op->f, op->grid, op->block, op->shmem, op->params,
+				  op->params_size);
+	}
+	return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* Launched into a capture, a graph's operations become the capture's. */
+CUresult sim_cuGraphLaunch(CUgraphExec h, CUstream s)
+{
+	struct sim_exec *e = (struct sim_exec *)h;
+	struct sim_capture *cap;
+	struct sim_op *ops;
+	CUresult r;
+
+	CTX_OK();
+	if (!is(h, K_EXEC))
+		return CUDA_ERROR_INVALID_HANDLE;
+	r = stream_work(s, &cap);
+	if (r)
+		return r;
+	if (!cap) {
+		for (size_t i = 0; i < e->n && !r; i++)
+			r = run_op(&e->ops[i]);
+		return r;
+	}
+	r = ops_copy(&ops, e->ops, e->n);
+	if (r)
+		return r;
+	for (size_t i = 0; i < e->n && !r; i++) {
+		r = capture_op(cap, s, &ops[i]);
+		if (!r)
+			ops[i].params = NULL;
+	}
+	ops_free(ops, e->n);
+	return r;
+}
+
+/* Nothing to place ahead of time: graphs run from the worker's memory. */
+CUresult sim_cuGraphUpload(CUgraphExec h, CUstream s)
+{
+	struct sim_capture *cap;
+
+	CTX_OK();
+	if (!is(h, K_EXEC))
+		return CUDA_ERROR_INVALID_HANDLE;
+	return stream_work(s, &cap);
+}
+
+CUresult sim_cuGraphExecDestroy(CUgraphExec h)
+{
+	struct sim_exec *e = (struct sim_exec *)h;
+
+	if (!is(h, K_EXEC))
+		return CUDA_ERROR_INVALID_VALUE;
+	ops_free(e->ops, e->n);
+	graph_mem_put(e->mem);
+	obj_free(e);
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuGraphDestroy(CUgraph h)
+{
+	if (!is(h, K_GRAPH))
+		return CUDA_ERROR_INVALID_VALUE;
+	graph_free((struct sim_graph *)h);
+	return CUDA_SUCCESS;
+}
+
+/* One node per captured operation, allocation and free, as on a GPU. */
+CUresult sim_cuGraphGetNodes(CUgraph h, CUgraphNode *nodes, size_t *n)
+{
+	struct sim_graph *g = (struct sim_graph *)h;
+
+	if (!is(h, K_GRAPH) || nodes)
+		return CUDA_ERROR_INVALID_VALUE;
+	*n = g->n + g->mem->n;
+	for (size_t i = 0; i < g->mem->n; i++)
+		*n += g->mem->m[i].freed;
+	return CUDA_SUCCESS;
+}
+
+/* ---- memory pools ---- */
+
+static struct sim_pool *pool_of(CUmemoryPool h)
+{
+	return is(h, K_POOL) ? (struct sim_pool *)h : NULL;
+}
+
+CUresult sim_cuDeviceGetDefaultMemPool(CUmemoryPool *pool, CUdevice dev)
+{
+	struct sim_pool *p;
+
+	if (!dev_ok(dev))
+		return CUDA_ERROR_INVALID_DEVICE;
+	p = default_pool(dev);
+	if (!p)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*pool = (CUmemoryPool)p;
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
+{
+	struct sim_pool *p = pool_of(pool);
+
+	if (!dev_ok(dev))
+		return CUDA_ERROR_INVALID_DEVICE;
+	if (!p || p->dev != dev)
+		return CUDA_ERROR_INVALID_VALUE;
+	sim_current_pool[dev] = p->dflt ? NULL : p;
+	return CUDA_SUCCESS;
+}
+
+/* Pools of device memory, with nothing to share with other processes. */
+CUresult sim_cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props)
+{
+	struct sim_pool *p;
+
+	if (props->allocType != CU_MEM_ALLOCATION_TYPE_PINNED ||
+	    props->location.type != CU_MEM_LOCATION_TYPE_DEVICE || !dev_ok(props->location.id))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (props->handleTypes != CU_MEM_HANDLE_TYPE_NONE)
+		return CUDA_ERROR_NOT_SUPPORTED;
+	p = pool_new(props->location.id, false);
+	if (!p)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*pool = (CUmemoryPool)p;
+	return CUDA_SUCCESS;
+}
+
+/*
+ * A default pool stays.  The memory of a destroyed pool stays allocated
+ * until it is freed, as the driver keeps it; a device whose current pool
+ * it was has its default one again.
+ */
+CUresult sim_cuMemPoolDestroy(CUmemoryPool pool)
+{
+	struct sim_pool *p = pool_of(pool), **pp;
+
+	if (!p || p->dflt)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (sim_current_pool[p->dev] == p)
+		sim_current_pool[p->dev] = NULL;
+	for (size_t i = 0; i < sim.n; i++)
+		if (sim.a[i].pool == p)
+			sim.a[i].pool = NULL;
+	for (pp = &sim_pools; *pp && *pp != p; pp = &(*pp)->next)
+		;
+	if (*pp)
+		*pp = p->next;
+	obj_free(p);
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
+{
+	struct sim_pool *p = pool_of(pool);
+	cuuint64_t v;
+
+	if (!p || !value)
+		return CUDA_ERROR_INVALID_VALUE;
+	switch (attr) {
+	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+	case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+	case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+		v = *(int *)value != 0;
+		p->reuse[attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES] = (int)v;
+		return CUDA_SUCCESS;
+	case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+		p->threshold = *(cuuint64_t *)value;
+		return CUDA_SUCCESS;
+	/* A high watermark is reset to zero, and reads as what is there now. */
+	case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
+	case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
+		v = *(cuuint64_t *)value;
+		if (v)
+			return CUDA_ERROR_INVALID_VALUE;
+		if (attr == CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH)
+			p->reserved_high = p->reserved;
+		else
+			p->used_high = p->used;
+		return CUDA_SUCCESS;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+}
+
+CUresult sim_cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
+{
+	struct sim_pool *p = pool_of(pool);
+	cuuint64_t v;
+
+	if (!p || !value)
+		return CUDA_ERROR_INVALID_VALUE;
+	switch (attr) {
+	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+	case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+	case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+		*(int *)value = p->reuse[attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES];
+		return CUDA_SUCCESS;
+	case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+		v = p->threshold;
+		break;
+	case CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT:
+		v = p->reserved;
+		break;
+	case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
+		v = p->reserved_high;
+		break;
+	case CU_MEMPOOL_ATTR_USED_MEM_CURRENT:
+		v = p->used;
+		break;
+	case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
+		v = p->used_high;
+		break;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+	*(cuuint64_t *)value = v;
+	return CUDA_SUCCESS;
+}
+
+/* What is kept but not in use goes back, down to keep bytes. */
+CUresult sim_cuMemPoolTrimTo(CUmemoryPool pool, size_t keep)
+{
+	struct sim_pool *p = pool_of(pool);
+
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	p->reserved = MAX(p->used, MIN(p->reserved, (uint64_t)keep));
+	return CUDA_SUCCESS;
 }

@@ -2,7 +2,8 @@
 /*
  * Replay of the records the table marks W: those whose data needs more
  * than the generated marshalling (copies in pieces, images, launches,
- * function layouts, the device list).
+ * function layouts, the device list, capture modes, pool properties and
+ * attributes).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -420,4 +421,138 @@ CUresult wk_cuOccupancyMaxActiveClusters(struct wk_call *k)
 CUresult wk_cuOccupancyMaxPotentialClusterSize(struct wk_call *k)
 {
 	return cluster_query(k, true);
+}
+
+/*
+ * Every capture begins in relaxed mode here.  The other modes' rules are
+ * about the application's threads, which the shim knows and this one
+ * thread replaying all of them does not: the shim applied them before it
+ * sent the record, and the driver must not apply them again to a thread
+ * that is not the application's.
+ */
+CUresult wk_cuStreamBeginCapture(struct wk_call *k)
+{
+	const struct gl_a_cuStreamBeginCapture *a = wk_args(k, sizeof(*a));
+	CUstream s;
+	CUresult r;
+
+	if (!a || a->mode < 0 || a->mode > CU_STREAM_CAPTURE_MODE_RELAXED)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = wk_stream(k->w, a->hStream, &s);
+	if (r)
+		return r;
+	return k->w->be->op.f_cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED);
+}
+
+/* The count only: the nodes stay here. */
+CUresult wk_cuGraphGetNodes(struct wk_call *k)
+{
+	const struct gl_a_cuGraphGetNodes *a = wk_args(k, sizeof(*a));
+	uint64_t *o;
+	size_t n = 0;
+	CUgraph g;
+	CUresult r;
+
+	if (!a)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = wk_handle(k->w, GL_H_GRAPH, a->hGraph, (void **)&g);
+	if (!r)
+		r = k->w->be->op.f_cuGraphGetNodes(g, NULL, &n);
+	if (r)
+		return r;
+	o = wk_reply_struct(k, sizeof(*o));
+	if (!o)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*o = n;
+	return CUDA_SUCCESS;
+}
+
+/* The pool's properties as the record carries them, into the driver's form. */
+CUresult wk_cuMemPoolCreate(struct wk_call *k)
+{
+	const struct gl_a_cuMemPoolCreate *a = wk_args(k, sizeof(*a));
+	const struct gleam_pool_props *gp;
+	CUmemPoolProps props;
+	CUmemoryPool p = NULL;
+	CUresult r;
+
+	if (!a || wk_handle_taken(k->w, a->pool))
+		return CUDA_ERROR_INVALID_VALUE;
+	gp = wk_data(k, sizeof(*gp));
+	if (!gp || gp->reserved[0] || gp->reserved[1] || gp->reserved[2])
+		return CUDA_ERROR_INVALID_VALUE;
+	memset(&props, 0, sizeof(props));
+	props.allocType = (CUmemAllocationType)gp->alloc_type;
+	props.handleTypes = (CUmemAllocationHandleType)gp->handle_types;
+	props.location.type = (CUmemLocationType)gp->location_type;
+	props.location.id = gp->location_id;
+	props.maxSize = (size_t)gp->max_size;
+	props.usage = gp->usage;
+	r = k->w->be->op.f_cuMemPoolCreate(&p, &props);
+	wk_handle_new(k->w, GL_H_MEMPOOL, a->pool, p, r);
+	return r;
+}
+
+/* The reuse policies are ints; the threshold and the watermarks 64-bit. */
+static bool pool_attr_int(int64_t attr)
+{
+	return attr == CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES ||
+	       attr == CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC ||
+	       attr == CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES;
+}
+
+static bool pool_attr_ok(int64_t attr)
+{
+	return attr >= CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES &&
+	       attr <= CU_MEMPOOL_ATTR_USED_MEM_HIGH;
+}
+
+CUresult wk_cuMemPoolSetAttribute(struct wk_call *k)
+{
+	const struct gl_a_cuMemPoolSetAttribute *a = wk_args(k, sizeof(*a));
+	const uint64_t *v;
+	CUmemoryPool p;
+	cuuint64_t big;
+	CUresult r;
+	int small;
+
+	if (!a || !pool_attr_ok(a->attr))
+		return CUDA_ERROR_INVALID_VALUE;
+	v = wk_data(k, sizeof(*v));
+	if (!v)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = wk_handle(k->w, GL_H_MEMPOOL, a->pool, (void **)&p);
+	if (r)
+		return r;
+	small = (int)*v;
+	big = *v;
+	return k->w->be->op.f_cuMemPoolSetAttribute(p, (CUmemPool_attribute)a->attr,
+						    pool_attr_int(a->attr) ? (void *)&small :
+									     (void *)&big);
+}
+
+CUresult wk_cuMemPoolGetAttribute(struct wk_call *k)
+{
+	const struct gl_a_cuMemPoolGetAttribute *a = wk_args(k, sizeof(*a));
+	cuuint64_t big = 0;
+	CUmemoryPool p;
+	uint64_t *o;
+	int small = 0;
+	CUresult r;
+
+	if (!a || !pool_attr_ok(a->attr))
+		return CUDA_ERROR_INVALID_VALUE;
+	r = wk_handle(k->w, GL_H_MEMPOOL, a->pool, (void **)&p);
+	if (r)
+		return r;
+	r = k->w->be->op.f_cuMemPoolGetAttribute(p, (CUmemPool_attribute)a->attr,
+						 pool_attr_int(a->attr) ? (void *)&small :
+									  (void *)&big);
+	if (r)
+		return r;
+	o = wk_reply_struct(k, sizeof(*o));
+	if (!o)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*o = pool_attr_int(a->attr) ? (uint64_t)(int64_t)small : big;
+	return CUDA_SUCCESS;
 }

@@ -311,6 +311,7 @@ CUresult shim_cuCtxDestroy(CUcontext h)
 	if (r)
 		return r;
 	shim_mem_forget_ctx(o->id);
+	shim_capture_ctx_gone(o->id);
 	__atomic_sub_fetch(&created[c->dev], 1, __ATOMIC_RELAXED);
 	/* Popped if current here; other threads keep a handle that now fails. */
 	if (depth && stack[depth - 1] == c)

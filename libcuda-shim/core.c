@@ -30,6 +30,10 @@ static size_t obj_size(unsigned int kind)
 		return sizeof(struct shim_ctx);
 	case GL_H_STREAM:
 		return sizeof(struct shim_stream);
+	case GL_H_GRAPH:
+		return sizeof(struct shim_graph);
+	case GL_H_MEMPOOL:
+		return sizeof(struct shim_pool);
 	case GL_H_FUNC:
 	case GL_H_KERNEL:
 		return sizeof(struct shim_func);
@@ -110,19 +114,23 @@ CUresult shim_handle_id(unsigned int kind, const void *h, __u64 *id)
 }
 
 __thread uint64_t shim_call_stream;
+__thread struct shim_stream *shim_call_sobj;
 
 CUresult shim_stream_id(CUstream s, int per_thread, __u64 *id)
 {
+	struct shim_obj *o = NULL;
 	CUresult r = CUDA_SUCCESS;
 
 	if (!s)
 		*id = per_thread ? (uint64_t)(uintptr_t)CU_STREAM_PER_THREAD : 0;
 	else if (s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD)
 		*id = (uint64_t)(uintptr_t)s;
-	else
-		r = shim_handle_id(GL_H_STREAM, s, id);
-	if (!r)
+	else if (!(r = shim_obj_get(GL_H_STREAM, s, &o)))
+		*id = o->id;
+	if (!r) {
 		shim_call_stream = *id + 1;
+		shim_call_sobj = (struct shim_stream *)o;
+	}
 	return r;
 }
 
@@ -220,6 +228,7 @@ CUresult shim_begin(struct shim_call *c, unsigned int fn)
 	memset(c, 0, sizeof(*c));
 	c->fn = fn;
 	shim_call_stream = 0;
+	shim_call_sobj = NULL;
 	if (!shim.initialised)
 		return CUDA_ERROR_NOT_INITIALIZED;
 	ctx = shim_current();
@@ -235,6 +244,14 @@ CUresult shim_begin(struct shim_call *c, unsigned int fn)
 	case GL_FN_cuLibraryLoadData:
 	case GL_FN_cuLibraryGetKernel:
 	case GL_FN_cuLibraryUnload:
+	/* Memory pools belong to a device, not to a context. */
+	case GL_FN_cuDeviceGetDefaultMemPool:
+	case GL_FN_cuDeviceSetMemPool:
+	case GL_FN_cuMemPoolCreate:
+	case GL_FN_cuMemPoolDestroy:
+	case GL_FN_cuMemPoolSetAttribute:
+	case GL_FN_cuMemPoolGetAttribute:
+	case GL_FN_cuMemPoolTrimTo:
 		break;
 	default:
 		if (!ctx)

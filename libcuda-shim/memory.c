@@ -16,6 +16,7 @@ struct alloc {
 	uint64_t size;
 	uint64_t ctx;
 	uint64_t extent;	/* a piece of a slab: the bytes it holds there; 0: none */
+	CUmemoryPool pool;	/* the stream-ordered allocator's, or NULL */
 };
 
 static struct {
@@ -54,14 +55,16 @@ static long find_le(uint64_t p)
 	return best;
 }
 
-static int alloc_add_piece(uint64_t base, uint64_t size, uint64_t ctx, uint64_t extent);
+static int alloc_add_piece(uint64_t base, uint64_t size, uint64_t ctx, CUmemoryPool pool,
+			   uint64_t extent);
 
-static int alloc_add(uint64_t base, uint64_t size, uint64_t ctx)
+static int alloc_add(uint64_t base, uint64_t size, uint64_t ctx, CUmemoryPool pool)
 {
-	return alloc_add_piece(base, size, ctx, 0);
+	return alloc_add_piece(base, size, ctx, pool, 0);
 }
 
-static int alloc_add_piece(uint64_t base, uint64_t size, uint64_t ctx, uint64_t extent)
+static int alloc_add_piece(uint64_t base, uint64_t size, uint64_t ctx, CUmemoryPool pool,
+			   uint64_t extent)
 {
 	long i;
 
@@ -80,7 +83,7 @@ static int alloc_add_piece(uint64_t base, uint64_t size, uint64_t ctx, uint64_t 
 	i = find_le(base) + 1;
 	memmove(&dev_allocs.a[i + 1], &dev_allocs.a[i],
 		(dev_allocs.n - (size_t)i) * sizeof(struct alloc));
-	dev_allocs.a[i] = (struct alloc){ base, size, ctx, extent };
+	dev_allocs.a[i] = (struct alloc){ base, size, ctx, extent, pool };
 	dev_allocs.n++;
 	pthread_mutex_unlock(&dev_allocs.lock);
 	return 0;
@@ -148,7 +151,7 @@ static CUresult get_global(unsigned int fn, unsigned int kind, void *parent, con
 		return r;
 	/* A global is device memory like any allocation, for range checks. */
 	if (o.bytes && shim_check_range((CUdeviceptr)o.dptr, (size_t)o.bytes))
-		alloc_add(o.dptr, o.bytes, c.ctx);
+		alloc_add(o.dptr, o.bytes, c.ctx, NULL);
 	if (dptr)
 		*dptr = (CUdeviceptr)o.dptr;
 	if (bytes)
@@ -170,15 +173,14 @@ static CUresult pool_alloc(CUdeviceptr *dptr, size_t bytesize);
 
 /*
  * An allocation: the address waits for the server's answer (kernels carry
- * it as raw bytes), and the shim keeps its range.  cuMemAllocAsync's
- * record is cuMemAlloc's with the stream after it; a NULL stream is none.
+ * it as raw bytes), and the shim keeps its range, whichever the form.
  * cuMemAlloc is mostly served from slabs (below), without a round trip.
  */
 static CUresult mem_alloc_remote(unsigned int fn, CUdeviceptr *dptr, size_t bytesize,
-				 CUstream stream, int per_thread, bool keep);
+				 CUmemoryPool pool, CUstream stream, int per_thread, bool keep);
 
-static CUresult mem_alloc(unsigned int fn, CUdeviceptr *dptr, size_t bytesize, CUstream stream,
-			  int per_thread)
+static CUresult mem_alloc(unsigned int fn, CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,
+			  CUstream stream, int per_thread)
 {
 	if (fn == GL_FN_cuMemAlloc) {
 		CUresult r = pool_alloc(dptr, bytesize);
@@ -186,45 +188,76 @@ static CUresult mem_alloc(unsigned int fn, CUdeviceptr *dptr, size_t bytesize, C
 		if (r != CUDA_ERROR_NOT_SUPPORTED)
 			return r;
 	}
-	return mem_alloc_remote(fn, dptr, bytesize, stream, per_thread, true);
+	return mem_alloc_remote(fn, dptr, bytesize, pool, stream, per_thread, true);
 }
 
 static CUresult mem_alloc_remote(unsigned int fn, CUdeviceptr *dptr, size_t bytesize,
-				 CUstream stream, int per_thread, bool keep)
+				 CUmemoryPool pool, CUstream stream, int per_thread, bool keep)
 {
-	struct gl_a_cuMemAllocAsync a = { .bytesize = bytesize };
+	union {
+		struct gl_a_cuMemAlloc plain;
+		struct gl_a_cuMemAllocAsync async;
+		struct gl_a_cuMemAllocFromPoolAsync pool;
+	} a;
 	struct gl_r_cuMemAllocAsync o = { 0 };
 	struct shim_call c;
 	CUresult r;
 
-	_Static_assert(offsetof(struct gl_a_cuMemAllocAsync, bytesize) ==
-		       offsetof(struct gl_a_cuMemAlloc, bytesize), "cuMemAlloc's arguments lead");
+	_Static_assert(sizeof(struct gl_r_cuMemAllocFromPoolAsync) == sizeof(o) &&
+		       sizeof(struct gl_r_cuMemAlloc) == sizeof(o), "one reply");
+	memset(&a, 0, sizeof(a));
 	r = shim_begin(&c, fn);
 	if (r)
 		return r;
 	if (!dptr || !bytesize)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (fn == GL_FN_cuMemAllocAsync) {
-		r = shim_stream_id(stream, per_thread, &a.hStream);
-		if (r)
-			return r;
-	}
 	c.args = &a;
-	c.args_len = fn == GL_FN_cuMemAllocAsync ? sizeof(a) : sizeof(struct gl_a_cuMemAlloc);
+	switch (fn) {
+	case GL_FN_cuMemAllocFromPoolAsync:
+		a.pool.bytesize = bytesize;
+		r = shim_handle_id(GL_H_MEMPOOL, pool, &a.pool.pool);
+		if (!r)
+			r = shim_stream_id(stream, per_thread, &a.pool.hStream);
+		c.args_len = sizeof(a.pool);
+		break;
+	case GL_FN_cuMemAllocAsync:
+		a.async.bytesize = bytesize;
+		r = shim_stream_id(stream, per_thread, &a.async.hStream);
+		c.args_len = sizeof(a.async);
+		break;
+	default:
+		a.plain.bytesize = bytesize;
+		c.args_len = sizeof(a.plain);
+		break;
+	}
+	if (r)
+		return r;
 	c.out = &o;
 	c.out_len = sizeof(o);
 	r = shim_call(&c);
 	if (r)
 		return r;
-	if (keep && alloc_add(o.dptr, bytesize, c.ctx))
+	if (!keep)
+		goto out;
+	/*
+	 * Stream-ordered memory comes from a pool, which pointer attributes
+	 * name: the given one, or the device's current one.  Memory allocated
+	 * in a capture is the graph's.
+	 */
+	if (c.captured)
+		pool = NULL;
+	else if (fn == GL_FN_cuMemAllocAsync && shim_cuDeviceGetMemPool(&pool, shim_current()->dev))
+		pool = NULL;
+	if (alloc_add(o.dptr, bytesize, c.ctx, pool))
 		return CUDA_ERROR_OUT_OF_MEMORY;
+out:
 	*dptr = (CUdeviceptr)o.dptr;
 	return CUDA_SUCCESS;
 }
 
 CUresult shim_cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 {
-	return mem_alloc(GL_FN_cuMemAlloc, dptr, bytesize, NULL, 0);
+	return mem_alloc(GL_FN_cuMemAlloc, dptr, bytesize, NULL, NULL, 0);
 }
 
 /* The driver refuses a pointer it did not hand out, at once: so do we. */
@@ -261,13 +294,19 @@ CUresult shim_cuMemFree(CUdeviceptr dptr)
 		return r;
 	if (!dptr)
 		return CUDA_SUCCESS;
+	c.args = &a;
+	c.args_len = sizeof(a);
+	/* What stream capture refuses keeps the range: asked before it is forgotten. */
+	if (atomic_load(&shim_capture_watch)) {
+		r = shim_capture_gate(&c);
+		if (r)
+			return r;
+	}
 	r = alloc_forget_entry(dptr, &gone);
 	if (r)
 		return r;
 	if (gone.extent)
 		return pool_free(&gone);
-	c.args = &a;
-	c.args_len = sizeof(a);
 	return shim_call(&c);
 }
 
@@ -279,7 +318,14 @@ CUresult shim_cuMemFree(CUdeviceptr dptr)
  */
 CUresult shim_cuMemAllocAsync(CUdeviceptr *dptr, size_t bytesize, CUstream stream, int per_thread)
 {
-	return mem_alloc(GL_FN_cuMemAllocAsync, dptr, bytesize, stream, per_thread);
+	return mem_alloc(GL_FN_cuMemAllocAsync, dptr, bytesize, NULL, stream, per_thread);
+}
+
+/* From a pool of the program's choosing; its range is kept as any other. */
+CUresult shim_cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemoryPool pool,
+				      CUstream stream, int per_thread)
+{
+	return mem_alloc(GL_FN_cuMemAllocFromPoolAsync, dptr, bytesize, pool, stream, per_thread);
 }
 
 CUresult shim_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream, int per_thread)
@@ -292,16 +338,31 @@ CUresult shim_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream, int per_thread)
 	r = shim_begin(&c, GL_FN_cuMemFreeAsync);
 	if (r)
 		return r;
+	c.args = &a;
+	c.args_len = sizeof(a);
 	r = shim_stream_id(stream, per_thread, &a.hStream);
+	if (!r && atomic_load(&shim_capture_watch))
+		r = shim_capture_gate(&c);
 	if (!r)
 		r = alloc_forget_entry(dptr, &gone);
 	if (r)
 		return r;
 	if (gone.extent)
 		return pool_free(&gone);
-	c.args = &a;
-	c.args_len = sizeof(a);
 	return shim_call(&c);
+}
+
+CUmemoryPool shim_mem_pool(CUdeviceptr p)
+{
+	CUmemoryPool pool = NULL;
+	long i;
+
+	pthread_mutex_lock(&dev_allocs.lock);
+	i = find_le(p);
+	if (i >= 0 && p - dev_allocs.a[i].base < dev_allocs.a[i].size)
+		pool = dev_allocs.a[i].pool;
+	pthread_mutex_unlock(&dev_allocs.lock);
+	return pool;
 }
 
 CUresult shim_cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr)
@@ -354,7 +415,8 @@ CUresult shim_cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdevicept
  * the slabs.  What differs: cuMemGetInfo counts the free part of a slab as
  * used, and a kernel that runs past the end of a piece reaches the next
  * piece instead of faulting (as it may in the driver's own small
- * allocations).  GLEAM_ALLOC_SLABS=0, or GLEAM_ASYNC=0, turns slabs off.
+ * allocations).  GLEAM_ALLOC_SLABS=0, or GLEAM_ASYNC=0, turns slabs off;
+ * while a stream capture is active, cuMemAlloc goes to the driver.
  */
 #define SLAB_FIRST	(32ULL << 20)
 #define SLAB_MAX	(1ULL << 30)
@@ -544,8 +606,9 @@ static CUresult pool_alloc(CUdeviceptr *dptr, size_t bytesize)
 	CUdeviceptr d;
 	CUresult r;
 
+	/* In a capture, the driver applies the capture's rules to the call. */
 	if (!dptr || !bytesize || !ctx || ctx->sticky || slabs_off() ||
-	    need < bytesize || need > SLAB_MAX / 2)
+	    need < bytesize || need > SLAB_MAX / 2 || atomic_load(&shim_capture_watch))
 		return CUDA_ERROR_NOT_SUPPORTED;
 	if (ctx->o.magic != (SHIM_OBJ_MAGIC | GL_H_CTX))
 		return CUDA_ERROR_NOT_SUPPORTED;
@@ -567,10 +630,10 @@ static CUresult pool_alloc(CUdeviceptr *dptr, size_t bytesize)
 		 * may both add one; the second is used all the same.
 		 */
 		size = MAX(size, align_up(need, BIG_ALIGN));
-		r = mem_alloc_remote(GL_FN_cuMemAlloc, &d, size, NULL, 0, false);
+		r = mem_alloc_remote(GL_FN_cuMemAlloc, &d, size, NULL, NULL, 0, false);
 		if (r == CUDA_ERROR_OUT_OF_MEMORY && size > align_up(need, BIG_ALIGN)) {
 			size = align_up(need, BIG_ALIGN);
-			r = mem_alloc_remote(GL_FN_cuMemAlloc, &d, size, NULL, 0, false);
+			r = mem_alloc_remote(GL_FN_cuMemAlloc, &d, size, NULL, NULL, 0, false);
 		}
 		if (r)
 			return r;
@@ -605,8 +668,8 @@ static CUresult pool_alloc(CUdeviceptr *dptr, size_t bytesize)
 		if (!at)
 			return CUDA_ERROR_OUT_OF_MEMORY;
 	}
-	if (alloc_add_piece(at, bytesize, ctx->o.id, need)) {
-		struct alloc a = { at, bytesize, ctx->o.id, need };
+	if (alloc_add_piece(at, bytesize, ctx->o.id, NULL, need)) {
+		struct alloc a = { at, bytesize, ctx->o.id, need, NULL };
 
 		pool_free(&a);
 		return CUDA_ERROR_OUT_OF_MEMORY;
@@ -646,6 +709,9 @@ static CUresult pool_free(const struct alloc *a)
 		slab_drop(s);
 	}
 	pthread_mutex_unlock(&pools.lock);
+	/* A synchronisation would end a capture: the one going on orders the rest. */
+	if (!fa.dptr && atomic_load(&shim_capture_watch))
+		return CUDA_SUCCESS;
 	r = shim_begin(&c, fa.dptr ? GL_FN_cuMemFree : GL_FN_cuCtxSynchronize);
 	if (r)
 		return r;
@@ -783,6 +849,8 @@ static CUresult htod(unsigned int fn, CUdeviceptr dst, const void *src, size_t n
 		return CUDA_ERROR_INVALID_VALUE;
 	if (fn == GL_FN_cuMemcpyHtoDAsync) {
 		r = shim_stream_id(stream, per_thread, &a.hStream);
+		if (!r)
+			r = shim_capture_host_copy(fn, c.ctx);
 		if (r)
 			return r;
 	}
@@ -844,6 +912,8 @@ static CUresult dtoh(unsigned int fn, void *dst, CUdeviceptr src, size_t n, CUst
 		return CUDA_ERROR_INVALID_VALUE;
 	if (fn == GL_FN_cuMemcpyDtoHAsync) {
 		r = shim_stream_id(stream, per_thread, &a.hStream);
+		if (!r)
+			r = shim_capture_host_copy(fn, c.ctx);
 		if (r)
 			return r;
 	}

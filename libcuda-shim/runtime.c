@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * What the CUDA runtime (cudart) asks cuGetProcAddress for beyond the
- * rest of the shim: stream capture state, host registration, pointer
+ * rest of the shim: streams, host registration, pointer
  * attributes, occupancy, function attributes and cache configuration, peer
  * queries, unified copies, and the first ABI versions of two primary
  * context calls.  Most are answered here; the rest wait once and are kept.
  */
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "export.h"
@@ -27,15 +28,6 @@ CUresult shim_cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel);
 CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n);
 CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s);
 CUresult cuStreamSynchronize_ptsz(CUstream s);
-
-/* Say once that a case is not supported, and refuse it. */
-#define REFUSE(...) \
-	({ \
-		static bool said_; \
-		if (!__atomic_exchange_n(&said_, true, __ATOMIC_RELAXED)) \
-			gl_err(__VA_ARGS__); \
-		CUDA_ERROR_NOT_SUPPORTED; \
-	})
 
 /* ---- primary contexts: the first ABI versions behave as the second ---- */
 
@@ -75,6 +67,52 @@ static CUresult stream_dev(CUstream s, int per_thread, CUdevice *dev)
 	if (!r)
 		*dev = o->dev;
 	return r;
+}
+
+/*
+ * Streams are the shim's handles, created without waiting.  Their flags are
+ * kept: whether a stream waits for the legacy stream decides what stream
+ * capture allows on the legacy stream (graph.c).
+ */
+static CUresult stream_create(unsigned int fn, CUstream *ps, unsigned int flags, int prio)
+{
+	struct gl_a_cuStreamCreateWithPriority a = { .flags = flags, .priority = prio };
+	struct shim_stream *st;
+	struct shim_call c;
+	CUresult r;
+
+	_Static_assert(offsetof(struct gl_a_cuStreamCreateWithPriority, flags) ==
+		       offsetof(struct gl_a_cuStreamCreate, Flags), "cuStreamCreate's arguments lead");
+	r = shim_begin(&c, fn);
+	if (r)
+		return r;
+	if (!ps)
+		return CUDA_ERROR_INVALID_VALUE;
+	st = (struct shim_stream *)shim_obj_new(GL_H_STREAM);
+	if (!st)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	st->flags = flags;
+	a.phStream = st->o.id;
+	c.args = &a;
+	c.args_len = fn == GL_FN_cuStreamCreate ? sizeof(struct gl_a_cuStreamCreate) : sizeof(a);
+	r = shim_call(&c);
+	if (r && c.waited) {
+		shim_obj_put(&st->o);
+		return r;
+	}
+	shim_obj_created(&st->o);
+	*ps = (CUstream)st;
+	return r;
+}
+
+CUresult shim_cuStreamCreate(CUstream *ps, unsigned int flags)
+{
+	return stream_create(GL_FN_cuStreamCreate, ps, flags, 0);
+}
+
+CUresult shim_cuStreamCreateWithPriority(CUstream *ps, unsigned int flags, int prio)
+{
+	return stream_create(GL_FN_cuStreamCreateWithPriority, ps, flags, prio);
 }
 
 /*
@@ -137,72 +175,6 @@ CUresult shim_cuStreamGetId(CUstream s, unsigned long long *sid, int per_thread)
 	return shim_end(&c, CUDA_SUCCESS);
 }
 
-/*
- * Graph capture is not supported (cuStreamBeginCapture answers
- * CUDA_ERROR_NOT_SUPPORTED), so no stream is ever capturing: the runtime,
- * which asks before many calls, is answered here.
- */
-CUresult shim_cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *status, int per_thread)
-{
-	CUdevice dev;
-	CUresult r;
-
-	if (!status)
-		return CUDA_ERROR_INVALID_VALUE;
-	r = stream_dev(s, per_thread, &dev);
-	if (r)
-		return r;
-	*status = CU_STREAM_CAPTURE_STATUS_NONE;
-	return CUDA_SUCCESS;
-}
-
-/*
- * The other outputs describe an active capture; with none, NVIDIA's
- * driver leaves them as they were, and so does the shim.
- */
-static CUresult capture_info(CUstream s, int per_thread, CUstreamCaptureStatus *status)
-{
-	return shim_cuStreamIsCapturing(s, status, per_thread);
-}
-
-CUresult shim_cuStreamGetCaptureInfo(CUstream s, CUstreamCaptureStatus *status, cuuint64_t *id,
-				     int per_thread)
-{
-	return capture_info(s, per_thread, status);
-}
-
-CUresult shim_cuStreamGetCaptureInfo_v2(CUstream s, CUstreamCaptureStatus *status, cuuint64_t *id,
-					CUgraph *graph, const CUgraphNode **deps, size_t *ndeps,
-					int per_thread)
-{
-	return capture_info(s, per_thread, status);
-}
-
-CUresult shim_cuStreamGetCaptureInfo_v3(CUstream s, CUstreamCaptureStatus *status, cuuint64_t *id,
-					CUgraph *graph, const CUgraphNode **deps,
-					const CUgraphEdgeData **edges, size_t *ndeps, int per_thread)
-{
-	return capture_info(s, per_thread, status);
-}
-
-static __thread CUstreamCaptureMode capture_mode = CU_STREAM_CAPTURE_MODE_GLOBAL;
-
-/*
- * The thread's mode is kept, for the day capture is supported.  NVIDIA's
- * driver takes any value here (it is checked when a capture begins).
- */
-CUresult shim_cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode)
-{
-	CUstreamCaptureMode old;
-
-	if (!mode)
-		return CUDA_ERROR_INVALID_VALUE;
-	old = capture_mode;
-	capture_mode = *mode;
-	*mode = old;
-	return CUDA_SUCCESS;
-}
-
 CUresult shim_cuStreamGetDevice(CUstream s, CUdevice *device, int per_thread)
 {
 	if (!device)
@@ -229,7 +201,7 @@ static CUresult stream_ctx(CUstream s, int per_thread, CUcontext *pctx)
 		return r;
 	c = shim_ctx_of_device(dev);
 	if (!c)
-		return REFUSE("cuStreamGetCtx: the context of a stream is known only while its "
+		return SHIM_REFUSE("cuStreamGetCtx: the context of a stream is known only while its "
 			      "device has no context but the primary one: returning "
 			      "CUDA_ERROR_NOT_SUPPORTED");
 	*pctx = (CUcontext)c;
@@ -310,7 +282,7 @@ CUresult shim_cuMemHostRegister(void *p, size_t size, unsigned int flags)
 				    CU_MEMHOSTREGISTER_IOMEMORY | CU_MEMHOSTREGISTER_READ_ONLY))
 		return CUDA_ERROR_INVALID_VALUE;
 	if (flags & (CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_IOMEMORY))
-		return REFUSE("cuMemHostRegister: host memory cannot be mapped into a GPU across "
+		return SHIM_REFUSE("cuMemHostRegister: host memory cannot be mapped into a GPU across "
 			      "the network: returning CUDA_ERROR_NOT_SUPPORTED");
 	if (!shim_cuMemHostGetFlags(&f, p) || !shim_cuMemHostGetFlags(&f, (char *)p + size - 1))
 		return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
@@ -409,14 +381,14 @@ static CUresult ptr_attr(const struct ptr_info *pi, CUpointer_attribute a, CUdev
 	switch (a) {
 	case CU_POINTER_ATTRIBUTE_CONTEXT:
 		if (!pi->ctx)
-			return REFUSE("cuPointerGetAttribute: the context of memory is known only "
+			return SHIM_REFUSE("cuPointerGetAttribute: the context of memory is known only "
 				      "with one device that has no context but the primary one: "
 				      "returning CUDA_ERROR_NOT_SUPPORTED");
 		*(CUcontext *)data = (CUcontext)pi->ctx;
 		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL:
 		if (pi->dev < 0)
-			return REFUSE("cuPointerGetAttribute: the device of memory is known only "
+			return SHIM_REFUSE("cuPointerGetAttribute: the device of memory is known only "
 				      "with one device: returning CUDA_ERROR_NOT_SUPPORTED");
 		*(int *)data = pi->dev;
 		return CUDA_SUCCESS;
@@ -452,8 +424,7 @@ static CUresult ptr_attr(const struct ptr_info *pi, CUpointer_attribute a, CUdev
 		*(size_t *)data = pi->size;
 		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
-		/* Memory pools are not supported: nothing comes from one. */
-		*(CUmemoryPool *)data = NULL;
+		*(CUmemoryPool *)data = dev ? shim_mem_pool(p) : NULL;
 		return CUDA_SUCCESS;
 	default:
 		break;
@@ -1273,6 +1244,8 @@ CUresult shim_cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream
 			    int per_thread)
 {
 	bool d = is_device(dst), s = is_device(src);
+	struct shim_ctx *c;
+	__u64 sid;
 	CUresult r;
 
 	if (d && s)
@@ -1283,6 +1256,14 @@ CUresult shim_cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream
 	if (s)
 		return shim_cuMemcpyDtoHAsync((void *)dst, src, n, stream, per_thread);
 	/* Host to host, in stream order: after what the stream holds. */
+	r = shim_require_ctx(&c);
+	if (!r)
+		r = shim_stream_id(stream, per_thread, &sid);
+	if (!r)
+		r = shim_capture_host_copy(GL_FN_cuMemcpyAsync, c->o.id);
+	shim_call_stream = 0;
+	if (r)
+		return r;
 	r = per_thread ? cuStreamSynchronize_ptsz(stream) : cuStreamSynchronize(stream);
 	if (r)
 		return r;

@@ -78,6 +78,28 @@ struct shim_stream {
 	struct shim_obj o;
 	bool have_sid;
 	unsigned long long sid;	/* cuStreamGetId */
+	unsigned int flags;	/* as created: whether it waits for the legacy stream */
+};
+
+/* Graphs: a captured graph does not change, so its node count is kept. */
+struct shim_graph {
+	struct shim_obj o;
+	bool have_nodes;
+	size_t nodes;
+};
+
+/*
+ * Memory pools.  The attributes only this process can change (reuse
+ * policies, release threshold) are asked once and then kept, bit per
+ * CUmemPool_attribute in have.
+ */
+#define SHIM_POOL_ATTRS		(CU_MEMPOOL_ATTR_USED_MEM_HIGH + 1)
+
+struct shim_pool {
+	struct shim_obj o;
+	bool dflt;		/* a device's default pool: never destroyed */
+	uint32_t have;
+	uint64_t attr[SHIM_POOL_ATTRS];
 };
 
 /* Functions and kernels: what a launch needs to marshal its parameters. */
@@ -106,6 +128,8 @@ CUresult shim_handle_id(unsigned int kind, const void *h, __u64 *id);
 CUresult shim_stream_id(CUstream s, int per_thread, __u64 *id);
 /* The stream the current call resolved (shim_stream_id), plus one; 0: none. */
 extern __thread uint64_t shim_call_stream;
+/* Its object; NULL for the special streams. */
+extern __thread struct shim_stream *shim_call_sobj;
 
 /* Devices, as the server described them at cuInit. */
 struct shim_dev {
@@ -137,6 +161,9 @@ CUresult shim_dev_check(CUdevice dev);
 /* len bytes at p lie inside one allocation (or module global) we know. */
 CUresult shim_check_range(CUdeviceptr p, size_t len);
 void shim_mem_forget_ctx(uint64_t ctx);
+/* The pool the allocation holding p came from, NULL for none. */
+CUmemoryPool shim_mem_pool(CUdeviceptr p);
+CUresult shim_cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);
 
 /* One call on the wire. */
 struct shim_call {
@@ -152,6 +179,7 @@ struct shim_call {
 	size_t outbuf_len;
 	bool force_sync;	/* wait even if the class is async */
 	bool waited;		/* set by shim_call: a reply was awaited */
+	bool captured;		/* set by shim_call: it went to a capturing stream */
 };
 
 CUresult shim_begin(struct shim_call *c, unsigned int fn);
@@ -173,6 +201,31 @@ CUresult shim_wait_reply(uint32_t tag);
 CUresult shim_conn_error(void);
 /* Data bytes one record may carry on this session's ring. */
 size_t shim_piece_max(void);
+
+/*
+ * Stream capture (graph.c).  Records that stream capture makes illegal get
+ * the driver's errors here, before they are sent; see shim_capture_gate().
+ * shim_capture_watch counts active captures and events recorded in one:
+ * while it is zero nothing is looked at.
+ */
+extern _Atomic unsigned int shim_capture_watch;
+extern _Atomic unsigned int shim_captures;
+CUresult shim_capture_gate(struct shim_call *c);
+/*
+ * A copy to or from host memory (function fn) on the stream the current
+ * call resolved: refused while that stream captures.
+ */
+CUresult shim_capture_host_copy(unsigned int fn, uint64_t ctx);
+void shim_capture_ctx_gone(uint64_t ctx);
+
+/* Say once that a case is not supported, and refuse it. */
+#define SHIM_REFUSE(...) \
+	({ \
+		static bool said_; \
+		if (!__atomic_exchange_n(&said_, true, __ATOMIC_RELAXED)) \
+			gl_err(__VA_ARGS__); \
+		CUDA_ERROR_NOT_SUPPORTED; \
+	})
 
 /* Unsupported functions: say so once, return CUDA_ERROR_NOT_SUPPORTED. */
 CUresult shim_unsupported(unsigned int idx, const char *name);

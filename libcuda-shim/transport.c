@@ -673,6 +673,10 @@ static bool harmless(unsigned int fn)
 	case GL_FN_cuStreamDestroy:
 	case GL_FN_cuMemFree:
 	case GL_FN_cuMemFreeAsync:
+	case GL_FN_cuGraphExecDestroy:
+	case GL_FN_cuGraphDestroy:
+	case GL_FN_cuMemPoolDestroy:
+	case GL_FN_cuMemPoolTrimTo:
 		return true;
 	default:
 		return false;
@@ -684,6 +688,7 @@ static bool risky(unsigned int fn)
 	switch (fn) {
 	case GL_FN_cuLaunchKernel:
 	case GL_FN_cuLaunchKernelEx:
+	case GL_FN_cuGraphLaunch:
 	case GL_FN_cuMemcpyDtoHAsync:
 	case GL_FN_cuMemcpy:
 	case GL_FN_cuMemcpyAsync:
@@ -693,7 +698,12 @@ static bool risky(unsigned int fn)
 	}
 }
 
-/* An asynchronous record went out: note it if a synchronisation must wait for it. */
+/*
+ * An asynchronous record went out: note it if a synchronisation must wait
+ * for it.  Work put on a capturing stream does not run until its graph is
+ * launched, so nothing of it is there to wait for; but the driver may
+ * still refuse to capture it, which the next call that waits reports.
+ */
 static void note_async(const struct shim_call *c)
 {
 	struct shim_ctx *ctx = shim_current();
@@ -701,7 +711,7 @@ static void note_async(const struct shim_call *c)
 
 	if (harmless(c->fn) || !ctx || ctx->o.id != c->ctx)
 		return;
-	if (!risky(c->fn)) {
+	if (!risky(c->fn) || c->captured) {
 		atomic_fetch_add(&ctx->fallible_seq, 1);
 		return;
 	}
@@ -771,14 +781,28 @@ CUresult shim_call(struct shim_call *c)
 
 	if (conn.dead)
 		return conn.dead;
+	/* What stream capture forbids is refused before it is sent (graph.c). */
+	if (atomic_load_explicit(&shim_capture_watch, memory_order_relaxed)) {
+		r = shim_capture_gate(c);
+		if (r) {
+			shim_call_stream = 0;
+			return r;
+		}
+	}
 	if (sync) {
 		/* Calls for another context than the current one are not followed. */
 		cur = shim_current();
 		if (cur && cur->o.id != c->ctx)
 			cur = NULL;
-		if (cur && shim.async && !c->force_sync && is_sync(c)) {
+		/*
+		 * While a capture is under way, every synchronisation is asked:
+		 * the driver's answer may be a capture's error.
+		 */
+		if (cur && shim.async && !c->force_sync && is_sync(c) &&
+		    !atomic_load_explicit(&shim_captures, memory_order_relaxed)) {
 			if (sync_is_free(cur)) {
 				c->waited = false;
+				shim_call_stream = 0;
 				return shim_submit(c, 0, 0);
 			}
 			sctx = cur;
@@ -804,6 +828,8 @@ CUresult shim_call(struct shim_call *c)
 		tls_waiter.result = r;
 		pthread_mutex_unlock(&conn.rx_lock);
 	}
+	/* Later records of this thread name their own stream, or none. */
+	shim_call_stream = 0;
 	r = note_result(c, shim_wait_reply(tag));
 	if (cur && (!r || r == CUDA_ERROR_NOT_READY))
 		settled(cur, fallible);

@@ -22,7 +22,8 @@ import sys
 HANDLES = {
     "CUcontext": "CTX", "CUstream": "STREAM", "CUevent": "EVENT",
     "CUmodule": "MODULE", "CUfunction": "FUNC", "CUlibrary": "LIBRARY",
-    "CUkernel": "KERNEL",
+    "CUkernel": "KERNEL", "CUgraph": "GRAPH", "CUgraphExec": "GRAPHEXEC",
+    "CUmemoryPool": "MEMPOOL",
 }
 CLASSES = ("local", "async", "sync")
 UNSIGNED = {"unsigned int", "unsigned char", "unsigned short", "size_t",

@@ -125,4 +125,21 @@ struct gleam_launch_attr {
 
 #define GLEAM_LAUNCH_ATTRS_MAX	16
 
+/*
+ * Memory pools.  cuMemPoolCreate's record data is struct gleam_pool_props.
+ * cuMemPoolSetAttribute's is the value as a __u64 (a reuse policy as 0 or
+ * 1), and the reply to cuMemPoolGetAttribute carries it the same way.
+ */
+struct gleam_pool_props {
+	__u32 alloc_type;	/* CUmemAllocationType */
+	__u32 handle_types;	/* CUmemAllocationHandleType */
+	__u32 location_type;	/* CUmemLocationType */
+	__s32 location_id;
+	__u64 max_size;
+	__u16 usage;
+	__u16 reserved[3];	/* must be zero */
+};
+
+/* Graphs: the reply to cuGraphGetNodes carries the count as a __u64. */
+
 #endif /* _UAPI_GLEAM_RECORD_H */

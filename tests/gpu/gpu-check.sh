@@ -36,6 +36,7 @@ PROGRAMS=(
 	"threads"
 	"errors"
 	"asyncerr"
+	"graphs"
 	"bigcopy"
 )
 

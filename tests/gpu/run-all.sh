@@ -71,7 +71,7 @@ cudart_rows=""
 mkdir -p "$OUT/cudart"
 part cudart || cudart_rows="(skipped)
 "
-for prog in basics basics-shared runtime runtime-shared exports; do
+for prog in basics basics-shared runtime runtime-shared graphs graphs-shared exports; do
 	part cudart || break
 	bin=$BUILD/tests/cudart/$prog
 	[ -x "$bin" ] || continue

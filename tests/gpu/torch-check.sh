@@ -11,9 +11,10 @@
 #     their results must have the same bits (the hash each prints on
 #     stderr): cuBLAS gives bitwise reproducible results on the same GPU.
 #   * the PyTorch workloads of tests/gpu/torch/models.py (resnet50, bert,
-#     gpt2, gpt2-generate, mlp-train): directly and through Gleam (also with
-#     GLEAM_ASYNC=0 when TORCH_CHECK_SYNC=1).  Each run must exit 0 and the
-#     outputs must be bitwise identical (tests/gpu/torch/compare.py).
+#     gpt2, gpt2-generate, mlp-train, cuda-graph, mallocasync): directly and
+#     through Gleam (also with GLEAM_ASYNC=0 when TORCH_CHECK_SYNC=1).  Each
+#     run must exit 0 and the outputs must be bitwise identical
+#     (tests/gpu/torch/compare.py).
 #
 # NAME picks programs and workloads (all when none).  PyTorch workloads are
 # skipped, not failed, when $PYTHON cannot import torch (or a workload's
@@ -44,7 +45,7 @@ CUBLAS_DIR=$BUILD/tests/cublas
 TORCH_DIR=$ROOT/tests/gpu/torch
 
 CUBLAS_PROGS=(sgemm bf16gemm)
-TORCH_WORKLOADS=(resnet50 bert gpt2 gpt2-generate mlp-train)
+TORCH_WORKLOADS=(resnet50 bert gpt2 gpt2-generate mlp-train cuda-graph mallocasync)
 
 skip() {
 	echo "SKIP: $*"

@@ -116,6 +116,15 @@ START_TEST(test_proc_address_per_thread)
 	ck_assert_ptr_eq(lookup("cuMemcpyHtoD", 7000, 0, &r, &st), sym("cuMemcpyHtoD_v2"));
 	ck_assert_ptr_eq(lookup("cuLaunchKernel", 12000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
 				&r, &st), sym("cuLaunchKernel_ptsz"));
+	/* The first forms of capture and instantiation, and their successors. */
+	ck_assert_ptr_eq(lookup("cuStreamBeginCapture", 10000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
+				&r, &st), sym("cuStreamBeginCapture_ptsz"));
+	ck_assert_ptr_eq(lookup("cuStreamBeginCapture", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
+				&r, &st), sym("cuStreamBeginCapture_v2_ptsz"));
+	ck_assert_ptr_eq(lookup("cuStreamBeginCapture", 13000, 0, &r, &st), sym("cuStreamBeginCapture_v2"));
+	ck_assert_ptr_eq(lookup("cuGraphLaunch", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
+				&r, &st), sym("cuGraphLaunch_ptsz"));
+	ck_assert_ptr_eq(lookup("cuGraphInstantiate", 13000, 0, &r, &st), sym("cuGraphInstantiate_v2"));
 	/* A function with no per-thread form gets its plain one. */
 	ck_assert_ptr_eq(lookup("cuMemAlloc", 12000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
 				&r, &st), sym("cuMemAlloc_v2"));

@@ -15,6 +15,13 @@ Workloads:
                  16-token prompt (token ids and the scores of each step)
   mlp-train      one SGD step (momentum) of a 3-layer MLP with MSE loss
                  (the loss and every updated weight)
+  cuda-graph     a 3-layer MLP captured once with torch.cuda.graph (after a
+                 warm-up on a side stream) and replayed for 8 batches, each
+                 copied into the graph's static input first (the 8 outputs)
+  mallocasync    cuda-graph under PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync
+                 (the stream-ordered allocator and its pool, allocations made
+                 inside the graph), with the allocator's statistics read and
+                 its cache emptied after every inference
 
 Phases, each timed with the GPU synchronised at its end: importing the
 libraries, CUDA's initialisation, building the model on the host,
@@ -57,8 +64,10 @@ import sys  # noqa: E402
 # use_deterministic_algorithms requires of cuBLAS.
 os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
 
-WORKLOADS = ("resnet50", "bert", "gpt2", "gpt2-generate", "mlp-train")
-DEFAULT_ITERS = {"resnet50": 20, "bert": 20, "gpt2": 20, "gpt2-generate": 3, "mlp-train": 20}
+WORKLOADS = ("resnet50", "bert", "gpt2", "gpt2-generate", "mlp-train", "cuda-graph",
+             "mallocasync")
+DEFAULT_ITERS = {"resnet50": 20, "bert": 20, "gpt2": 20, "gpt2-generate": 3, "mlp-train": 20,
+                 "cuda-graph": 10, "mallocasync": 10}
 EXIT_MISSING = 77
 
 
@@ -224,8 +233,60 @@ def build_mlp_train(ctx):
     return model, run_once, False
 
 
+def build_cuda_graph(ctx, stats=False):
+    torch = ctx.torch
+    nn = torch.nn
+    replays = 8
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(512, 1024), nn.ReLU(), nn.Linear(1024, 1024), nn.GELU(),
+                          nn.Linear(1024, 64)).eval()
+    inputs = torch.randn(replays, 64, 512, generator=gen(torch, 6))
+    state = {}
+
+    def capture():
+        # As torch.cuda.graph's documentation does it: a few iterations on
+        # a side stream first (lazy initialisation, the allocator's pools),
+        # then one capture whose input and output tensors stay put.
+        static_in = torch.zeros(64, 512, device=ctx.dev)
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.no_grad(), torch.cuda.stream(side):
+            for _ in range(3):
+                model(static_in)
+        torch.cuda.current_stream().wait_stream(side)
+        graph = torch.cuda.CUDAGraph()
+        with torch.no_grad(), torch.cuda.graph(graph):
+            static_out = model(static_in)
+        state.update(graph=graph, static_in=static_in, static_out=static_out)
+
+    def run_once(first):
+        if "graph" not in state:
+            capture()
+        outs = []
+        for i in range(replays):
+            state["static_in"].copy_(inputs[i])
+            state["graph"].replay()
+            outs.append(state["static_out"].cpu())
+        if stats:
+            # The pool's figures (cudaMemPoolGetAttribute) and a trim; what
+            # they say depends on the GPU, so it is read, not kept.
+            torch.cuda.memory_stats()
+            torch.cuda.empty_cache()
+        return {"outputs": torch.stack(outs).numpy()}
+
+    return model, run_once, True
+
+
+def build_mallocasync(ctx):
+    backend = ctx.torch.cuda.get_allocator_backend()
+    if backend != "cudaMallocAsync":
+        raise RuntimeError("PyTorch's allocator backend is %r, not cudaMallocAsync" % backend)
+    return build_cuda_graph(ctx, stats=True)
+
+
 BUILDERS = {"resnet50": build_resnet50, "bert": build_bert, "gpt2": build_gpt2,
-            "gpt2-generate": build_gpt2_generate, "mlp-train": build_mlp_train}
+            "gpt2-generate": build_gpt2_generate, "mlp-train": build_mlp_train,
+            "cuda-graph": build_cuda_graph, "mallocasync": build_mallocasync}
 
 
 def gleam_counts(gleamctl):
@@ -269,6 +330,9 @@ def main():
     iters = args.iters if args.iters is not None else DEFAULT_ITERS[args.workload]
     if iters < 1:
         ap.error("--iters must be at least 1")
+    if args.workload == "mallocasync":
+        # PyTorch chooses its allocator's backend once, when it is loaded.
+        os.environ["PYTORCH_CUDA_ALLOC_CONF"] = "backend:cudaMallocAsync"
 
     ctx = Ctx()
     torch, np = ctx.torch, ctx.np
