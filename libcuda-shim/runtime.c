@@ -26,6 +26,7 @@ CUresult shim_cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s
 CUresult shim_cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel);
 /* Exported entry points that cuda.h names only for per-thread stream builds. */
 CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n);
+CUresult cuEventRecord_ptsz(CUevent ev, CUstream s);
 CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s);
 CUresult cuStreamSynchronize_ptsz(CUstream s);
 
@@ -1271,4 +1272,26 @@ CUresult shim_cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream
 		return CUDA_ERROR_INVALID_VALUE;
 	memmove((void *)dst, (const void *)src, n);
 	return CUDA_SUCCESS;
+}
+
+/*
+ * An event recorded with flags: the default is cuEventRecord's record.
+ * CU_EVENT_RECORD_EXTERNAL (an event record node in a capture, for work
+ * outside the graph to wait on) is not supported; the driver refuses it
+ * outside a capture, and so does the shim.
+ */
+CUresult shim_cuEventRecordWithFlags(CUevent ev, CUstream s, unsigned int flags, int per_thread)
+{
+	static bool said;
+
+	if (flags == CU_EVENT_RECORD_DEFAULT)
+		return per_thread ? cuEventRecord_ptsz(ev, s) : cuEventRecord(ev, s);
+	if (flags != CU_EVENT_RECORD_EXTERNAL)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!atomic_load(&shim_capture_watch))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+		gl_err("cuEventRecordWithFlags: CU_EVENT_RECORD_EXTERNAL is not supported by Gleam: "
+		       "returning CUDA_ERROR_NOT_SUPPORTED");
+	return CUDA_ERROR_NOT_SUPPORTED;
 }

@@ -179,6 +179,16 @@ int main(void)
 	expect_host("event on stream 0", 0x55555555);
 	printf("event on stream 0 ok\n");
 
+	/* The same with cuEventRecordWithFlags' default (PyTorch records so). */
+	fill(NULL, 0x66666666);
+	CK(cuEventRecordWithFlags(ev_stop, NULL, CU_EVENT_RECORD_DEFAULT));
+	CK(cuStreamWaitEvent(s1, ev_stop, 0));
+	CK(cuMemcpyDtoHAsync(host, buf, NWORDS * 4, s1));
+	CK(cuStreamSynchronize(s1));
+	expect_host("event recorded with flags", 0x66666666);
+	CK(cuEventSynchronize(ev_stop));
+	printf("event recorded with flags ok\n");
+
 	CK(cuEventDestroy(ev_start));
 	CK(cuEventDestroy(ev_stop));
 	CK(cuEventDestroy(ev_done));
