@@ -148,6 +148,8 @@ static void shim_init_once(void)
 
 	if (a && !strcmp(a, "0"))
 		shim.async = false;
+	if (getenv("GLEAM_TRACE_WAITS"))
+		shim_trace_waits = true;
 	if (getenv("GLEAM_DEBUG")) {
 		gl_log_level = 2;
 		shim_trace = true;
@@ -407,6 +409,7 @@ CUresult shim_cuDeviceGetPCIBusId(char *bus, int len, CUdevice dev)
 /* ---- unsupported functions ---- */
 
 bool shim_trace;
+bool shim_trace_waits;
 
 void shim_trace_error(const char *name, CUresult r)
 {

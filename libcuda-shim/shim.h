@@ -67,6 +67,9 @@ struct shim_ctx {
 	 */
 	_Atomic uint64_t fallible_seq;
 	_Atomic uint64_t settled_seq;
+	/* The last record of each kind, for GLEAM_TRACE_WAITS. */
+	_Atomic unsigned int last_risky_fn;
+	_Atomic unsigned int last_fallible_fn;
 };
 
 #define SHIM_RISKY_NONE		0ull
@@ -231,6 +234,8 @@ void shim_capture_ctx_gone(uint64_t ctx);
 CUresult shim_unsupported(unsigned int idx, const char *name);
 /* GLEAM_DEBUG: every call that returns an error says so on stderr. */
 extern bool shim_trace;
+/* GLEAM_TRACE_WAITS: every call that waits for the server says so, and why. */
+extern bool shim_trace_waits;
 void shim_trace_error(const char *name, CUresult r);
 CUresult shim_cuGetErrorName(CUresult error, const char **pStr);
 CUresult shim_cuCtxGetCurrent(CUcontext *pctx);

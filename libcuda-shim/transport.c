@@ -712,9 +712,11 @@ static void note_async(const struct shim_call *c)
 	if (harmless(c->fn) || !ctx || ctx->o.id != c->ctx)
 		return;
 	if (!risky(c->fn) || c->captured) {
+		atomic_store_explicit(&ctx->last_fallible_fn, c->fn, memory_order_relaxed);
 		atomic_fetch_add(&ctx->fallible_seq, 1);
 		return;
 	}
+	atomic_store_explicit(&ctx->last_risky_fn, c->fn, memory_order_relaxed);
 	/* A thread's own default stream is not one stream: any covers it. */
 	want = shim_call_stream && shim_call_stream - 1 != (uint64_t)(uintptr_t)CU_STREAM_PER_THREAD ?
 	       SHIM_RISKY_STREAM(shim_call_stream - 1) : SHIM_RISKY_ALL;
@@ -771,6 +773,37 @@ static void sync_done(const struct shim_call *c, struct shim_ctx *ctx, uint64_t 
 	atomic_compare_exchange_strong(&ctx->risky, &risky, SHIM_RISKY_NONE);
 }
 
+/* GLEAM_TRACE_WAITS: a call about to wait, and for a synchronisation why it must. */
+static void trace_wait(const struct shim_call *c, const struct shim_ctx *cur)
+{
+	const char *why = "";
+	char buf[160];
+
+	if (is_sync(c)) {
+		if (!cur) {
+			why = ": not the current context";
+		} else if (c->force_sync || !shim.async) {
+			why = ": synchronous mode";
+		} else if (atomic_load(&shim_captures)) {
+			why = ": a capture is under way";
+		} else if (cur->sticky) {
+			why = ": the context has failed";
+		} else if (atomic_load(&cur->risky) != SHIM_RISKY_NONE) {
+			snprintf(buf, sizeof(buf), ": work to wait for (last: %s)",
+				 gl_fn_table[atomic_load(&cur->last_risky_fn)].name);
+			why = buf;
+		} else {
+			snprintf(buf, sizeof(buf),
+				 ": %llu call(s) whose errors are not yet known (last: %s)",
+				 (unsigned long long)(atomic_load(&cur->fallible_seq) -
+						      atomic_load(&cur->settled_seq)),
+				 gl_fn_table[atomic_load(&cur->last_fallible_fn)].name);
+			why = buf;
+		}
+	}
+	gl_err("waits: %s%s", gl_fn_table[c->fn].name, why);
+}
+
 CUresult shim_call(struct shim_call *c)
 {
 	bool sync = c->force_sync || !shim.async || gl_fn_table[c->fn].cls == GL_SYNC;
@@ -811,6 +844,8 @@ CUresult shim_call(struct shim_call *c)
 		}
 		if (cur)
 			fallible = atomic_load(&cur->fallible_seq);
+		if (shim_trace_waits)
+			trace_wait(c, cur);
 		tag = shim_new_waiter(c);
 	}
 	c->waited = sync;
