@@ -550,3 +550,26 @@ CUresult shim_cuCtxGetStreamPriorityRange(int *least, int *greatest)
 		*greatest = c->prio_greatest;
 	return CUDA_SUCCESS;
 }
+
+/* A NULL context is the current one, as the driver documents. */
+CUresult shim_cuCtxSynchronize_v2(CUcontext ctx)
+{
+	struct gl_a_cuCtxSynchronize_v2 a = { 0 };
+	struct gl_r_cuCtxSynchronize_v2 o = { 0 };
+	struct shim_call c;
+	CUresult r;
+
+	if (!ctx)
+		return cuCtxSynchronize();
+	r = shim_begin(&c, GL_FN_cuCtxSynchronize_v2);
+	if (r)
+		return r;
+	r = shim_handle_id(GL_H_CTX, ctx, &a.ctx);
+	if (r)
+		return shim_end(&c, r);
+	c.args = &a;
+	c.args_len = sizeof(a);
+	c.out = &o;
+	c.out_len = sizeof(o);
+	return shim_end(&c, shim_call(&c));
+}

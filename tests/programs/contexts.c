@@ -196,6 +196,9 @@ int main(void)
 	CK(cuCtxPushCurrent(c1));
 	check_words(p1, 0x11111111);
 	CK(cuCtxSynchronize());
+	/* cuCtxSynchronize_v2: a NULL context is the current one; another by name. */
+	CK(cuCtxSynchronize_v2(NULL));
+	CK(cuCtxSynchronize_v2(c2));
 	expect_pop("c1 pointer under push", c1, c2);
 	check_words(p2, 0x22222222);
 	printf("pointers under push/pop ok\n");
