@@ -101,12 +101,37 @@ void wk_handle_new(struct worker *w, unsigned int kind, uint64_t id, void *real,
 		w->hcount++;
 	h->id = id;
 	h->kind = kind;
+	h->renewable = false;
 	h->real = r ? NULL : real;
 	h->status = r;
 	/* Uses of the handle report this failure: it is not deferred as well. */
 	w->kept_error = r != CUDA_SUCCESS;
 	if (!r || h->status)
 		h->deferred = CUDA_SUCCESS;
+}
+
+bool wk_handle_renew_ok(struct worker *w, unsigned int kind, uint64_t id)
+{
+	struct wk_handle *h;
+
+	if (id < 16)
+		return false;
+	if (!w->hcap)
+		return true;
+	h = slot(w, id);
+	return h->id != id || (h->kind == kind && h->renewable);
+}
+
+void wk_handle_renewed(struct worker *w, unsigned int kind, uint64_t id, void *real, CUresult r)
+{
+	struct wk_handle *h;
+
+	wk_handle_new(w, kind, id, real, r);
+	if (w->hcap) {
+		h = slot(w, id);
+		if (h->id == id)
+			h->renewable = true;
+	}
 }
 
 void wk_handle_del(struct worker *w, unsigned int kind, uint64_t id)

@@ -53,6 +53,7 @@ struct wk_handle {
 	CUresult status;	/* a failed creation: later uses return this */
 	void *real;
 	CUresult deferred;	/* contexts: an asynchronous error not yet reported */
+	bool renewable;		/* mapped by a renewal (a primary context): may be again */
 };
 
 struct worker {
@@ -151,6 +152,12 @@ void wk_handle_new(struct worker *w, unsigned int kind, uint64_t id, void *real,
 /* Whether id cannot name a new handle: in use, or one of the special values. */
 bool wk_handle_taken(struct worker *w, uint64_t id);
 void wk_handle_del(struct worker *w, unsigned int kind, uint64_t id);
+/*
+ * A renewal (a primary context retained again) may map an id that is free
+ * or that an earlier renewal of the same kind mapped, never another handle.
+ */
+bool wk_handle_renew_ok(struct worker *w, unsigned int kind, uint64_t id);
+void wk_handle_renewed(struct worker *w, unsigned int kind, uint64_t id, void *real, CUresult r);
 /* The backend's current context changed behind the worker's back. */
 void wk_current_changed(struct worker *w, uint64_t id);
 

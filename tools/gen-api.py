@@ -408,6 +408,10 @@ def worker_body(f, w):
         if a.ann == "new" and not a.renew:
             # An id already in use would leak what it names: refused.
             w(f"\tif (wk_handle_taken(k->w, a->{a.name}))\n\t\treturn CUDA_ERROR_INVALID_VALUE;\n")
+        elif a.ann == "new":
+            # Mapped again only over what an earlier renewal mapped.
+            w(f"\tif (!wk_handle_renew_ok(k->w, GL_H_{a.handle}, a->{a.name}))\n"
+              "\t\treturn CUDA_ERROR_INVALID_VALUE;\n")
     if outs:
         w(f"\to = wk_reply_struct(k, sizeof(*o));\n\tif (!o)\n\t\treturn CUDA_ERROR_OUT_OF_MEMORY;\n")
     for a in f.args:
@@ -436,7 +440,8 @@ def worker_body(f, w):
     w(f"\tr = k->w->be->op.f_{f.name}({', '.join(call)});\n")
     for a in f.args:
         if a.ann == "new":
-            w(f"\twk_handle_new(k->w, GL_H_{a.handle}, a->{a.name}, v_{a.name}, r);\n")
+            w(f"\twk_handle_{'renewed' if a.renew else 'new'}(k->w, GL_H_{a.handle}, a->{a.name}, "
+              f"v_{a.name}, r);\n")
         if a.ann == "del":
             w(f"\tif (!r)\n\t\twk_handle_del(k->w, GL_H_{a.handle}, a->{a.name});\n")
     if outs:
