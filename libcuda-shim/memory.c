@@ -390,9 +390,8 @@ CUresult shim_cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdevicept
 /*
  * cuMemAlloc's answer, the address, comes from the GPU, so the program
  * waits for it, and behind everything it queued before: the last upload
- * has to be named, sent and copied to the device first.  PyTorch's caching
- * allocator allocates just before most large tensors it loads, so each of
- * its allocations would drain the pipeline of uploads (Documentation/
+ * has to be named, sent and copied to the device first: each allocation
+ * between uploads drains the pipeline of uploads (Documentation/
  * benchmarks.md, "Where a warm load waits").  Instead the shim allocates
  * slabs, each one real cuMemAlloc, and hands out pieces of them itself:
  * 512-byte aligned, 2 MiB aligned from 2 MiB up, as the driver aligns.
