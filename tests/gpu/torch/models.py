@@ -341,7 +341,12 @@ def main():
         print("models.py: torch.cuda.is_available() is false: no GPU, or no CUDA driver "
               "(libcuda.so.1) that torch could use", file=sys.stderr)
         return 1
-    deterministic(torch)
+    # A model load computes nothing, so it runs as PyTorch runs by default.
+    # Deterministic mode would fill every new CUDA tensor with NaN first
+    # (torch.utils.deterministic.fill_uninitialized_memory): a kernel per
+    # tensor, after which each synchronisation of the load has to wait.
+    if not args.load_only:
+        deterministic(torch)
     gleamctl = os.environ.get("GLEAM_PHASE_GLEAMCTL")
 
     t = time.perf_counter()
