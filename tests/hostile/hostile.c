@@ -292,6 +292,20 @@ static void local_cases(void)
 		rc = call(&s, GL_FN_cuModuleGetFunction, 100, &gf, sizeof(gf), NULL, 0);
 		result(rc == CUDA_ERROR_INVALID_VALUE, "ring: a name longer than its record is refused");
 		{
+			/* A primary context retained under a live stream's id. */
+			struct gl_a_cuDevicePrimaryCtxRetain ra = { .pctx = 201, .dev = 0 };
+
+			ca.phStream = 201;
+			call(&s, GL_FN_cuStreamCreate, 100, &ca, sizeof(ca), NULL, 0);
+			rc = call(&s, GL_FN_cuDevicePrimaryCtxRetain, 0, &ra, sizeof(ra), NULL, 0);
+			sa.hStream = 201;
+			result(rc == CUDA_ERROR_INVALID_VALUE &&
+			       call(&s, GL_FN_cuStreamSynchronize, 100, &sa, sizeof(sa), NULL, 0) == 0,
+			       "ring: a retain under another handle's id is refused; the stream lives on");
+			rc = call(&s, GL_FN_cuDevicePrimaryCtxRetain, 0, &pa, sizeof(pa), NULL, 0);
+			result(rc == 0, "ring: the primary context is retained again under its own id");
+		}
+		{
 			struct gl_a_cuCtxSynchronize cs = { 0 };
 
 			rc = call(&s, GL_FN_cuCtxSynchronize, 100, &cs, sizeof(cs), NULL, 0);
