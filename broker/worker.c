@@ -760,7 +760,14 @@ static int replay(struct worker *w, const struct gleam_rec *hdr, const unsigned 
 		free(k.reply);
 		return 0;
 	}
-	if (!r || r == CUDA_ERROR_NOT_READY) {
+	/*
+	 * An earlier asynchronous error rides on the next reply, but not on
+	 * the reply of a call that made something: the caller would take the
+	 * error for the call's own and drop what the worker holds for it (a
+	 * handle, device memory).  The next call that waits tells it.
+	 */
+	if ((!r || r == CUDA_ERROR_NOT_READY) &&
+	    !(hdr->fn < GL_FN_LIMIT && gl_fn_table[hdr->fn].creates)) {
 		CUresult *d = ce && ce->deferred ? &ce->deferred :
 			      (w->session_err ? &w->session_err : NULL);
 

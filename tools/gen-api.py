@@ -210,7 +210,9 @@ def gen_header(funcs, out):
     for k in sorted(set(HANDLES.values())):
         w(f"\tGL_H_{k},\n")
     w("\tGL_H_LIMIT\n};\n\n")
-    w("struct gl_fn_desc {\n\tconst char *name;\n\tunsigned char cls;\n};\n\n")
+    w("struct gl_fn_desc {\n\tconst char *name;\n\tunsigned char cls;\n"
+      "\t/* It makes something the caller holds: a handle, or device memory. */\n"
+      "\tunsigned char creates;\n};\n\n")
     w("/* Indexed by function number; name is NULL for unused numbers. */\n")
     w("extern const struct gl_fn_desc gl_fn_table[GL_FN_LIMIT];\n")
     w("extern const unsigned short gl_fn_args_size[GL_FN_LIMIT];\n\n")
@@ -230,7 +232,8 @@ def gen_tables(funcs, out):
     w('#include "gleam_api_gen.h"\n\n')
     w("const struct gl_fn_desc gl_fn_table[GL_FN_LIMIT] = {\n")
     for f in funcs:
-        w(f'\t[{f.nr}] = {{ "{f.name}", GL_{f.cls.upper()} }},\n')
+        creates = any(a.ann == "new" for a in f.args) or f.name.startswith("cuMemAlloc")
+        w(f'\t[{f.nr}] = {{ "{f.name}", GL_{f.cls.upper()}, {int(creates)} }},\n')
     w("};\n\n")
     w("/* Bytes of each function's argument block (0: none travels). */\n")
     w("const unsigned short gl_fn_args_size[GL_FN_LIMIT] = {\n")
