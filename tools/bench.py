@@ -90,9 +90,10 @@ LOAD_LINKS = ("loopback", "10gbit-0.1ms", "1gbit-0.5ms")
 MODELS_PY = os.path.join(ROOT, "tests", "gpu", "torch", "models.py")
 TORCH = [("torch:resnet50", "resnet50", 30, True),
          ("torch:bert", "bert", 30, True),
+         ("torch:gpt2", "gpt2", 30, True),
          ("torch:gpt2-generate", "gpt2-generate", 5, True),
-         ("torch:gpt2", "gpt2", 30, False),
-         ("torch:mlp-train", "mlp-train", 30, False)]
+         ("torch:mlp-train", "mlp-train", 30, True),
+         ("torch:cuda-graph", "cuda-graph", 30, False)]
 # PyTorch's own model.to("cuda") of the real models (random weights, no
 # downloads), timed by models.py --load-only: row name, models.py workload.
 TORCH_LOAD = [("load:torch-gpt2", "gpt2"), ("load:torch-resnet50", "resnet50")]
