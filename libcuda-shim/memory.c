@@ -282,10 +282,30 @@ static CUresult alloc_forget_entry(CUdeviceptr dptr, struct alloc *gone)
 
 static CUresult pool_free(const struct alloc *a);
 
+/*
+ * The end of cuMemFree and cuMemFreeAsync, their record c made: what stream
+ * capture refuses keeps the range (asked before it is forgotten); a piece
+ * of a slab goes back to it; anything else is freed by the worker.
+ */
+static CUresult free_range(struct shim_call *c, CUdeviceptr dptr)
+{
+	struct alloc gone;
+	CUresult r;
+
+	if (atomic_load(&shim_capture_watch)) {
+		r = shim_capture_gate(c);
+		if (r)
+			return r;
+	}
+	r = alloc_forget_entry(dptr, &gone);
+	if (r)
+		return r;
+	return gone.extent ? pool_free(&gone) : shim_call(c);
+}
+
 CUresult shim_cuMemFree(CUdeviceptr dptr)
 {
 	struct gl_a_cuMemFree a = { .dptr = dptr };
-	struct alloc gone;
 	struct shim_call c;
 	CUresult r;
 
@@ -296,18 +316,7 @@ CUresult shim_cuMemFree(CUdeviceptr dptr)
 		return CUDA_SUCCESS;
 	c.args = &a;
 	c.args_len = sizeof(a);
-	/* What stream capture refuses keeps the range: asked before it is forgotten. */
-	if (atomic_load(&shim_capture_watch)) {
-		r = shim_capture_gate(&c);
-		if (r)
-			return r;
-	}
-	r = alloc_forget_entry(dptr, &gone);
-	if (r)
-		return r;
-	if (gone.extent)
-		return pool_free(&gone);
-	return shim_call(&c);
+	return free_range(&c, dptr);
 }
 
 /*
@@ -331,7 +340,6 @@ CUresult shim_cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemo
 CUresult shim_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream, int per_thread)
 {
 	struct gl_a_cuMemFreeAsync a = { .dptr = dptr };
-	struct alloc gone;
 	struct shim_call c;
 	CUresult r;
 
@@ -341,15 +349,7 @@ CUresult shim_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream, int per_thread)
 	c.args = &a;
 	c.args_len = sizeof(a);
 	r = shim_stream_id(stream, per_thread, &a.hStream);
-	if (!r && atomic_load(&shim_capture_watch))
-		r = shim_capture_gate(&c);
-	if (!r)
-		r = alloc_forget_entry(dptr, &gone);
-	if (r)
-		return r;
-	if (gone.extent)
-		return pool_free(&gone);
-	return shim_call(&c);
+	return r ? r : free_range(&c, dptr);
 }
 
 CUmemoryPool shim_mem_pool(CUdeviceptr p)

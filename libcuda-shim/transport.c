@@ -712,11 +712,13 @@ static void note_async(const struct shim_call *c)
 	if (harmless(c->fn) || !ctx || ctx->o.id != c->ctx)
 		return;
 	if (!risky(c->fn) || c->captured) {
-		atomic_store_explicit(&ctx->last_fallible_fn, c->fn, memory_order_relaxed);
+		if (shim_trace_waits)
+			atomic_store_explicit(&ctx->last_fallible_fn, c->fn, memory_order_relaxed);
 		atomic_fetch_add(&ctx->fallible_seq, 1);
 		return;
 	}
-	atomic_store_explicit(&ctx->last_risky_fn, c->fn, memory_order_relaxed);
+	if (shim_trace_waits)
+		atomic_store_explicit(&ctx->last_risky_fn, c->fn, memory_order_relaxed);
 	/* A thread's own default stream is not one stream: any covers it. */
 	want = shim_call_stream && shim_call_stream - 1 != (uint64_t)(uintptr_t)CU_STREAM_PER_THREAD ?
 	       SHIM_RISKY_STREAM(shim_call_stream - 1) : SHIM_RISKY_ALL;
@@ -790,18 +792,18 @@ static void trace_wait(const struct shim_call *c, const struct shim_ctx *cur)
 			why = ": the context has failed";
 		} else if (atomic_load(&cur->risky) != SHIM_RISKY_NONE) {
 			snprintf(buf, sizeof(buf), ": work to wait for (last: %s)",
-				 gl_fn_table[atomic_load(&cur->last_risky_fn)].name);
+				 gl_fn_name(atomic_load(&cur->last_risky_fn)));
 			why = buf;
 		} else {
 			snprintf(buf, sizeof(buf),
 				 ": %llu call(s) whose errors are not yet known (last: %s)",
 				 (unsigned long long)(atomic_load(&cur->fallible_seq) -
 						      atomic_load(&cur->settled_seq)),
-				 gl_fn_table[atomic_load(&cur->last_fallible_fn)].name);
+				 gl_fn_name(atomic_load(&cur->last_fallible_fn)));
 			why = buf;
 		}
 	}
-	gl_err("waits: %s%s", gl_fn_table[c->fn].name, why);
+	gl_err("waits: %s%s", gl_fn_name(c->fn), why);
 }
 
 CUresult shim_call(struct shim_call *c)
