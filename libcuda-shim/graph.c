@@ -247,28 +247,13 @@ static CUresult unsafe_call(void)
 	return r;
 }
 
-/* Work for stream sid: refused, or noted as captured (it will not run now). */
-static CUresult stream_use(struct shim_call *c, uint64_t sid)
-{
-	struct member *m;
-
-	if (legacy(sid))
-		return implicit(c->ctx, true) ? CUDA_ERROR_STREAM_CAPTURE_IMPLICIT : CUDA_SUCCESS;
-	m = member_of(c->ctx, sid);
-	if (!m)
-		return CUDA_SUCCESS;
-	if (m->cap->invalidated)
-		return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
-	c->captured = true;
-	return CUDA_SUCCESS;
-}
-
 /*
- * Waiting for or asking about a capturing stream: its work does not run
- * until the graph is launched, so there is nothing to wait for; the
+ * Work for stream sid: refused, or noted as captured (it will not run now).
+ * Waiting for or asking about a capturing stream (waits): its work does not
+ * run until the graph is launched, so there is nothing to wait for; the
  * driver refuses and invalidates the capture.
  */
-static CUresult sync_stream(struct shim_call *c, uint64_t sid)
+static CUresult stream_touch(struct shim_call *c, uint64_t sid, bool waits)
 {
 	struct member *m;
 
@@ -279,8 +264,12 @@ static CUresult sync_stream(struct shim_call *c, uint64_t sid)
 		return CUDA_SUCCESS;
 	if (m->cap->invalidated)
 		return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
-	m->cap->invalidated = true;
-	return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	if (waits) {
+		m->cap->invalidated = true;
+		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	}
+	c->captured = true;
+	return CUDA_SUCCESS;
 }
 
 /*
@@ -303,7 +292,7 @@ static CUresult sync_ctx(uint64_t ctx)
 
 static CUresult record_event(struct shim_call *c, uint64_t sid, uint64_t eid)
 {
-	CUresult r = stream_use(c, sid);
+	CUresult r = stream_touch(c, sid, false);
 	struct member *m;
 
 	if (r)
@@ -316,7 +305,7 @@ static CUresult record_event(struct shim_call *c, uint64_t sid, uint64_t eid)
 /* A stream that waits for an event recorded in a capture joins it (a fork). */
 static CUresult wait_event(struct shim_call *c, uint64_t sid, uint64_t eid)
 {
-	CUresult r = stream_use(c, sid);
+	CUresult r = stream_touch(c, sid, false);
 	struct cap_event *e;
 	struct capture *cap;
 
@@ -362,7 +351,7 @@ CUresult shim_capture_gate(struct shim_call *c)
 	switch (c->fn) {
 	case GL_FN_cuStreamSynchronize:
 	case GL_FN_cuStreamQuery:
-		r = sync_stream(c, sid);
+		r = stream_touch(c, sid, true);
 		break;
 	case GL_FN_cuCtxSynchronize:
 		r = sync_ctx(c->ctx);
@@ -427,7 +416,7 @@ CUresult shim_capture_gate(struct shim_call *c)
 		if (sid != SID_NONE && (gl_fn_table[c->fn].cls == GL_ASYNC ||
 					c->fn == GL_FN_cuMemAllocAsync ||
 					c->fn == GL_FN_cuMemAllocFromPoolAsync))
-			r = stream_use(c, sid);
+			r = stream_touch(c, sid, false);
 		break;
 	}
 	pthread_mutex_unlock(&caps.lock);
