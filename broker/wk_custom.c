@@ -481,6 +481,14 @@ CUresult wk_cuMemPoolCreate(struct wk_call *k)
 	gp = wk_data(k, sizeof(*gp));
 	if (!gp || gp->reserved[0] || gp->reserved[1] || gp->reserved[2])
 		return CUDA_ERROR_INVALID_VALUE;
+	/*
+	 * What the shim offers, and nothing else a record may ask for: device
+	 * memory, which no other process on this machine can import.
+	 */
+	if (gp->alloc_type != CU_MEM_ALLOCATION_TYPE_PINNED ||
+	    gp->location_type != CU_MEM_LOCATION_TYPE_DEVICE ||
+	    gp->handle_types != CU_MEM_HANDLE_TYPE_NONE)
+		return CUDA_ERROR_NOT_SUPPORTED;
 	memset(&props, 0, sizeof(props));
 	props.allocType = (CUmemAllocationType)gp->alloc_type;
 	props.handleTypes = (CUmemAllocationHandleType)gp->handle_types;
