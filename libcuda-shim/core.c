@@ -136,6 +136,31 @@ CUresult shim_stream_id(CUstream s, int per_thread, __u64 *id)
 
 /* ---- initialisation ---- */
 
+/*
+ * What the server's GPU can do with its own machine's memory, it cannot do
+ * with this one's: a kernel there cannot read this process's pageable
+ * memory, share its page tables, make atomics coherent with its CPU or
+ * reach managed memory (which Gleam does not offer).  Those attributes say
+ * so here, whatever the server's driver answered, so that a program (or
+ * cudart, which asks before a copy or a capture) does not count on them.
+ */
+static void host_reach(int32_t *attr)
+{
+	static const CUdevice_attribute none[] = {
+		CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS,
+		CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES,
+		CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED,
+		CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM,
+		CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY,
+		CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS,
+		CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST,
+	};
+
+	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
+		if (attr[none[i]] != GLEAM_ATTR_INVALID)
+			attr[none[i]] = 0;
+}
+
 static void shim_init_once(void)
 {
 	const char *a = getenv("GLEAM_ASYNC");
@@ -192,6 +217,7 @@ static void shim_init_once(void)
 	for (unsigned int i = 0; i < rep.ndev; i++) {
 		shim.dev[i].info = di[i];
 		shim.dev[i].info.name[sizeof(di[i].name) - 1] = 0;
+		host_reach(shim.dev[i].info.attr);
 	}
 	free(di);
 	shim.initialised = true;

@@ -44,6 +44,14 @@ for mode in async sync; do
 	else
 		bad "devinfo ($mode)"
 	fi
+	# The sim's GPU reads its own host's pageable memory; through Gleam it
+	# cannot read this one's, and the program is told so.
+	gleam "$PROGS/devinfo" --host-reach >"$TMP/reach.out" 2>&1
+	if [ "$(grep -c ': 0$' "$TMP/reach.out")" = 7 ]; then
+		ok "devinfo ($mode): no pageable, managed or host-coherent memory through the network"
+	else
+		bad "devinfo ($mode) --host-reach: $(tr '\n' ' ' <"$TMP/reach.out")"
+	fi
 done
 
 # Uploads each followed by a synchronisation, as PyTorch loads a model: the

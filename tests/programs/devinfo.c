@@ -4,6 +4,10 @@
  * compute capability, memory, UUID, a set of attributes) and the names and
  * texts of some error codes.  Its output is compared between NVIDIA's
  * driver and Gleam on the same machine, so it prints real values.
+ *
+ * devinfo --host-reach prints instead what device 0 says it can do with
+ * this machine's memory (pageable access, managed memory, host atomics):
+ * what a local GPU can and a GPU across the network cannot.
  */
 #include <stdio.h>
 #include <string.h>
@@ -61,7 +65,37 @@ static const CUresult codes[] = {
 	CUDA_ERROR_UNKNOWN,
 };
 
-int main(void)
+static const struct {
+	CUdevice_attribute attr;
+	const char *name;
+} reach[] = {
+#define A(x) { CU_DEVICE_ATTRIBUTE_##x, #x }
+	A(PAGEABLE_MEMORY_ACCESS),
+	A(PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES),
+	A(HOST_NATIVE_ATOMIC_SUPPORTED),
+	A(CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM),
+	A(MANAGED_MEMORY),
+	A(CONCURRENT_MANAGED_ACCESS),
+	A(DIRECT_MANAGED_MEM_ACCESS_FROM_HOST),
+#undef A
+};
+
+static int host_reach(void)
+{
+	CUdevice dev;
+	unsigned int j;
+	int v;
+
+	CK(cuInit(0));
+	CK(cuDeviceGet(&dev, 0));
+	for (j = 0; j < sizeof(reach) / sizeof(reach[0]); j++) {
+		CK(cuDeviceGetAttribute(&v, reach[j].attr, dev));
+		printf("%s: %d\n", reach[j].name, v);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	int version, count, i, major, minor, v;
 	const char *name, *str;
@@ -72,6 +106,8 @@ int main(void)
 	CUdevice dev;
 	CUresult rn, rs;
 
+	if (argc > 1 && !strcmp(argv[1], "--host-reach"))
+		return host_reach();
 	/* The one call that needs no cuInit. */
 	CK(cuDriverGetVersion(&version));
 	printf("driver version >= 12000: %s\n", version >= 12000 ? "yes" : "no");
