@@ -37,6 +37,7 @@ PROGRAMS=(
 	"errors"
 	"asyncerr"
 	"graphs"
+	"allocs"
 	"bigcopy"
 )
 
