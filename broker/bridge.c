@@ -600,6 +600,63 @@ void bridge_tick(struct bridge *b, uint64_t now)
 	}
 }
 
+/*
+ * The goodbye is out.  Closing a socket with bytes unread sends a reset,
+ * and a reset can overtake the goodbye: the peer would take the session
+ * for dropped and keep it for its grace period.  So the write side closes
+ * after the goodbye (a FIN behind it), and what the peer still sends is
+ * read and dropped until it closes its end, for at most LINGER_S seconds.
+ */
+#define LINGER_S	2
+
+static void linger_recv(struct bridge *b)
+{
+	static struct __kernel_timespec limit = { .tv_sec = LINGER_S };
+	struct io_uring_sqe *sqe;
+
+	if (io_uring_sq_space_left(&g_loop.ring) < 2)
+		io_uring_submit(&g_loop.ring);
+	sqe = loop_sqe();
+	if (!sqe) {
+		shutdown(b->tcp, SHUT_RDWR);
+		return;
+	}
+	io_uring_prep_recv(sqe, b->tcp, b->ibuf, b->icap, 0);
+	io_uring_sqe_set_data(sqe, &b->op_tcp_recv);
+	sqe->flags |= IOSQE_IO_LINK;
+	b->recving = true;
+	b->inflight++;
+	/* Ends the read with -ECANCELED if the peer keeps the connection open. */
+	sqe = loop_sqe();
+	io_uring_prep_link_timeout(sqe, &limit, 0);
+	io_uring_sqe_set_data(sqe, NULL);
+}
+
+static void linger(struct bridge *b)
+{
+	if (!b->ibuf || !b->icap) {
+		shutdown(b->tcp, SHUT_RDWR);
+		return;
+	}
+	shutdown(b->tcp, SHUT_WR);
+	b->lingering = true;
+	b->ilen = 0;
+	if (!b->recving) {
+		linger_recv(b);
+		return;
+	}
+	/* The read under way has no time limit: cancelled, it is asked again with one. */
+	struct io_uring_sqe *sqe = loop_sqe();
+
+	if (!sqe) {
+		shutdown(b->tcp, SHUT_RDWR);
+		return;
+	}
+	io_uring_prep_cancel(sqe, &b->op_tcp_recv, 0);
+	io_uring_sqe_set_data(sqe, NULL);
+	b->linger_cancel = true;
+}
+
 /* The connection failed: a resumable session waits for another. */
 static bool lost(struct bridge *b)
 {
@@ -644,6 +701,17 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 	case OP_TCP_RECV:
 		b->recving = false;
 		b->last_rx = gl_now_ns();
+		if (b->lingering) {
+			if (res == -ECANCELED && b->linger_cancel) {
+				b->linger_cancel = false;
+				linger_recv(b);
+			} else if (res > 0) {
+				linger_recv(b);
+			} else {
+				shutdown(b->tcp, SHUT_RDWR);
+			}
+			return true;
+		}
 		if (b->detached) {
 			detached_op_done(b);
 			return true;
@@ -684,7 +752,7 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 		b->olen = b->osent = 0;
 		/* The goodbye is out: now the connection closes. */
 		if (b->bye) {
-			shutdown(b->tcp, SHUT_RDWR);
+			linger(b);
 			return true;
 		}
 		bridge_kick(b);

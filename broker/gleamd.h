@@ -130,6 +130,8 @@ struct bridge {
 	bool restartable;
 	bool detached;
 	bool bye;			/* closing: a BYE goes out first */
+	bool lingering;			/* BYE out: reading until the peer closes */
+	bool linger_cancel;		/* the read before it is being cancelled */
 	uint64_t detached_at;		/* ns */
 	uint64_t token;			/* what takes the session up again */
 	uint64_t out_count;		/* messages sent since the session began */

@@ -104,13 +104,12 @@ victim=$!
 sleep 1
 kill -9 $victim 2>/dev/null
 wait $victim 2>/dev/null
-# Mostly within a second.  But the client gleamd's goodbye can lose a race
-# with the reset that closing its connection sends (replies to the dead
-# program still unread): the server then takes the connection for dropped
-# and keeps the session for its grace period (30 s) before the worker goes
-# (Documentation/reliability.md).  So: 40 s at most, and how long it took.
+# Within about a second.  The client gleamd's goodbye goes out before its
+# end of the connection closes, and it reads until the server closes, so no
+# reset overtakes the goodbye (the server would keep the session for its
+# grace period, 30 s).  10 s at most, and how long it took.
 t0=$(date +%s)
-for _ in $(seq 400); do
+for _ in $(seq 100); do
 	workers=$(pgrep -P "$SPID" | wc -l)
 	[ "$workers" -eq 0 ] && break
 	sleep 0.1
