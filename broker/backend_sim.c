@@ -1818,7 +1818,7 @@ static CUresult sim_devices(int *ver, struct gleam_devinfo *d, unsigned int max,
 		{ CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS, 1 },
 		{ CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, 2048 },
 		{ CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, 1 },
-		/* As an H200 whose host has HMM says of its own machine's memory. */
+		/* As a GPU whose host has HMM says of its own machine's memory. */
 		{ CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS, 1 },
 		{ CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, 1 },
 		{ CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, 1 },

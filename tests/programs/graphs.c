@@ -182,9 +182,8 @@ static void pools(CUdevice dev, CUstream s)
 
 /*
  * A copy from pageable host memory during a capture.  Drivers differ:
- * NVIDIA's, where the GPU reads its host's pageable memory (HMM), captures
- * it; Gleam, whose GPU is on another machine, refuses it and invalidates the
- * capture (Documentation/design.md).  Either is right if whole: captured,
+ * NVIDIA's (580 on an H200) captures it; Gleam, whose GPU is on another
+ * machine, refuses it and invalidates the capture (Documentation/design.md).  Either is right if whole: captured,
  * the graph copies what the memory holds when it is launched; refused, with
  * CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, the capture ends invalidated.
  * stdout says only whether it was one of the two; stderr says which.
