@@ -32,6 +32,8 @@ static size_t obj_size(unsigned int kind)
 		return sizeof(struct shim_stream);
 	case GL_H_GRAPH:
 		return sizeof(struct shim_graph);
+	case GL_H_GRAPHEXEC:
+		return sizeof(struct shim_exec);
 	case GL_H_MEMPOOL:
 		return sizeof(struct shim_pool);
 	case GL_H_FUNC:
@@ -78,6 +80,13 @@ void shim_obj_created(struct shim_obj *o)
 
 void shim_obj_put(struct shim_obj *o)
 {
+	if (o->kind == GL_H_GRAPH) {
+		shim_graph_stage_put(((struct shim_graph *)o)->stage);
+		((struct shim_graph *)o)->stage = NULL;
+	} else if (o->kind == GL_H_GRAPHEXEC) {
+		shim_graph_stage_put(((struct shim_exec *)o)->stage);
+		((struct shim_exec *)o)->stage = NULL;
+	}
 	if (o->kind == GL_H_FUNC || o->kind == GL_H_KERNEL) {
 		struct shim_func *f = (struct shim_func *)o;
 

@@ -22,6 +22,11 @@
 
 /* cuda.h names these only for per-thread default stream builds. */
 CUresult cuGraphUpload_ptsz(CUgraphExec exec, CUstream s);
+CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s);
+CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dst, const void *src, size_t n, CUstream s);
+CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dst, CUdeviceptr src, size_t n, CUstream s);
+CUresult cuEventRecord_ptsz(CUevent ev, CUstream s);
+CUresult cuStreamWaitEvent_ptsz(CUstream s, CUevent ev, unsigned int flags);
 
 #define SID_LEGACY	((uint64_t)(uintptr_t)CU_STREAM_LEGACY)
 #define SID_PT		((uint64_t)(uintptr_t)CU_STREAM_PER_THREAD)
@@ -424,12 +429,11 @@ CUresult shim_capture_gate(struct shim_call *c)
 }
 
 /*
- * A graph reads and writes host memory when it runs, but the shim copies
- * host memory when the call is made (the data travels in the record, or
- * the reply is written into the caller's buffer as it arrives): a copy
- * to or from host memory cannot be captured through Gleam.  Refused, as
- * the driver refuses what cannot be captured, and the capture invalidated;
- * said once per function.
+ * A copy between two host buffers in stream order: the shim makes it when
+ * the stream has run, which a capturing stream does not.  Refused, as the
+ * driver refuses what cannot be captured, and the capture invalidated;
+ * said once per function.  (Copies between host and device memory are
+ * captured through stages, below.)
  */
 CUresult shim_capture_host_copy(unsigned int fn, uint64_t ctx)
 {
@@ -451,9 +455,156 @@ CUresult shim_capture_host_copy(unsigned int fn, uint64_t ctx)
 	pthread_mutex_unlock(&caps.lock);
 	if (r == CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED && fn < GL_FN_LIMIT &&
 	    !__atomic_exchange_n(&said[fn], 1, __ATOMIC_RELAXED))
-		gl_err("%s on a capturing stream: the graph would read or write host memory when "
-		       "it runs, and Gleam copies host memory when the call is made: returning "
+		gl_err("%s between two host buffers on a capturing stream: Gleam copies host "
+		       "memory when the call is made, not when a graph runs: returning "
 		       "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED", gl_fn_name(fn));
+	return r;
+}
+
+/* ---- copies between host memory and a graph ---- */
+
+/*
+ * A graph copies host memory when it runs, and the worker's driver cannot
+ * reach this process's memory.  So a copy from host memory on a capturing
+ * stream is captured as a copy from device memory of the graph's own, its
+ * stage, and every launch first copies what the host memory holds then
+ * into the stage, on the launch's stream; a copy to host memory is
+ * captured into a stage, which every launch copies back into the host
+ * memory after the graph, waiting for it.  The stages of a graph are
+ * shared by the executable graphs made from it, and freed with the last.
+ */
+struct host_node {
+	void *host;
+	CUdeviceptr stage;
+	size_t n;
+	bool to_host;
+};
+
+struct graph_stage {
+	pthread_mutex_t lock;	/* one launch at a time uses the stages */
+	unsigned int refs;
+	uint64_t ctx;
+	struct host_node *v;
+	size_t nv, cap;
+	bool launched;
+	CUstream last;		/* the stream the last launch went to */
+	int last_pt;
+	CUevent ev;		/* orders a launch on another stream after it */
+};
+
+static struct graph_stage *stage_get(struct graph_stage *st)
+{
+	if (st)
+		__atomic_add_fetch(&st->refs, 1, __ATOMIC_RELAXED);
+	return st;
+}
+
+/* Called with caps.lock held, among others: it calls nothing that takes it. */
+void shim_graph_stage_put(struct graph_stage *st)
+{
+	bool alive = false;
+
+	if (!st || __atomic_sub_fetch(&st->refs, 1, __ATOMIC_ACQ_REL))
+		return;
+	for (size_t i = 0; i < st->nv; i++)
+		alive |= shim_mem_free_own(st->ctx, st->v[i].stage);
+	if (st->ev && alive) {
+		shim_ungated = true;
+		cuEventDestroy(st->ev);
+		shim_ungated = false;
+	}
+	pthread_mutex_destroy(&st->lock);
+	free(st->v);
+	free(st);
+}
+
+/* The stage set of the graph a capture makes; caps.lock held. */
+static struct graph_stage *stage_of(struct capture *cap)
+{
+	struct shim_graph *g = cap->graph;
+
+	if (!g->stage) {
+		g->stage = calloc(1, sizeof(*g->stage));
+		if (!g->stage)
+			return NULL;
+		pthread_mutex_init(&g->stage->lock, NULL);
+		g->stage->refs = 1;
+		g->stage->ctx = cap->ctx;
+	}
+	return g->stage;
+}
+
+static int stage_add(struct graph_stage *st, const struct host_node *h)
+{
+	int ret = 0;
+
+	pthread_mutex_lock(&st->lock);
+	if (st->nv == st->cap) {
+		size_t n = st->cap ? 2 * st->cap : 4;
+		struct host_node *v = realloc(st->v, n * sizeof(*v));
+
+		if (v) {
+			st->v = v;
+			st->cap = n;
+		}
+	}
+	if (st->nv < st->cap)
+		st->v[st->nv++] = *h;
+	else
+		ret = -1;
+	pthread_mutex_unlock(&st->lock);
+	return ret;
+}
+
+CUresult shim_capture_stage_copy(bool to_host, void *host, CUdeviceptr dev, size_t n, CUstream s,
+				 int per_thread, uint64_t ctx, bool *staged)
+{
+	uint64_t sid = shim_call_stream ? shim_call_stream - 1 : SID_NONE;
+	struct host_node h = { .host = host, .n = n, .to_host = to_host };
+	struct graph_stage *st;
+	struct member *m;
+	CUresult r;
+
+	*staged = false;
+	if (!atomic_load(&shim_captures) || sid == SID_NONE || legacy(sid))
+		return CUDA_SUCCESS;
+	pthread_mutex_lock(&caps.lock);
+	m = member_of(ctx, sid);
+	if (!m) {
+		pthread_mutex_unlock(&caps.lock);
+		return CUDA_SUCCESS;
+	}
+	if (m->cap->invalidated) {
+		pthread_mutex_unlock(&caps.lock);
+		return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+	}
+	st = stage_get(stage_of(m->cap));
+	pthread_mutex_unlock(&caps.lock);
+	if (!st)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*staged = true;
+	if (!n || (!host && n)) {
+		r = n ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+		goto out;
+	}
+	r = shim_mem_alloc_own(&h.stage, n);
+	if (r)
+		goto out;
+	if (stage_add(st, &h)) {
+		shim_mem_free_own(st->ctx, h.stage);
+		r = CUDA_ERROR_OUT_OF_MEMORY;
+		goto out;
+	}
+	/* The node itself: the capture's, by the usual path. */
+	if (per_thread)
+		r = to_host ? cuMemcpyDtoDAsync_v2_ptsz(h.stage, dev, n, s) :
+			      cuMemcpyDtoDAsync_v2_ptsz(dev, h.stage, n, s);
+	else
+		r = to_host ? cuMemcpyDtoDAsync_v2(h.stage, dev, n, s) :
+			      cuMemcpyDtoDAsync_v2(dev, h.stage, n, s);
+	/* A copy the capture refused makes no node: the stage stays until the graph goes. */
+out:
+	shim_graph_stage_put(st);
 	return r;
 }
 
@@ -835,4 +986,135 @@ CUresult shim_cuGraphGetNodes(CUgraph h, CUgraphNode *nodes, size_t *n)
 	__atomic_store_n(&g->have_nodes, true, __ATOMIC_RELEASE);
 	*n = (size_t)count;
 	return CUDA_SUCCESS;
+}
+
+/* An executable graph takes its graph's stages. */
+CUresult shim_cuGraphInstantiateWithFlags(CUgraphExec *pe, CUgraph h, unsigned long long flags)
+{
+	struct gl_a_cuGraphInstantiateWithFlags a = { 0 };
+	struct gl_r_cuGraphInstantiateWithFlags o;
+	struct shim_exec *e;
+	struct shim_obj *go;
+	struct shim_call c;
+	CUresult r;
+
+	memset(&o, 0, sizeof(o));
+	r = shim_begin(&c, GL_FN_cuGraphInstantiateWithFlags);
+	if (r)
+		return r;
+	if (!pe)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = shim_obj_get(GL_H_GRAPH, h, &go);
+	if (r)
+		return r;
+	e = (struct shim_exec *)shim_obj_new(GL_H_GRAPHEXEC);
+	if (!e)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	a.phGraphExec = e->o.id;
+	a.hGraph = go->id;
+	a.flags = flags;
+	c.args = &a;
+	c.args_len = sizeof(a);
+	c.out = &o;
+	c.out_len = sizeof(o);
+	r = shim_call(&c);
+	if (r && c.waited) {
+		shim_obj_put(&e->o);
+		return r;
+	}
+	e->stage = stage_get(((struct shim_graph *)go)->stage);
+	shim_obj_created(&e->o);
+	*pe = (CUgraphExec)e;
+	return r;
+}
+
+/*
+ * Before a launch: after the last launch of these stages, if it went to
+ * another stream (its graph may still read them), and then what the host
+ * memory holds now, into the stages it is copied from.
+ */
+static CUresult stage_in(struct graph_stage *st, CUstream s, int per_thread)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	if (st->launched && (st->last != s || st->last_pt != per_thread)) {
+		if (!st->ev)
+			r = cuEventCreate(&st->ev, CU_EVENT_DISABLE_TIMING);
+		if (!r)
+			r = st->last_pt ? cuEventRecord_ptsz(st->ev, st->last) :
+					  cuEventRecord(st->ev, st->last);
+		/* The last stream was destroyed: its work went before anything queued since. */
+		if (r == CUDA_ERROR_INVALID_HANDLE)
+			r = CUDA_SUCCESS;
+		else if (!r)
+			r = per_thread ? cuStreamWaitEvent_ptsz(s, st->ev, 0) :
+					 cuStreamWaitEvent(s, st->ev, 0);
+	}
+	for (size_t i = 0; i < st->nv && !r; i++) {
+		const struct host_node *h = &st->v[i];
+
+		if (h->to_host)
+			continue;
+		r = per_thread ? cuMemcpyHtoDAsync_v2_ptsz(h->stage, h->host, h->n, s) :
+				 cuMemcpyHtoDAsync_v2(h->stage, h->host, h->n, s);
+	}
+	return r;
+}
+
+/* After it: the stages copied to host memory, there, once the graph has run. */
+static CUresult stage_out(struct graph_stage *st, CUstream s, int per_thread)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	for (size_t i = 0; i < st->nv && !r; i++) {
+		const struct host_node *h = &st->v[i];
+
+		if (!h->to_host)
+			continue;
+		r = per_thread ? cuMemcpyDtoHAsync_v2_ptsz(h->host, h->stage, h->n, s) :
+				 cuMemcpyDtoHAsync_v2(h->host, h->stage, h->n, s);
+	}
+	return r;
+}
+
+CUresult shim_cuGraphLaunch(CUgraphExec h, CUstream s, int per_thread)
+{
+	struct gl_a_cuGraphLaunch a = { 0 };
+	struct graph_stage *st;
+	struct shim_obj *o;
+	struct shim_call c;
+	CUresult r;
+
+	r = shim_begin(&c, GL_FN_cuGraphLaunch);
+	if (r)
+		return r;
+	r = shim_obj_get(GL_H_GRAPHEXEC, h, &o);
+	if (r)
+		return r;
+	a.hGraphExec = o->id;
+	st = ((struct shim_exec *)o)->stage;
+	if (st && !st->nv)
+		st = NULL;
+	if (st) {
+		pthread_mutex_lock(&st->lock);
+		r = stage_in(st, s, per_thread);
+	}
+	/* Last before the record: the stream it resolves is the one capture looks at. */
+	if (!r)
+		r = shim_stream_id(s, per_thread, &a.hStream);
+	if (!r) {
+		c.args = &a;
+		c.args_len = sizeof(a);
+		r = shim_call(&c);
+	}
+	if (st) {
+		if (!r) {
+			st->launched = true;
+			st->last = s;
+			st->last_pt = per_thread;
+			r = stage_out(st, s, per_thread);
+		}
+		pthread_mutex_unlock(&st->lock);
+	}
+	return r;
 }

@@ -260,6 +260,16 @@ CUresult shim_cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 	return mem_alloc(GL_FN_cuMemAlloc, dptr, bytesize, NULL, NULL, 0);
 }
 
+CUresult shim_mem_alloc_own(CUdeviceptr *dptr, size_t bytesize)
+{
+	CUresult r;
+
+	shim_ungated = true;
+	r = mem_alloc_remote(GL_FN_cuMemAlloc, dptr, bytesize, NULL, NULL, 0, true);
+	shim_ungated = false;
+	return r;
+}
+
 /* The driver refuses a pointer it did not hand out, at once: so do we. */
 static CUresult alloc_forget_entry(CUdeviceptr dptr, struct alloc *gone)
 {
@@ -292,7 +302,7 @@ static CUresult free_range(struct shim_call *c, CUdeviceptr dptr)
 	struct alloc gone;
 	CUresult r;
 
-	if (atomic_load(&shim_capture_watch)) {
+	if (!shim_ungated && atomic_load(&shim_capture_watch)) {
 		r = shim_capture_gate(c);
 		if (r)
 			return r;
@@ -301,6 +311,20 @@ static CUresult free_range(struct shim_call *c, CUdeviceptr dptr)
 	if (r)
 		return r;
 	return gone.extent ? pool_free(&gone) : shim_call(c);
+}
+
+bool shim_mem_free_own(uint64_t ctx, CUdeviceptr dptr)
+{
+	struct gl_a_cuMemFree a = { .dptr = dptr };
+	struct shim_call c = { .fn = GL_FN_cuMemFree, .ctx = ctx, .args = &a,
+			       .args_len = sizeof(a) };
+
+	if (alloc_forget_entry(dptr, NULL))
+		return false;
+	shim_ungated = true;
+	shim_call(&c);
+	shim_ungated = false;
+	return true;
 }
 
 CUresult shim_cuMemFree(CUdeviceptr dptr)
@@ -848,14 +872,20 @@ static CUresult htod(unsigned int fn, CUdeviceptr dst, const void *src, size_t n
 		return CUDA_ERROR_INVALID_VALUE;
 	if (fn == GL_FN_cuMemcpyHtoDAsync) {
 		r = shim_stream_id(stream, per_thread, &a.hStream);
-		if (!r)
-			r = shim_capture_host_copy(fn, c.ctx);
 		if (r)
 			return r;
 	}
 	r = shim_check_range(dst, n);
 	if (r)
 		return r;
+	if (fn == GL_FN_cuMemcpyHtoDAsync) {
+		bool staged = false;
+
+		r = shim_capture_stage_copy(false, (void *)src, dst, n, stream, per_thread, c.ctx,
+					    &staged);
+		if (r || staged)
+			return r;
+	}
 	piece = shim_piece_max();
 	/*
 	 * Each piece is a copy of its own, in stream order: the worker never
@@ -910,10 +940,13 @@ static CUresult dtoh(unsigned int fn, void *dst, CUdeviceptr src, size_t n, CUst
 	if (!dst && n)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (fn == GL_FN_cuMemcpyDtoHAsync) {
+		bool staged = false;
+
 		r = shim_stream_id(stream, per_thread, &a.hStream);
 		if (!r)
-			r = shim_capture_host_copy(fn, c.ctx);
-		if (r)
+			r = shim_capture_stage_copy(true, dst, src, n, stream, per_thread, c.ctx,
+						    &staged);
+		if (r || staged)
 			return r;
 	}
 	c.args = &a;

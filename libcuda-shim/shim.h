@@ -85,11 +85,21 @@ struct shim_stream {
 };
 
 /* Graphs: a captured graph does not change, so its node count is kept. */
+struct graph_stage;
 struct shim_graph {
 	struct shim_obj o;
 	bool have_nodes;
 	size_t nodes;
+	struct graph_stage *stage;	/* its copies to and from host memory (graph.c) */
 };
+
+/* Executable graphs: the stages of the graph they were made from. */
+struct shim_exec {
+	struct shim_obj o;
+	struct graph_stage *stage;
+};
+/* A graph or executable graph let go of its stages (graph.c). */
+void shim_graph_stage_put(struct graph_stage *st);
 
 /*
  * Memory pools.  The attributes only this process can change (reuse
@@ -215,10 +225,26 @@ extern _Atomic unsigned int shim_capture_watch;
 extern _Atomic unsigned int shim_captures;
 CUresult shim_capture_gate(struct shim_call *c);
 /*
- * A copy to or from host memory (function fn) on the stream the current
+ * A copy between host memory (function fn) on the stream the current
  * call resolved: refused while that stream captures.
  */
 CUresult shim_capture_host_copy(unsigned int fn, uint64_t ctx);
+/*
+ * A copy between host memory and device memory dev on stream s, the
+ * stream the current call resolved: while that stream captures, captured
+ * through a stage of the graph's (*staged set), else left to the caller.
+ */
+CUresult shim_capture_stage_copy(bool to_host, void *host, CUdeviceptr dev, size_t n, CUstream s,
+				 int per_thread, uint64_t ctx, bool *staged);
+/*
+ * The shim's own calls (a graph's stages): stream capture's rules are the
+ * application's, and do not apply to them.
+ */
+extern __thread bool shim_ungated;
+/* Device memory of the shim's own: never from a slab, outside capture's rules. */
+CUresult shim_mem_alloc_own(CUdeviceptr *dptr, size_t bytesize);
+/* Freed again; false when its context had already gone, and the memory with it. */
+bool shim_mem_free_own(uint64_t ctx, CUdeviceptr dptr);
 void shim_capture_ctx_gone(uint64_t ctx);
 
 /* Say once that a case is not supported, and refuse it. */

@@ -806,6 +806,8 @@ static void trace_wait(const struct shim_call *c, const struct shim_ctx *cur)
 	gl_err("waits: %s%s", gl_fn_name(c->fn), why);
 }
 
+__thread bool shim_ungated;
+
 CUresult shim_call(struct shim_call *c)
 {
 	bool sync = c->force_sync || !shim.async || gl_fn_table[c->fn].cls == GL_SYNC;
@@ -817,7 +819,7 @@ CUresult shim_call(struct shim_call *c)
 	if (conn.dead)
 		return conn.dead;
 	/* What stream capture forbids is refused before it is sent (graph.c). */
-	if (atomic_load_explicit(&shim_capture_watch, memory_order_relaxed)) {
+	if (!shim_ungated && atomic_load_explicit(&shim_capture_watch, memory_order_relaxed)) {
 		r = shim_capture_gate(c);
 		if (r) {
 			shim_call_stream = 0;
