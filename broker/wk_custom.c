@@ -79,6 +79,21 @@ CUresult wk_cuCtxCreate_v4(struct wk_call *k)
 	return ctx_create(k, GL_FN_cuCtxCreate_v4);
 }
 
+/*
+ * A copy with host memory here on a capturing stream would become a node
+ * that reads or writes this process's buffer whenever the graph runs,
+ * long after the record is gone.  The shim captures such copies through
+ * stages of its own and never sends one; one that arrives anyway is
+ * refused.  The stream's query says whether it captures, and invalidates
+ * the capture if so, as the driver's refusal of the copy would.
+ */
+static CUresult not_capturing(struct wk_call *k, CUstream s)
+{
+	CUresult r = k->w->be->op.f_cuStreamQuery(s);
+
+	return r == CUDA_ERROR_NOT_READY ? CUDA_SUCCESS : r;
+}
+
 static CUresult htod(struct wk_call *k, bool async)
 {
 	const struct gl_a_cuMemcpyHtoDAsync *a;
@@ -95,6 +110,8 @@ static CUresult htod(struct wk_call *k, bool async)
 	if (!async)
 		return k->w->be->op.f_cuMemcpyHtoD((CUdeviceptr)a->dstDevice, src, (size_t)a->ByteCount);
 	r = wk_stream(k->w, a->hStream, &s);
+	if (!r)
+		r = not_capturing(k, s);
 	if (r)
 		return r;
 	return k->w->be->op.f_cuMemcpyHtoDAsync((CUdeviceptr)a->dstDevice, src,
@@ -125,6 +142,8 @@ static CUresult dtoh(struct wk_call *k, bool async)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (async) {
 		r = wk_stream(k->w, a->hStream, &s);
+		if (!r)
+			r = not_capturing(k, s);
 		if (r)
 			return r;
 	}
