@@ -173,6 +173,7 @@ struct sim_pool;
 struct sim_alloc {
 	uint64_t base, size;
 	struct sim_pool *pool;	/* the stream-ordered allocator's, or NULL */
+	bool graph;		/* freed in a capture: its graph's, freed with it */
 };
 
 static struct {
@@ -365,15 +366,31 @@ CUresult sim_cuMemAlloc(CUdeviceptr *dptr, size_t size)
 	return alloc_mem(dptr, size, NULL);
 }
 
+/* The allocation at d, or -1. */
+static long alloc_at(CUdeviceptr d)
+{
+	long i = find_le(d);
+
+	return i >= 0 && sim.a[i].base == d ? i : -1;
+}
+
+static CUresult free_at(long i);
+
+/* Memory a graph freed is not the program's to free again. */
 CUresult sim_cuMemFree(CUdeviceptr d)
 {
 	long i;
 
 	CTX_OK();
-	i = find_le(d);
-	if (i < 0 || sim.a[i].base != d)
+	i = alloc_at(d);
+	if (i < 0 || sim.a[i].graph)
 		return CUDA_ERROR_INVALID_VALUE;
-	munmap((void *)(uintptr_t)d, sim.a[i].size);
+	return free_at(i);
+}
+
+static CUresult free_at(long i)
+{
+	munmap((void *)(uintptr_t)sim.a[i].base, sim.a[i].size);
 	sim.used -= sim.a[i].size;
 	if (sim.a[i].pool)
 		pool_give(sim.a[i].pool, sim.a[i].size);
@@ -477,7 +494,7 @@ static struct sim_cstate *cstate(CUstream s)
  * is refused (CUDA_ERROR_STREAM_CAPTURE_IMPLICIT), and work put on it
  * invalidates those captures.
  */
-static bool implicit_capture(bool invalidate)
+static bool implicit_capture(void)
 {
 	bool hit = false;
 
@@ -486,8 +503,7 @@ static bool implicit_capture(bool invalidate)
 			if (!c->members[i]->blocking || c->members[i]->ctx != sim.cur)
 				continue;
 			hit = true;
-			if (invalidate)
-				c->invalidated = true;
+			c->invalidated = true;
 		}
 	}
 	return hit;
@@ -496,7 +512,7 @@ static bool implicit_capture(bool invalidate)
 /* Work on the legacy stream: the synchronous copies and fills. */
 static CUresult legacy_work(void)
 {
-	return implicit_capture(true) ? CUDA_ERROR_STREAM_CAPTURE_IMPLICIT : CUDA_SUCCESS;
+	return implicit_capture() ? CUDA_ERROR_STREAM_CAPTURE_IMPLICIT : CUDA_SUCCESS;
 }
 
 /*
@@ -516,11 +532,22 @@ static CUresult stream_work(CUstream s, struct sim_capture **cap)
 	return CUDA_SUCCESS;
 }
 
+/*
+ * Operations a graph may hold: a graph launched into a capture copies its
+ * own, and without a bound a few records could make one as large as the
+ * worker's memory.
+ */
+#define SIM_GRAPH_OPS_MAX	(1u << 20)
+
 /* op goes into cap's graph as stream s's latest; its parameter block becomes the graph's. */
 static CUresult capture_op(struct sim_capture *cap, CUstream s, const struct sim_op *op)
 {
 	struct sim_graph *g = cap->g;
 
+	if (g->n >= SIM_GRAPH_OPS_MAX) {
+		cap->invalidated = true;
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
 	if (g->n == g->cap) {
 		size_t n = g->cap ? 2 * g->cap : 16;
 		struct sim_op *ops = realloc(g->ops, n * sizeof(*ops));
@@ -652,9 +679,12 @@ CUresult sim_cuMemFreeAsync(CUdeviceptr d, CUstream s)
 		return r;
 	if (!cap)
 		return sim_cuMemFree(d);
+	long a = alloc_at(d);
+
 	for (size_t i = 0; i < cap->g->mem->n; i++) {
-		if (cap->g->mem->m[i].d == d && !cap->g->mem->m[i].freed) {
+		if (cap->g->mem->m[i].d == d && !cap->g->mem->m[i].freed && a >= 0) {
 			cap->g->mem->m[i].freed = true;
+			sim.a[a].graph = true;
 			return CUDA_SUCCESS;
 		}
 	}
@@ -1405,7 +1435,7 @@ static CUresult launch(struct sim_func *f, const unsigned int g[3], const unsign
 	r = stream_work(s, &cap);
 	if (r)
 		return r;
-	for (int i = 0; extra && extra[i] != CU_LAUNCH_PARAM_END && i < 8; i += 2) {
+	for (int i = 0; extra && i < 8 && extra[i] != CU_LAUNCH_PARAM_END; i += 2) {
 		if (extra[i] == CU_LAUNCH_PARAM_BUFFER_POINTER)
 			buf = extra[i + 1];
 		else if (extra[i] == CU_LAUNCH_PARAM_BUFFER_SIZE)
@@ -1497,9 +1527,13 @@ static void graph_mem_put(struct sim_graph_mem *gm)
 {
 	if (--gm->refs)
 		return;
-	for (size_t i = 0; i < gm->n; i++)
-		if (gm->m[i].freed && sim.cur)
-			sim_cuMemFree(gm->m[i].d);
+	for (size_t i = 0; i < gm->n; i++) {
+		long a = gm->m[i].freed ? alloc_at(gm->m[i].d) : -1;
+
+		/* Gone already with its context, or someone else's at that address since. */
+		if (a >= 0 && sim.a[a].graph)
+			free_at(a);
+	}
 	free(gm->m);
 	free(gm);
 }
@@ -2271,6 +2305,14 @@ CUresult sim_cuGraphLaunch(CUgraphExec h, CUstream s)
 		for (size_t i = 0; i < e->n && !r; i++)
 			r = run_op(&e->ops[i]);
 		return r;
+	}
+	/*
+	 * A graph with memory of its own cannot become part of another (the
+	 * driver's rule for child graphs): the other would outlive that memory.
+	 */
+	if (e->mem->n) {
+		cap->invalidated = true;
+		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 	}
 	r = ops_copy(&ops, e->ops, e->n);
 	if (r)

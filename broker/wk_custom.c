@@ -463,11 +463,21 @@ CUresult wk_cuStreamBeginCapture(struct wk_call *k)
 	return k->w->be->op.f_cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED);
 }
 
+/* A reply of one 64-bit value. */
+static CUresult reply_u64(struct wk_call *k, uint64_t v)
+{
+	uint64_t *o = wk_reply_struct(k, sizeof(*o));
+
+	if (!o)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	*o = v;
+	return CUDA_SUCCESS;
+}
+
 /* The count only: the nodes stay here. */
 CUresult wk_cuGraphGetNodes(struct wk_call *k)
 {
 	const struct gl_a_cuGraphGetNodes *a = wk_args(k, sizeof(*a));
-	uint64_t *o;
 	size_t n = 0;
 	CUgraph g;
 	CUresult r;
@@ -477,13 +487,7 @@ CUresult wk_cuGraphGetNodes(struct wk_call *k)
 	r = wk_handle(k->w, GL_H_GRAPH, a->hGraph, (void **)&g);
 	if (!r)
 		r = k->w->be->op.f_cuGraphGetNodes(g, NULL, &n);
-	if (r)
-		return r;
-	o = wk_reply_struct(k, sizeof(*o));
-	if (!o)
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	*o = n;
-	return CUDA_SUCCESS;
+	return r ? r : reply_u64(k, n);
 }
 
 /* The pool's properties as the record carries them, into the driver's form. */
@@ -563,7 +567,6 @@ CUresult wk_cuMemPoolGetAttribute(struct wk_call *k)
 	const struct gl_a_cuMemPoolGetAttribute *a = wk_args(k, sizeof(*a));
 	cuuint64_t big = 0;
 	CUmemoryPool p;
-	uint64_t *o;
 	int small = 0;
 	CUresult r;
 
@@ -577,9 +580,5 @@ CUresult wk_cuMemPoolGetAttribute(struct wk_call *k)
 									  (void *)&big);
 	if (r)
 		return r;
-	o = wk_reply_struct(k, sizeof(*o));
-	if (!o)
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	*o = pool_attr_int(a->attr) ? (uint64_t)(int64_t)small : big;
-	return CUDA_SUCCESS;
+	return reply_u64(k, pool_attr_int(a->attr) ? (uint64_t)(int64_t)small : big);
 }
