@@ -605,41 +605,45 @@ void bridge_tick(struct bridge *b, uint64_t now)
  * and a reset can overtake the goodbye: the peer would take the session
  * for dropped and keep it for its grace period.  So the write side closes
  * after the goodbye (a FIN behind it), and what the peer still sends is
- * read and dropped until it closes its end, for at most LINGER_S seconds.
+ * read and dropped until it closes its end: no read begins after LINGER_S
+ * seconds, and each ends after LINGER_S.
  */
 #define LINGER_S	2
 
 static void linger_recv(struct bridge *b)
 {
 	static struct __kernel_timespec limit = { .tv_sec = LINGER_S };
-	struct io_uring_sqe *sqe;
+	struct io_uring_sqe *sqe, *tmo;
 
-	if (io_uring_sq_space_left(&g_loop.ring) < 2)
-		io_uring_submit(&g_loop.ring);
-	sqe = loop_sqe();
-	if (!sqe) {
+	/* A peer that keeps sending is not read for ever. */
+	if (gl_now_ns() >= b->linger_until) {
 		shutdown(b->tcp, SHUT_RDWR);
 		return;
 	}
+	/* The read and its time limit together, or neither. */
+	if (io_uring_sq_space_left(&g_loop.ring) < 2)
+		io_uring_submit(&g_loop.ring);
+	if (io_uring_sq_space_left(&g_loop.ring) < 2) {
+		shutdown(b->tcp, SHUT_RDWR);
+		return;
+	}
+	sqe = io_uring_get_sqe(&g_loop.ring);
+	tmo = io_uring_get_sqe(&g_loop.ring);
 	io_uring_prep_recv(sqe, b->tcp, b->ibuf, b->icap, 0);
 	io_uring_sqe_set_data(sqe, &b->op_tcp_recv);
 	sqe->flags |= IOSQE_IO_LINK;
 	b->recving = true;
 	b->inflight++;
 	/* Ends the read with -ECANCELED if the peer keeps the connection open. */
-	sqe = loop_sqe();
-	io_uring_prep_link_timeout(sqe, &limit, 0);
-	io_uring_sqe_set_data(sqe, NULL);
+	io_uring_prep_link_timeout(tmo, &limit, 0);
+	io_uring_sqe_set_data(tmo, NULL);
 }
 
 static void linger(struct bridge *b)
 {
-	if (!b->ibuf || !b->icap) {
-		shutdown(b->tcp, SHUT_RDWR);
-		return;
-	}
 	shutdown(b->tcp, SHUT_WR);
 	b->lingering = true;
+	b->linger_until = gl_now_ns() + LINGER_S * 1000000000ull;
 	b->ilen = 0;
 	if (!b->recving) {
 		linger_recv(b);

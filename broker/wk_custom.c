@@ -89,7 +89,12 @@ CUresult wk_cuCtxCreate_v4(struct wk_call *k)
  */
 static CUresult not_capturing(struct wk_call *k, CUstream s)
 {
-	CUresult r = k->w->be->op.f_cuStreamQuery(s);
+	CUresult r;
+
+	/* No capture yet, none to look for: a stream joins one only after one began. */
+	if (!k->w->captured)
+		return CUDA_SUCCESS;
+	r = k->w->be->op.f_cuStreamQuery(s);
 
 	return r == CUDA_ERROR_NOT_READY ? CUDA_SUCCESS : r;
 }
@@ -460,6 +465,7 @@ CUresult wk_cuStreamBeginCapture(struct wk_call *k)
 	r = wk_stream(k->w, a->hStream, &s);
 	if (r)
 		return r;
+	k->w->captured = true;
 	return k->w->be->op.f_cuStreamBeginCapture(s, CU_STREAM_CAPTURE_MODE_RELAXED);
 }
 

@@ -73,6 +73,7 @@ struct worker {
 	uint64_t replayed;
 	uint64_t busy_ns;		/* time spent replaying */
 	uint64_t sleeps;		/* times the worker waited for a doorbell */
+	bool captured;		/* a capture was begun: a stream may be capturing */
 	bool kept_error;	/* the last creation's failure is kept with its handle */
 };
 

@@ -134,6 +134,13 @@ CUresult shim_cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 	return r;
 }
 
+/* A context ended on the GPU: its memory and its captures with it. */
+static void ctx_gone(uint64_t id)
+{
+	shim_mem_forget_ctx(id);
+	shim_capture_ctx_gone(id);
+}
+
 CUresult shim_cuDevicePrimaryCtxRelease(CUdevice dev)
 {
 	struct gl_a_cuDevicePrimaryCtxRelease a = { .dev = dev };
@@ -155,9 +162,8 @@ CUresult shim_cuDevicePrimaryCtxRelease(CUdevice dev)
 		r = CUDA_ERROR_INVALID_CONTEXT;
 	else if (--d->prim_refs == 0) {
 		r = ctx_record(GL_FN_cuDevicePrimaryCtxRelease, 0, &a, sizeof(a));
-		/* The context ends on the GPU, and its memory with it. */
 		if (d->pctx)
-			shim_mem_forget_ctx(d->pctx->o.id);
+			ctx_gone(d->pctx->o.id);
 	}
 	pthread_mutex_unlock(&prim_lock);
 	return r;
@@ -180,7 +186,7 @@ CUresult shim_cuDevicePrimaryCtxReset(CUdevice dev)
 		d->prim_refs = 0;
 		r = ctx_record(GL_FN_cuDevicePrimaryCtxReset, 0, &a, sizeof(a));
 		if (d->pctx)
-			shim_mem_forget_ctx(d->pctx->o.id);
+			ctx_gone(d->pctx->o.id);
 	}
 	d->prim_flags = 0;
 	pthread_mutex_unlock(&prim_lock);
@@ -310,8 +316,7 @@ CUresult shim_cuCtxDestroy(CUcontext h)
 		       &a, sizeof(a));
 	if (r)
 		return r;
-	shim_mem_forget_ctx(o->id);
-	shim_capture_ctx_gone(o->id);
+	ctx_gone(o->id);
 	__atomic_sub_fetch(&created[c->dev], 1, __ATOMIC_RELAXED);
 	/* Popped if current here; other threads keep a handle that now fails. */
 	if (depth && stack[depth - 1] == c)

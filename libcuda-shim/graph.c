@@ -486,10 +486,10 @@ struct graph_stage {
 	uint64_t ctx;
 	struct host_node *v;
 	size_t nv, cap;
-	bool launched;
-	CUstream last;		/* the stream the last launch went to */
+	bool launched;		/* ev marks the end of the last launch that ran */
+	CUstream last;		/* the stream it went to */
 	int last_pt;
-	CUevent ev;		/* orders a launch on another stream after it */
+	CUevent ev;
 };
 
 static struct graph_stage *stage_get(struct graph_stage *st)
@@ -509,9 +509,11 @@ void shim_graph_stage_put(struct graph_stage *st)
 	for (size_t i = 0; i < st->nv; i++)
 		alive |= shim_mem_free_own(st->ctx, st->v[i].stage);
 	if (st->ev && alive) {
+		bool was = shim_ungated;
+
 		shim_ungated = true;
 		cuEventDestroy(st->ev);
-		shim_ungated = false;
+		shim_ungated = was;
 	}
 	pthread_mutex_destroy(&st->lock);
 	free(st->v);
@@ -1037,19 +1039,9 @@ static CUresult stage_in(struct graph_stage *st, CUstream s, int per_thread)
 {
 	CUresult r = CUDA_SUCCESS;
 
-	if (st->launched && (st->last != s || st->last_pt != per_thread)) {
-		if (!st->ev)
-			r = cuEventCreate(&st->ev, CU_EVENT_DISABLE_TIMING);
-		if (!r)
-			r = st->last_pt ? cuEventRecord_ptsz(st->ev, st->last) :
-					  cuEventRecord(st->ev, st->last);
-		/* The last stream was destroyed: its work went before anything queued since. */
-		if (r == CUDA_ERROR_INVALID_HANDLE)
-			r = CUDA_SUCCESS;
-		else if (!r)
-			r = per_thread ? cuStreamWaitEvent_ptsz(s, st->ev, 0) :
-					 cuStreamWaitEvent(s, st->ev, 0);
-	}
+	if (st->launched && (st->last != s || st->last_pt != per_thread))
+		r = per_thread ? cuStreamWaitEvent_ptsz(s, st->ev, 0) :
+				 cuStreamWaitEvent(s, st->ev, 0);
 	for (size_t i = 0; i < st->nv && !r; i++) {
 		const struct host_node *h = &st->v[i];
 
@@ -1073,6 +1065,39 @@ static CUresult stage_out(struct graph_stage *st, CUstream s, int per_thread)
 			continue;
 		r = per_thread ? cuMemcpyDtoHAsync_v2_ptsz(h->host, h->stage, h->n, s) :
 				 cuMemcpyDtoHAsync_v2(h->host, h->stage, h->n, s);
+	}
+	return r;
+}
+
+/*
+ * After a launch that runs now: its end marked, for a launch on another
+ * stream to wait for.  One launched into a capture runs with that graph,
+ * whose own stages order it.
+ */
+static CUresult stage_mark(struct graph_stage *st, CUstream s, int per_thread, uint64_t ctx)
+{
+	uint64_t sid;
+	struct shim_stream *so;
+	CUresult r = stream_sid(s, per_thread, &sid, &so);
+	bool captured;
+
+	if (r)
+		return r;
+	pthread_mutex_lock(&caps.lock);
+	captured = !legacy(sid) && member_of(ctx, sid);
+	pthread_mutex_unlock(&caps.lock);
+	if (captured)
+		return CUDA_SUCCESS;
+	if (!st->ev) {
+		r = cuEventCreate(&st->ev, CU_EVENT_DISABLE_TIMING);
+		if (r)
+			return r;
+	}
+	r = per_thread ? cuEventRecord_ptsz(st->ev, s) : cuEventRecord(st->ev, s);
+	if (!r) {
+		st->launched = true;
+		st->last = s;
+		st->last_pt = per_thread;
 	}
 	return r;
 }
@@ -1108,12 +1133,10 @@ CUresult shim_cuGraphLaunch(CUgraphExec h, CUstream s, int per_thread)
 		r = shim_call(&c);
 	}
 	if (st) {
-		if (!r) {
-			st->launched = true;
-			st->last = s;
-			st->last_pt = per_thread;
+		if (!r)
 			r = stage_out(st, s, per_thread);
-		}
+		if (!r)
+			r = stage_mark(st, s, per_thread, c.ctx);
 		pthread_mutex_unlock(&st->lock);
 	}
 	return r;

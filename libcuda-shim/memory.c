@@ -262,11 +262,12 @@ CUresult shim_cuMemAlloc(CUdeviceptr *dptr, size_t bytesize)
 
 CUresult shim_mem_alloc_own(CUdeviceptr *dptr, size_t bytesize)
 {
+	bool was = shim_ungated;
 	CUresult r;
 
 	shim_ungated = true;
 	r = mem_alloc_remote(GL_FN_cuMemAlloc, dptr, bytesize, NULL, NULL, 0, true);
-	shim_ungated = false;
+	shim_ungated = was;
 	return r;
 }
 
@@ -292,6 +293,41 @@ static CUresult alloc_forget_entry(CUdeviceptr dptr, struct alloc *gone)
 
 static CUresult pool_free(const struct alloc *a);
 
+/* c, past the capture's rules already: sent without asking them again. */
+static CUresult call_ungated(struct shim_call *c)
+{
+	bool was = shim_ungated;
+	CUresult r;
+
+	shim_ungated = true;
+	r = shim_call(c);
+	shim_ungated = was;
+	return r;
+}
+
+/* Device memory the shim itself holds (a slab, a stage) freed in context ctx. */
+static CUresult free_raw(uint64_t ctx, CUdeviceptr d)
+{
+	struct gl_a_cuMemFree a = { .dptr = d };
+	struct shim_call c = { .fn = GL_FN_cuMemFree, .ctx = ctx, .args = &a,
+			       .args_len = sizeof(a) };
+
+	return call_ungated(&c);
+}
+
+/* Whether dptr is a piece of a slab. */
+static bool is_piece(CUdeviceptr dptr)
+{
+	bool piece;
+	long i;
+
+	pthread_mutex_lock(&dev_allocs.lock);
+	i = find_le(dptr);
+	piece = i >= 0 && dev_allocs.a[i].base == dptr && dev_allocs.a[i].extent;
+	pthread_mutex_unlock(&dev_allocs.lock);
+	return piece;
+}
+
 /*
  * The end of cuMemFree and cuMemFreeAsync, their record c made: what stream
  * capture refuses keeps the range (asked before it is forgotten); a piece
@@ -306,24 +342,21 @@ static CUresult free_range(struct shim_call *c, CUdeviceptr dptr)
 		r = shim_capture_gate(c);
 		if (r)
 			return r;
+		/* A free in a capture is a graph's node: of a graph's allocation only. */
+		if (c->captured && is_piece(dptr))
+			return CUDA_ERROR_INVALID_VALUE;
 	}
 	r = alloc_forget_entry(dptr, &gone);
 	if (r)
 		return r;
-	return gone.extent ? pool_free(&gone) : shim_call(c);
+	return gone.extent ? pool_free(&gone) : call_ungated(c);
 }
 
 bool shim_mem_free_own(uint64_t ctx, CUdeviceptr dptr)
 {
-	struct gl_a_cuMemFree a = { .dptr = dptr };
-	struct shim_call c = { .fn = GL_FN_cuMemFree, .ctx = ctx, .args = &a,
-			       .args_len = sizeof(a) };
-
 	if (alloc_forget_entry(dptr, NULL))
 		return false;
-	shim_ungated = true;
-	shim_call(&c);
-	shim_ungated = false;
+	free_raw(ctx, dptr);
 	return true;
 }
 
@@ -460,6 +493,7 @@ struct slab {
 struct pool {
 	uint64_t ctx;
 	uint64_t held;			/* bytes in slabs */
+	bool sync_owed;			/* a piece came back during a capture, unordered */
 	struct slab *slabs;
 	struct pool *next;
 };
@@ -560,8 +594,10 @@ static int slab_give(struct slab *s, uint64_t base, uint64_t size)
 	} else {
 		struct extent *n = malloc(sizeof(*n));
 
-		if (!n)
+		if (!n) {
+			s->used -= size;
 			return -1;	/* the range is lost to the slab, not misused */
+		}
 		n->base = base;
 		n->size = size;
 		n->next = e;
@@ -605,17 +641,14 @@ static void pool_forget(uint64_t ctx)
 	pthread_mutex_unlock(&pools.lock);
 }
 
-/* A slab the shim could not keep track of goes back at once. */
-static void slab_release(CUdeviceptr d)
+/* Context ctx synchronised, in order with its records, without waiting for it. */
+static void sync_ctx_nowait(uint64_t ctx)
 {
-	struct gl_a_cuMemFree a = { .dptr = d };
-	struct shim_call c;
+	struct gl_a_cuCtxSynchronize_v2 a = { .ctx = ctx };
+	struct shim_call c = { .fn = GL_FN_cuCtxSynchronize_v2, .ctx = ctx, .args = &a,
+			       .args_len = sizeof(a) };
 
-	if (shim_begin(&c, GL_FN_cuMemFree))
-		return;
-	c.args = &a;
-	c.args_len = sizeof(a);
-	shim_call(&c);
+	shim_submit(&c, 0, 0);
 }
 
 /* A piece from the current context's slabs; CUDA_ERROR_NOT_SUPPORTED: ask the GPU. */
@@ -625,13 +658,15 @@ static CUresult pool_alloc(CUdeviceptr *dptr, size_t bytesize)
 	uint64_t need = align_up(bytesize, align), at = 0, size;
 	struct shim_ctx *ctx = shim_current();
 	struct slab *s = NULL;
+	bool owed = false;
 	struct pool *p;
 	CUdeviceptr d;
 	CUresult r;
 
 	/* In a capture, the driver applies the capture's rules to the call. */
 	if (!dptr || !bytesize || !ctx || ctx->sticky || slabs_off() ||
-	    need < bytesize || need > SLAB_MAX / 2 || atomic_load(&shim_capture_watch))
+	    need < bytesize || need > SLAB_MAX / 2 || atomic_load(&shim_captures) ||
+	    shim_conn_error())
 		return CUDA_ERROR_NOT_SUPPORTED;
 	if (ctx->o.magic != (SHIM_OBJ_MAGIC | GL_H_CTX))
 		return CUDA_ERROR_NOT_SUPPORTED;
@@ -641,6 +676,9 @@ static CUresult pool_alloc(CUdeviceptr *dptr, size_t bytesize)
 		pthread_mutex_unlock(&pools.lock);
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
+	/* No capture now: a synchronisation owed since one goes before the piece's use. */
+	owed = p->sync_owed;
+	p->sync_owed = false;
 	for (s = p->slabs; s; s = s->next)
 		if ((at = slab_take(s, need, align)))
 			break;
@@ -652,10 +690,13 @@ static CUresult pool_alloc(CUdeviceptr *dptr, size_t bytesize)
 		 * other threads go on with the slabs there are.  Two threads
 		 * may both add one; the second is used all the same.
 		 */
-		size = MAX(size, align_up(need, BIG_ALIGN));
+		/* Room to align the piece, whatever the base the driver gives. */
+		uint64_t fit = align_up(need + align, BIG_ALIGN);
+
+		size = MAX(size, fit);
 		r = mem_alloc_remote(GL_FN_cuMemAlloc, &d, size, NULL, NULL, 0, false);
-		if (r == CUDA_ERROR_OUT_OF_MEMORY && size > align_up(need, BIG_ALIGN)) {
-			size = align_up(need, BIG_ALIGN);
+		if (r == CUDA_ERROR_OUT_OF_MEMORY && size > fit) {
+			size = fit;
 			r = mem_alloc_remote(GL_FN_cuMemAlloc, &d, size, NULL, NULL, 0, false);
 		}
 		if (r)
@@ -669,7 +710,7 @@ static CUresult pool_alloc(CUdeviceptr *dptr, size_t bytesize)
 			}
 		}
 		if (!s) {
-			slab_release(d);
+			free_raw(ctx->o.id, d);
 			return CUDA_ERROR_OUT_OF_MEMORY;
 		}
 		s->base = d;
@@ -680,7 +721,7 @@ static CUresult pool_alloc(CUdeviceptr *dptr, size_t bytesize)
 		if (!p) {
 			pthread_mutex_unlock(&pools.lock);
 			slab_drop(s);
-			slab_release(d);
+			free_raw(ctx->o.id, d);
 			return CUDA_ERROR_OUT_OF_MEMORY;
 		}
 		s->next = p->slabs;
@@ -691,6 +732,8 @@ static CUresult pool_alloc(CUdeviceptr *dptr, size_t bytesize)
 		if (!at)
 			return CUDA_ERROR_OUT_OF_MEMORY;
 	}
+	if (owed)
+		sync_ctx_nowait(ctx->o.id);
 	if (alloc_add_piece(at, bytesize, ctx->o.id, NULL, need)) {
 		struct alloc a = { at, bytesize, ctx->o.id, need, NULL };
 
@@ -708,11 +751,10 @@ static CUresult pool_alloc(CUdeviceptr *dptr, size_t bytesize)
  */
 static CUresult pool_free(const struct alloc *a)
 {
-	struct gl_a_cuMemFree fa = { 0 };
-	struct shim_call c;
 	struct slab **sp, *s = NULL;
+	CUdeviceptr empty = 0;
+	bool capture;
 	struct pool *p;
-	CUresult r;
 
 	pthread_mutex_lock(&pools.lock);
 	p = pool_of(a->ctx, false);
@@ -728,26 +770,23 @@ static CUresult pool_free(const struct alloc *a)
 	if (!s->used) {
 		*sp = s->next;
 		p->held -= s->size;
-		fa.dptr = s->base;
+		empty = s->base;
 		slab_drop(s);
 	}
+	/*
+	 * A synchronisation would break a capture under way: it is owed, and
+	 * made before the next piece of this context's slabs is handed out.
+	 */
+	capture = !empty && atomic_load(&shim_captures);
+	if (capture)
+		p->sync_owed = true;
 	pthread_mutex_unlock(&pools.lock);
-	/* A synchronisation would end a capture: the one going on orders the rest. */
-	if (!fa.dptr && atomic_load(&shim_capture_watch))
-		return CUDA_SUCCESS;
-	r = shim_begin(&c, fa.dptr ? GL_FN_cuMemFree : GL_FN_cuCtxSynchronize);
-	if (r)
-		return r;
-	if (fa.dptr) {
-		/* The driver's cuMemFree of the slab waits for the device itself. */
-		c.args = &fa;
-		c.args_len = sizeof(fa);
-		return shim_call(&c);
-	}
-	c.args = &fa;		/* cuCtxSynchronize has no arguments: the block is unused */
-	c.args_len = sizeof(struct gl_a_cuCtxSynchronize);
-	c.waited = false;
-	return shim_submit(&c, 0, 0);
+	/* The driver's cuMemFree of the slab waits for the device itself. */
+	if (empty)
+		return free_raw(a->ctx, empty);
+	if (!capture)
+		sync_ctx_nowait(a->ctx);
+	return CUDA_SUCCESS;
 }
 
 /* ---- host memory ---- */
@@ -939,6 +978,10 @@ static CUresult dtoh(unsigned int fn, void *dst, CUdeviceptr src, size_t n, CUst
 		return r;
 	if (!dst && n)
 		return CUDA_ERROR_INVALID_VALUE;
+	/* A freed piece of a slab is still memory on the GPU: the range is checked here. */
+	r = shim_check_range(src, n);
+	if (r)
+		return r;
 	if (fn == GL_FN_cuMemcpyDtoHAsync) {
 		bool staged = false;
 

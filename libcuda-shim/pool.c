@@ -21,16 +21,20 @@ static struct {
 	struct shim_pool *cur[GLEAM_GPUS_MAX_LOCAL];	/* NULL: the default */
 } pools = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* A record that needs no context, sent in the current one if there is one. */
+/* A record that needs no context (shim_begin knows them), in the current one if any. */
 static CUresult send_any(unsigned int fn, const void *args, size_t len, const struct iovec *iov,
 			 int niov)
 {
-	struct shim_ctx *cur = shim_current();
-	struct shim_call c = { .fn = fn, .args = args, .args_len = len, .iov = iov,
-			       .niov = niov, .ctx = cur ? cur->o.id : 0 };
-	CUresult r = shim_conn_error();
+	struct shim_call c;
+	CUresult r = shim_begin(&c, fn);
 
-	return r ? r : shim_call(&c);
+	if (r)
+		return r;
+	c.args = args;
+	c.args_len = len;
+	c.iov = iov;
+	c.niov = niov;
+	return shim_call(&c);
 }
 
 static CUresult pool_arg(CUmemoryPool h, struct shim_pool **p)
@@ -198,15 +202,18 @@ CUresult shim_cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props)
 {
 	struct gl_a_cuMemPoolCreate a = { 0 };
 	struct gleam_pool_props gp = { 0 };
-	struct shim_ctx *cur = shim_current();
 	struct iovec iov = { .iov_base = &gp, .iov_len = sizeof(gp) };
-	struct shim_call c = { .fn = GL_FN_cuMemPoolCreate, .args = &a, .args_len = sizeof(a),
-			       .iov = &iov, .niov = 1, .ctx = cur ? cur->o.id : 0 };
 	struct shim_pool *p;
+	struct shim_call c;
 	CUresult r;
 
-	if (!shim.initialised)
-		return CUDA_ERROR_NOT_INITIALIZED;
+	r = shim_begin(&c, GL_FN_cuMemPoolCreate);
+	if (r)
+		return r;
+	c.args = &a;
+	c.args_len = sizeof(a);
+	c.iov = &iov;
+	c.niov = 1;
 	if (!pool || !props)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (props->location.type != CU_MEM_LOCATION_TYPE_DEVICE ||
@@ -235,9 +242,7 @@ CUresult shim_cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	p->o.dev = props->location.id;
 	a.pool = p->o.id;
-	r = shim_conn_error();
-	if (!r)
-		r = shim_call(&c);
+	r = shim_call(&c);
 	/* A creation that failed on the server later is kept with its handle. */
 	if (r && (c.waited || !shim.async)) {
 		shim_obj_put(&p->o);
@@ -338,9 +343,7 @@ CUresult shim_cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
 CUresult shim_cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
 {
 	struct gl_a_cuMemPoolGetAttribute a = { .attr = attr };
-	struct shim_ctx *cur = shim_current();
-	struct shim_call c = { .fn = GL_FN_cuMemPoolGetAttribute, .args = &a,
-			       .args_len = sizeof(a), .ctx = cur ? cur->o.id : 0 };
+	struct shim_call c;
 	struct shim_pool *p;
 	uint64_t v = 0;
 	bool have;
@@ -356,10 +359,12 @@ CUresult shim_cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
 	v = p->attr[attr];
 	pthread_mutex_unlock(&pools.lock);
 	if (!have) {
-		r = shim_conn_error();
+		r = shim_begin(&c, GL_FN_cuMemPoolGetAttribute);
 		if (r)
 			return r;
 		a.pool = p->o.id;
+		c.args = &a;
+		c.args_len = sizeof(a);
 		c.out = &v;
 		c.out_len = sizeof(v);
 		r = shim_call(&c);

@@ -1288,7 +1288,7 @@ CUresult shim_cuEventRecordWithFlags(CUevent ev, CUstream s, unsigned int flags,
 		return per_thread ? cuEventRecord_ptsz(ev, s) : cuEventRecord(ev, s);
 	if (flags != CU_EVENT_RECORD_EXTERNAL)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!atomic_load(&shim_capture_watch))
+	if (!atomic_load(&shim_captures))
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
 		gl_err("cuEventRecordWithFlags: CU_EVENT_RECORD_EXTERNAL is not supported by Gleam: "
