@@ -125,7 +125,7 @@ CUresult shim_handle_id(unsigned int kind, const void *h, __u64 *id)
 __thread uint64_t shim_call_stream;
 __thread struct shim_stream *shim_call_sobj;
 
-CUresult shim_stream_id(CUstream s, int per_thread, __u64 *id)
+CUresult shim_stream_resolve(CUstream s, int per_thread, uint64_t *id, struct shim_stream **st)
 {
 	struct shim_obj *o = NULL;
 	CUresult r = CUDA_SUCCESS;
@@ -136,9 +136,20 @@ CUresult shim_stream_id(CUstream s, int per_thread, __u64 *id)
 		*id = (uint64_t)(uintptr_t)s;
 	else if (!(r = shim_obj_get(GL_H_STREAM, s, &o)))
 		*id = o->id;
+	*st = (struct shim_stream *)o;
+	return r;
+}
+
+CUresult shim_stream_id(CUstream s, int per_thread, __u64 *id)
+{
+	struct shim_stream *st;
+	uint64_t v;
+	CUresult r = shim_stream_resolve(s, per_thread, &v, &st);
+
 	if (!r) {
-		shim_call_stream = *id + 1;
-		shim_call_sobj = (struct shim_stream *)o;
+		*id = v;
+		shim_call_stream = v + 1;
+		shim_call_sobj = st;
 	}
 	return r;
 }

@@ -23,8 +23,6 @@
 /* cuda.h names these only for per-thread default stream builds. */
 CUresult cuGraphUpload_ptsz(CUgraphExec exec, CUstream s);
 CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s);
-CUresult cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dst, const void *src, size_t n, CUstream s);
-CUresult cuMemcpyDtoHAsync_v2_ptsz(void *dst, CUdeviceptr src, size_t n, CUstream s);
 CUresult cuEventRecord_ptsz(CUevent ev, CUstream s);
 CUresult cuStreamWaitEvent_ptsz(CUstream s, CUevent ev, unsigned int flags);
 
@@ -78,29 +76,6 @@ static __thread CUstreamCaptureMode thread_mode;
 static bool legacy(uint64_t sid)
 {
 	return sid == 0 || sid == SID_LEGACY;
-}
-
-/* The id a stream argument travels as, without noting it for a record. */
-static CUresult stream_sid(CUstream s, int per_thread, uint64_t *sid, struct shim_stream **st)
-{
-	struct shim_obj *o;
-	CUresult r;
-
-	*st = NULL;
-	if (!s) {
-		*sid = per_thread ? SID_PT : 0;
-		return CUDA_SUCCESS;
-	}
-	if (s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD) {
-		*sid = (uint64_t)(uintptr_t)s;
-		return CUDA_SUCCESS;
-	}
-	r = shim_obj_get(GL_H_STREAM, s, &o);
-	if (r)
-		return r;
-	*sid = o->id;
-	*st = (struct shim_stream *)o;
-	return CUDA_SUCCESS;
 }
 
 /* The per-thread default stream does; a made stream unless it was made non-blocking. */
@@ -165,6 +140,18 @@ static void capture_drop(struct capture *cap)
 		*pp = cap->next;
 	atomic_fetch_sub(&shim_captures, 1);
 	atomic_fetch_sub(&shim_capture_watch, 1);
+}
+
+/*
+ * A capture that will not end: dropped with its graph.  Putting the graph
+ * under the lock is safe: a graph's stages are freed by ungated calls,
+ * which never come back here.
+ */
+static void capture_discard(struct capture *cap)
+{
+	capture_drop(cap);
+	shim_obj_put(&cap->graph->o);
+	free(cap);
 }
 
 static struct cap_event *ev_find(uint64_t eid)
@@ -336,9 +323,7 @@ static void stream_gone(uint64_t ctx, uint64_t sid)
 		*m = caps.m[--caps.nm];
 		return;
 	}
-	capture_drop(cap);
-	shim_obj_put(&cap->graph->o);
-	free(cap);
+	capture_discard(cap);
 }
 
 /*
@@ -620,9 +605,7 @@ void shim_capture_ctx_gone(uint64_t ctx)
 		next = c->next;
 		if (c->ctx != ctx)
 			continue;
-		capture_drop(c);
-		shim_obj_put(&c->graph->o);
-		free(c);
+		capture_discard(c);
 	}
 	pthread_mutex_unlock(&caps.lock);
 }
@@ -703,10 +686,8 @@ static CUresult begin_capture(CUstream s, CUstreamCaptureMode mode, int per_thre
 	r = shim_call(&c);
 	if (r) {
 		pthread_mutex_lock(&caps.lock);
-		capture_drop(cap);
+		capture_discard(cap);
 		pthread_mutex_unlock(&caps.lock);
-		shim_obj_put(&g->o);
-		free(cap);
 	}
 	return r;
 }
@@ -807,7 +788,7 @@ static CUresult capture_status(CUstream s, int per_thread, CUstreamCaptureStatus
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!shim.initialised)
 		return CUDA_ERROR_NOT_INITIALIZED;
-	r = stream_sid(s, per_thread, &sid, &st);
+	r = shim_stream_resolve(s, per_thread, &sid, &st);
 	if (r)
 		return r;
 	if (!st) {
@@ -1031,6 +1012,25 @@ CUresult shim_cuGraphInstantiateWithFlags(CUgraphExec *pe, CUgraph h, unsigned l
 }
 
 /*
+ * The copies between the stages and host memory, one way: to the stages
+ * before a launch, back to host memory (waiting for the graph) after it.
+ */
+static CUresult stage_move(struct graph_stage *st, CUstream s, int per_thread, bool to_host)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	for (size_t i = 0; i < st->nv && !r; i++) {
+		const struct host_node *h = &st->v[i];
+
+		if (h->to_host != to_host)
+			continue;
+		r = to_host ? shim_cuMemcpyDtoHAsync(h->host, h->stage, h->n, s, per_thread) :
+			      shim_cuMemcpyHtoDAsync(h->stage, h->host, h->n, s, per_thread);
+	}
+	return r;
+}
+
+/*
  * Before a launch: after the last launch of these stages, if it went to
  * another stream (its graph may still read them), and then what the host
  * memory holds now, into the stages it is copied from.
@@ -1042,32 +1042,9 @@ static CUresult stage_in(struct graph_stage *st, CUstream s, int per_thread)
 	if (st->launched && (st->last != s || st->last_pt != per_thread))
 		r = per_thread ? cuStreamWaitEvent_ptsz(s, st->ev, 0) :
 				 cuStreamWaitEvent(s, st->ev, 0);
-	for (size_t i = 0; i < st->nv && !r; i++) {
-		const struct host_node *h = &st->v[i];
-
-		if (h->to_host)
-			continue;
-		r = per_thread ? cuMemcpyHtoDAsync_v2_ptsz(h->stage, h->host, h->n, s) :
-				 cuMemcpyHtoDAsync_v2(h->stage, h->host, h->n, s);
-	}
-	return r;
+	return r ? r : stage_move(st, s, per_thread, false);
 }
 
-/* After it: the stages copied to host memory, there, once the graph has run. */
-static CUresult stage_out(struct graph_stage *st, CUstream s, int per_thread)
-{
-	CUresult r = CUDA_SUCCESS;
-
-	for (size_t i = 0; i < st->nv && !r; i++) {
-		const struct host_node *h = &st->v[i];
-
-		if (!h->to_host)
-			continue;
-		r = per_thread ? cuMemcpyDtoHAsync_v2_ptsz(h->host, h->stage, h->n, s) :
-				 cuMemcpyDtoHAsync_v2(h->host, h->stage, h->n, s);
-	}
-	return r;
-}
 
 /*
  * After a launch that runs now: its end marked, for a launch on another
@@ -1078,7 +1055,7 @@ static CUresult stage_mark(struct graph_stage *st, CUstream s, int per_thread, u
 {
 	uint64_t sid;
 	struct shim_stream *so;
-	CUresult r = stream_sid(s, per_thread, &sid, &so);
+	CUresult r = shim_stream_resolve(s, per_thread, &sid, &so);
 	bool captured;
 
 	if (r)
@@ -1134,7 +1111,7 @@ CUresult shim_cuGraphLaunch(CUgraphExec h, CUstream s, int per_thread)
 	}
 	if (st) {
 		if (!r)
-			r = stage_out(st, s, per_thread);
+			r = stage_move(st, s, per_thread, true);
 		if (!r)
 			r = stage_mark(st, s, per_thread, c.ctx);
 		pthread_mutex_unlock(&st->lock);

@@ -157,14 +157,9 @@ static CUresult location_dev(const char *who, const CUmemLocation *loc, CUmemAll
 	}
 	if (loc->type == CU_MEM_LOCATION_TYPE_HOST || loc->type == CU_MEM_LOCATION_TYPE_HOST_NUMA ||
 	    loc->type == CU_MEM_LOCATION_TYPE_HOST_NUMA_CURRENT ||
-	    type == CU_MEM_ALLOCATION_TYPE_MANAGED) {
-		static bool said;
-
-		if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
-			gl_err("%s: pools of host or managed memory are not supported by Gleam: "
-			       "returning CUDA_ERROR_NOT_SUPPORTED", who);
-		return CUDA_ERROR_NOT_SUPPORTED;
-	}
+	    type == CU_MEM_ALLOCATION_TYPE_MANAGED)
+		return SHIM_REFUSE("%s: pools of host or managed memory are not supported by "
+				   "Gleam: returning CUDA_ERROR_NOT_SUPPORTED", who);
 	return CUDA_ERROR_INVALID_VALUE;
 }
 

@@ -20,9 +20,6 @@ CUresult shim_cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdevicept
 CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p);
 CUresult shim_cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n, int per_thread);
 CUresult shim_cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n, int per_thread);
-CUresult shim_cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, CUstream s,
-				int per_thread);
-CUresult shim_cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s, int per_thread);
 CUresult shim_cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel);
 /* Exported entry points that cuda.h names only for per-thread stream builds. */
 CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n);
@@ -1282,16 +1279,12 @@ CUresult shim_cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream
  */
 CUresult shim_cuEventRecordWithFlags(CUevent ev, CUstream s, unsigned int flags, int per_thread)
 {
-	static bool said;
-
 	if (flags == CU_EVENT_RECORD_DEFAULT)
 		return per_thread ? cuEventRecord_ptsz(ev, s) : cuEventRecord(ev, s);
 	if (flags != CU_EVENT_RECORD_EXTERNAL)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (!atomic_load(&shim_captures))
 		return CUDA_ERROR_INVALID_VALUE;
-	if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
-		gl_err("cuEventRecordWithFlags: CU_EVENT_RECORD_EXTERNAL is not supported by Gleam: "
-		       "returning CUDA_ERROR_NOT_SUPPORTED");
-	return CUDA_ERROR_NOT_SUPPORTED;
+	return SHIM_REFUSE("cuEventRecordWithFlags: CU_EVENT_RECORD_EXTERNAL is not supported by "
+			   "Gleam: returning CUDA_ERROR_NOT_SUPPORTED");
 }

@@ -139,6 +139,8 @@ CUresult shim_obj_get(unsigned int kind, const void *h, struct shim_obj **o);
 CUresult shim_handle_id(unsigned int kind, const void *h, __u64 *id);
 /* Streams: NULL, CU_STREAM_LEGACY and CU_STREAM_PER_THREAD keep their values. */
 CUresult shim_stream_id(CUstream s, int per_thread, __u64 *id);
+/* The same, without noting the stream for the call; *st NULL for the special streams. */
+CUresult shim_stream_resolve(CUstream s, int per_thread, uint64_t *id, struct shim_stream **st);
 /* The stream the current call resolved (shim_stream_id), plus one; 0: none. */
 extern __thread uint64_t shim_call_stream;
 /* Its object; NULL for the special streams. */
@@ -173,6 +175,9 @@ CUresult shim_require_ctx(struct shim_ctx **ctx);
 CUresult shim_dev_check(CUdevice dev);
 /* len bytes at p lie inside one allocation (or module global) we know. */
 CUresult shim_check_range(CUdeviceptr p, size_t len);
+CUresult shim_cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, CUstream s,
+				int per_thread);
+CUresult shim_cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s, int per_thread);
 void shim_mem_forget_ctx(uint64_t ctx);
 /* The pool the allocation holding p came from, NULL for none. */
 CUmemoryPool shim_mem_pool(CUdeviceptr p);
