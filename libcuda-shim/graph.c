@@ -332,11 +332,30 @@ static void stream_gone(uint64_t ctx, uint64_t sid)
  * returned at the call, or CUDA_SUCCESS (c->captured set for work that
  * went to a capturing stream).
  */
+/* The calls that ask about or change an event's mark, capture or none. */
+static bool event_call(unsigned int fn)
+{
+	switch (fn) {
+	case GL_FN_cuEventQuery:
+	case GL_FN_cuEventSynchronize:
+	case GL_FN_cuEventElapsedTime:
+	case GL_FN_cuEventElapsedTime_v2:
+	case GL_FN_cuEventRecord:
+	case GL_FN_cuEventDestroy:
+		return true;
+	default:
+		return false;
+	}
+}
+
 CUresult shim_capture_gate(struct shim_call *c)
 {
 	uint64_t sid = shim_call_stream ? shim_call_stream - 1 : SID_NONE;
 	CUresult r = CUDA_SUCCESS;
 
+	/* Only marked events left: nothing else has a capture to meet. */
+	if (!atomic_load(&shim_captures) && !event_call(c->fn))
+		return r;
 	pthread_mutex_lock(&caps.lock);
 	switch (c->fn) {
 	case GL_FN_cuStreamSynchronize:
