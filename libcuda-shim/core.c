@@ -193,7 +193,8 @@ static void shim_init_once(void)
 
 	if (a && !strcmp(a, "0"))
 		shim.async = false;
-	if (getenv("GLEAM_TRACE_WAITS"))
+	a = getenv("GLEAM_TRACE_WAITS");
+	if (a && *a && strcmp(a, "0"))
 		shim_trace_waits = true;
 	if (getenv("GLEAM_DEBUG")) {
 		gl_log_level = 2;

@@ -775,6 +775,43 @@ static void sync_done(const struct shim_call *c, struct shim_ctx *ctx, uint64_t 
 	atomic_compare_exchange_strong(&ctx->risky, &risky, SHIM_RISKY_NONE);
 }
 
+/* GLEAM_TRACE_WAITS: waits counted per function, said at exit. */
+static _Atomic uint32_t waits_by_fn[GL_FN_LIMIT];
+
+static void __attribute__((destructor)) trace_waits_summary(void)
+{
+	char line[4096];
+	size_t n = 0;
+	uint64_t total = 0;
+
+	if (!shim_trace_waits)
+		return;
+	line[0] = 0;
+	for (;;) {
+		unsigned int best = 0;
+		uint32_t most = 0;
+
+		/* Most frequent first. */
+		for (unsigned int fn = 1; fn < GL_FN_LIMIT; fn++) {
+			uint32_t v = atomic_load_explicit(&waits_by_fn[fn], memory_order_relaxed);
+
+			if (v > most) {
+				most = v;
+				best = fn;
+			}
+		}
+		if (!most)
+			break;
+		total += most;
+		atomic_store_explicit(&waits_by_fn[best], 0, memory_order_relaxed);
+		if (n < sizeof(line))
+			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s %s %u",
+					      n ? "," : "", gl_fn_name(best), most);
+	}
+	gl_err("waits at exit: %llu in all%s%s", (unsigned long long)total, total ? ":" : "",
+	       line);
+}
+
 /* GLEAM_TRACE_WAITS: a call about to wait, and for a synchronisation why it must. */
 static void trace_wait(const struct shim_call *c, const struct shim_ctx *cur)
 {
@@ -803,6 +840,8 @@ static void trace_wait(const struct shim_call *c, const struct shim_ctx *cur)
 			why = buf;
 		}
 	}
+	if (c->fn < GL_FN_LIMIT)
+		atomic_fetch_add_explicit(&waits_by_fn[c->fn], 1, memory_order_relaxed);
 	gl_err("waits: %s%s", gl_fn_name(c->fn), why);
 }
 

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CUDA rules that follow from a kernel's resources and a device's
+ * properties alone, computed as NVIDIA's driver computes them: the
+ * function attributes a cubin implies, and the occupancy family
+ * (blocks per multiprocessor, the block size of best occupancy, the
+ * dynamic shared memory left, active clusters).  The shim answers those
+ * calls from this without asking the server, and the sim backend answers
+ * them the same way.
+ *
+ * dev is a device's attribute array, indexed by CUdevice_attribute (as in
+ * struct gleam_devinfo).
+ */
+#ifndef GLEAM_OCCUPANCY_H
+#define GLEAM_OCCUPANCY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cuda.h>
+
+#include "cubin.h"
+#include "gleam_record.h"
+
+/* The attributes the driver reports for a freshly loaded function. */
+void gl_func_attrs(const int32_t *dev, const struct gl_kres *res,
+		   int32_t attr[GLEAM_FUNC_ATTR_MAX]);
+
+/* What occupancy depends on beyond the device: a function's current state. */
+struct gl_occ_func {
+	const int32_t *attr;		/* CU_FUNC_ATTRIBUTE_*, as set now */
+	uint32_t barriers;		/* named barriers (0: unknown, taken as 1) */
+	CUfunc_cache cache;		/* the function's, else its context's preference */
+};
+
+/*
+ * How many clusters of each size fit on a device with each number of
+ * blocks per multiprocessor: active[b - 1][c - 1] for b blocks of one
+ * multiprocessor and clusters of c blocks, as the server's driver counted
+ * them (the way multiprocessors group into processing clusters differs
+ * from chip to chip).  Zero rows: not known.
+ */
+#define GL_CLUSTER_BLOCKS_MAX	32
+#define GL_CLUSTER_SIZE_MAX	16
+
+struct gl_cluster_table {
+	uint16_t active[GL_CLUSTER_BLOCKS_MAX][GL_CLUSTER_SIZE_MAX];
+};
+
+/* cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags. */
+CUresult gl_occ_blocks(const int32_t *dev, const struct gl_occ_func *f, int block, size_t dyn,
+		       unsigned int flags, int *blocks);
+
+/* cuOccupancyAvailableDynamicSMemPerBlock. */
+CUresult gl_occ_dyn_smem(const int32_t *dev, const struct gl_occ_func *f, int nblocks, int block,
+			 size_t *bytes);
+
+/*
+ * cuOccupancyMaxPotentialBlockSizeWithFlags: to_smem (may be NULL) maps a
+ * block size to its dynamic shared memory, else dyn is used for all;
+ * limit 0 means none.
+ */
+CUresult gl_occ_best_block(const int32_t *dev, const struct gl_occ_func *f, int *min_grid,
+			   int *block, CUoccupancyB2DSize to_smem, size_t dyn, int limit,
+			   unsigned int flags);
+
+/* The cluster shape and the rest of a launch configuration that occupancy reads. */
+struct gl_occ_launch {
+	unsigned int block[3];
+	unsigned int grid[3];
+	size_t dyn;
+	unsigned int cluster[3];	/* from the launch's attributes; 0: none given */
+};
+
+/* cuOccupancyMaxActiveClusters and cuOccupancyMaxPotentialClusterSize. */
+CUresult gl_occ_clusters(const int32_t *dev, const struct gl_cluster_table *t,
+			 const struct gl_occ_func *f, const struct gl_occ_launch *l, int *n);
+CUresult gl_occ_cluster_size(const int32_t *dev, const struct gl_cluster_table *t,
+			     const struct gl_occ_func *f, const struct gl_occ_launch *l, int *n);
+
+#endif /* GLEAM_OCCUPANCY_H */
