@@ -148,8 +148,6 @@ static void sweep_blocks(struct fn *x, const char *setting)
 				CUresult rm = gl_occ_blocks(g.dev, &o, blocks[i], dyns[j], fl, &m);
 
 				g.checked[K_OCC]++;
-				dump("O %s %s %d %zu %u %d %d\n", x->name, setting, blocks[i], dyns[j], fl,
-				     rd, rd ? -1 : d);
 				if (rd != rm || (!rd && d != m))
 					differ(K_OCC, "%s [%s] block %d dyn %zu flags %u: driver %d/%d, "
 					       "Gleam %d/%d (regs %d static %d maxthr %d maxdyn %d)",
@@ -167,7 +165,6 @@ static void sweep_blocks(struct fn *x, const char *setting)
 			CUresult rm = gl_occ_dyn_smem(g.dev, &o, nb, bs[i], &m);
 
 			g.checked[K_DYN]++;
-			dump("D %s %s %d %d %d %zu\n", x->name, setting, nb, bs[i], rd, rd ? 0 : d);
 			if (rd != rm || (!rd && d != m))
 				differ(K_DYN, "%s [%s] blocks %d block %d: driver %d/%zu, Gleam %d/%zu",
 				       x->name, setting, nb, bs[i], rd, d, rm, m);
@@ -186,8 +183,6 @@ static void sweep_blocks(struct fn *x, const char *setting)
 								lims[j], 0);
 
 				g.checked[K_BEST]++;
-				dump("B %s %s %zu %d %d %d %d\n", x->name, setting, ds[i], lims[j], rd, gd,
-				     bd);
 				if (rd != rm || (!rd && (gd != gm || bd != bm)))
 					differ(K_BEST, "%s [%s] dyn %zu limit %d: driver %d %d/%d, Gleam "
 					       "%d %d/%d", x->name, setting, ds[i], lims[j], rd, gd, bd,
