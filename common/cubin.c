@@ -51,9 +51,6 @@
 #define EIATTR_EXPLICIT_CLUSTER	0x3e
 #define EIATTR_NUM_BARRIERS	0x4c
 
-/* Shared memory the driver reserves in every block, in sm_90+ kernels' own sections. */
-#define RESERVED_SMEM		1024
-
 static bool in(size_t avail, uint64_t off, uint64_t n)
 {
 	return off <= avail && n <= avail - off;
@@ -731,11 +728,10 @@ static int cubin_kernel(struct builder *b, const struct elf *e, const struct shd
 	for (uint32_t i = 0; i < k->nparams; i++)
 		if (k->params[i].offset + (uint64_t)k->params[i].size > k->params_size)
 			k->params_size = k->params[i].offset + k->params[i].size;
-	if (reserved_in_smem)
-		ks.smem = ks.smem > RESERVED_SMEM ? ks.smem - RESERVED_SMEM : 0;
 	k->res.regs = si.regs;
 	k->res.local_bytes = si.frame;
 	k->res.static_smem = ks.smem > UINT32_MAX ? UINT32_MAX : (uint32_t)ks.smem;
+	k->res.smem_reserved = reserved_in_smem;
 	k->res.const_bytes = const_bytes;
 	k->res.binary_version = arch;
 	k->res.ptx_version = ptxv;
@@ -785,6 +781,11 @@ static int cubin_index(struct builder *b, const unsigned char *p, size_t len)
 		return 0;	/* no symbols: nothing to find */
 	if (sym_sec.entsize < 24 || shdr(&e, sym_sec.link, &str_sec))
 		return -EINVAL;
+	/* Kernels that use the driver's reserved shared memory hold it in their own. */
+	for (uint64_t off = 0; !reserved && off + sym_sec.entsize <= sym_sec.size;
+	     off += sym_sec.entsize)
+		reserved = starts(elf_str(&e, &str_sec, u32(p + sym_sec.off + off)),
+				  ".nv.reservedSmem");
 	arch = elf_arch(p);
 	ptxv = elf_ptx_version(&e, arch);
 	b->m->arch = arch;

@@ -65,6 +65,7 @@ int gl_code_unpack(const struct gl_code *code, unsigned char **out, size_t *len)
 struct gl_kres {
 	uint32_t regs;			/* registers per thread */
 	uint32_t static_smem;		/* static shared memory, bytes */
+	bool smem_reserved;		/* static_smem holds the driver's reserved part too */
 	uint32_t local_bytes;		/* local memory per thread */
 	uint32_t const_bytes;		/* user constant memory */
 	uint32_t max_threads;		/* from launch bounds (maxntid/reqntid); 0: none */

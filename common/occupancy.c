@@ -152,10 +152,15 @@ void gl_func_attrs(const int32_t *dev, const struct gl_kres *res,
 		   int32_t attr[GLEAM_FUNC_ATTR_MAX])
 {
 	int32_t smem_block = dev[A(MAX_SHARED_MEMORY_PER_BLOCK)];
+	int64_t smem = res->static_smem;
 
+	/* The part the driver reserves in every block is not the kernel's own. */
+	if (res->smem_reserved)
+		smem = smem > dev[A(RESERVED_SHARED_MEMORY_PER_BLOCK)] ?
+		       smem - dev[A(RESERVED_SHARED_MEMORY_PER_BLOCK)] : 0;
 	memset(attr, 0, sizeof(int32_t) * GLEAM_FUNC_ATTR_MAX);
 	attr[CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK] = max_threads(dev, res);
-	attr[CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES] = (int32_t)res->static_smem;
+	attr[CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES] = (int32_t)smem;
 	attr[CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES] = (int32_t)res->const_bytes;
 	attr[CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES] = (int32_t)res->local_bytes;
 	attr[CU_FUNC_ATTRIBUTE_NUM_REGS] = (int32_t)res->regs;
@@ -163,7 +168,7 @@ void gl_func_attrs(const int32_t *dev, const struct gl_kres *res,
 	attr[CU_FUNC_ATTRIBUTE_BINARY_VERSION] = res->binary_version;
 	attr[CU_FUNC_ATTRIBUTE_CACHE_MODE_CA] = res->cache_ca;
 	attr[CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES] =
-		(int64_t)res->static_smem > smem_block ? 0 : smem_block - (int32_t)res->static_smem;
+		smem > smem_block ? 0 : smem_block - (int32_t)smem;
 	attr[CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT] = -1;
 	attr[CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET] = res->cluster_must_be_set;
 	attr[CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH] = (int32_t)res->cluster[0];
@@ -250,8 +255,11 @@ static int blocks_per_sm(const int32_t *dev, const struct gl_occ_func *f, int bl
 {
 	int n = max_blocks(dev);
 
-	if (block > f->attr[CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK] ||
-	    block > dev[A(MAX_THREADS_PER_BLOCK)])
+	/*
+	 * The function's own limit is the launch's business: the driver
+	 * answers for larger blocks too, from the resources alone.
+	 */
+	if (block > dev[A(MAX_THREADS_PER_BLOCK)])
 		return 0;
 	n = MIN(n, limit_warps(dev, block));
 	n = MIN(n, limit_regs(dev, f, block));
@@ -294,8 +302,8 @@ CUresult gl_occ_dyn_smem(const int32_t *dev, const struct gl_occ_func *f, int nb
 	avail = sm / nblocks / smem_unit(dev) * smem_unit(dev);
 	if (avail > limit)
 		avail = limit;
-	avail -= (int64_t)f->attr[CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES] +
-		 dev[A(RESERVED_SHARED_MEMORY_PER_BLOCK)];
+	/* The reserved part is counted in the limit, but not taken off here. */
+	avail -= f->attr[CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES];
 	if (avail < 0)
 		avail = 0;
 	if (avail > f->attr[CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES])
@@ -311,9 +319,21 @@ CUresult gl_occ_best_block(const int32_t *dev, const struct gl_occ_func *f, int 
 	int warp = dev[A(WARP_SIZE)], full = dev[A(MAX_THREADS_PER_MULTIPROCESSOR)];
 	int most = MIN(dev[A(MAX_THREADS_PER_BLOCK)], f->attr[CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK]);
 	int best_block = 0, best_blocks = 0, best = 0;
+	int32_t attr[GLEAM_FUNC_ATTR_MAX];
+	struct gl_occ_func g = *f;
 
 	if (!min_grid || !block || !flags_ok(flags))
 		return CUDA_ERROR_INVALID_VALUE;
+	/*
+	 * NVIDIA's driver (580, on the H200) weighs a carveout preference here
+	 * only when it asks for no shared memory at all; any other share it
+	 * leaves out, where the blocks-per-SM query honours it.
+	 */
+	memcpy(attr, f->attr, sizeof(attr));
+	if (attr[CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT] != 0)
+		attr[CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT] = -1;
+	g.attr = attr;
+	f = &g;
 	if (limit > 0 && limit < most)
 		most = limit;
 	for (int b = (int)round_up(most, warp); b > 0; b -= warp) {
@@ -350,6 +370,14 @@ static CUresult cluster_blocks(const struct gl_occ_func *f, const struct gl_occ_
 	*c = req ? req : got;
 	if (!*c && need)
 		return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+	/* The grid must be made of whole clusters. */
+	for (int i = 0; i < 3 && *c; i++) {
+		unsigned int d = req ? (unsigned int)a[CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH + i] :
+			       l->cluster[i];
+
+		if (!d || l->grid[i] % d)
+			return CUDA_ERROR_INVALID_CLUSTER_SIZE;
+	}
 	return CUDA_SUCCESS;
 }
 
@@ -396,18 +424,19 @@ CUresult gl_occ_clusters(const int32_t *dev, const struct gl_cluster_table *t,
 CUresult gl_occ_cluster_size(const int32_t *dev, const struct gl_cluster_table *t,
 			     const struct gl_occ_func *f, const struct gl_occ_launch *l, int *n)
 {
-	unsigned int c;
 	int b;
-	CUresult r;
 
 	if (!n)
 		return CUDA_ERROR_INVALID_VALUE;
-	r = cluster_blocks(f, l, false, &c);
-	if (r)
-		return r;
-	if (c) {
-		*n = (int)c;
-		return CUDA_SUCCESS;
+	/*
+	 * The answer is the largest size that fits, whatever shape the launch
+	 * or the function names; a compile-time shape must still divide the grid.
+	 */
+	for (int i = 0; i < 3; i++) {
+		int d = f->attr[CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH + i];
+
+		if (d > 0 && l->grid[i] % (unsigned int)d)
+			return CUDA_ERROR_INVALID_CLUSTER_SIZE;
 	}
 	b = blocks_per_sm(dev, f, launch_block(l), l->dyn);
 	*n = 0;

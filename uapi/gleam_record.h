@@ -61,7 +61,7 @@ struct gleam_rep_data {
 #define GLEAM_REC_ALIGN		8
 #define GLEAM_REC_MAX		(4U << 20)	/* 4 MiB, header included */
 #define GLEAM_PIECE_MAX		(1U << 20)	/* data bytes in one piece */
-#define GLEAM_NAME_MAX		1024		/* kernel and symbol names */
+#define GLEAM_NAME_MAX		32768		/* kernel and symbol names */
 #define GLEAM_IMAGE_MAX		(1U << 30)	/* one module image */
 #define GLEAM_PARAMS_MAX	32764		/* kernel parameter bytes (CUDA 12.1+) */
 #define GLEAM_NPARAMS_MAX	4096

@@ -38,6 +38,7 @@ $(sed -n '/^check /,$p' "$OUT/$name.txt")
 "
 }
 
+run kernels-occ --occ-every 1 --dump-occ --dump "$OUT/kernels-occ.dump" "$K/kernels-sm90.cubin"
 run kernels --occ-every 1 --dump "$OUT/kernels.dump" "$K/kernels-sm90.cubin" \
 	"$K/kernels-sm90a.cubin" "$K/kernels-maxreg32.cubin" "$K/kernels-dlcm.cubin" \
 	"$K/kernels.fatbin" "$K/kernels.ptx"

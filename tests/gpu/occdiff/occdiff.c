@@ -62,6 +62,7 @@ static struct {
 	int every, occ_every, fatbin_every, max_diff;
 	double budget;
 	FILE *dump;
+	bool dump_occ;
 	int32_t dev[GLEAM_DEV_ATTR_MAX];
 	struct gl_cluster_table table;
 	CUdevice cudev;
@@ -148,6 +149,9 @@ static void sweep_blocks(struct fn *x, const char *setting)
 				CUresult rm = gl_occ_blocks(g.dev, &o, blocks[i], dyns[j], fl, &m);
 
 				g.checked[K_OCC]++;
+				if (g.dump_occ)
+					dump("O %s %s %d %zu %u %d %d %d\n", x->name, setting, blocks[i],
+					     dyns[j], fl, rd, rd ? -1 : d, rm ? -1 : m);
 				if (rd != rm || (!rd && d != m))
 					differ(K_OCC, "%s [%s] block %d dyn %zu flags %u: driver %d/%d, "
 					       "Gleam %d/%d (regs %d static %d maxthr %d maxdyn %d)",
@@ -165,6 +169,9 @@ static void sweep_blocks(struct fn *x, const char *setting)
 			CUresult rm = gl_occ_dyn_smem(g.dev, &o, nb, bs[i], &m);
 
 			g.checked[K_DYN]++;
+			if (g.dump_occ)
+				dump("D %s %s %d %d %d %zu %zu\n", x->name, setting, nb, bs[i], rd,
+				     rd ? 0 : d, rm ? 0 : m);
 			if (rd != rm || (!rd && d != m))
 				differ(K_DYN, "%s [%s] blocks %d block %d: driver %d/%zu, Gleam %d/%zu",
 				       x->name, setting, nb, bs[i], rd, d, rm, m);
@@ -183,6 +190,9 @@ static void sweep_blocks(struct fn *x, const char *setting)
 								lims[j], 0);
 
 				g.checked[K_BEST]++;
+				if (g.dump_occ)
+					dump("B %s %s %zu %d %d %d %d %d %d\n", x->name, setting, ds[i],
+					     lims[j], rd, gd, bd, gm, bm);
 				if (rd != rm || (!rd && (gd != gm || bd != bm)))
 					differ(K_BEST, "%s [%s] dyn %zu limit %d: driver %d %d/%d, Gleam "
 					       "%d %d/%d", x->name, setting, ds[i], lims[j], rd, gd, bd,
@@ -267,7 +277,11 @@ static void cluster_sweep(struct fn *x)
 
 static void occupancy(CUkernel k, const char *name, uint32_t barriers, bool clusters)
 {
-	static const int carve[] = { 0, 10, 25, 50, 60, 75, 100 };
+	static const int few[] = { 0, 10, 25, 50, 60, 75, 100 };
+	static const int many[] = { 0, 1, 3, 4, 5, 7, 8, 10, 14, 15, 20, 25, 28, 29, 30, 40, 43,
+				    44, 50, 57, 58, 60, 71, 72, 75, 85, 86, 99, 100 };
+	const int *carve = g.dump_occ ? many : few;
+	size_t ncarve = g.dump_occ ? sizeof(many) / sizeof(many[0]) : sizeof(few) / sizeof(few[0]);
 	static const CUfunc_cache caches[] = { CU_FUNC_CACHE_PREFER_L1, CU_FUNC_CACHE_PREFER_SHARED,
 					       CU_FUNC_CACHE_PREFER_EQUAL };
 	struct fn x = { .name = name, .barriers = barriers, .cache = CU_FUNC_CACHE_PREFER_NONE };
@@ -286,7 +300,17 @@ static void occupancy(CUkernel k, const char *name, uint32_t barriers, bool clus
 	}
 	cuFuncSetCacheConfig(x.f, CU_FUNC_CACHE_PREFER_NONE);
 	x.cache = CU_FUNC_CACHE_PREFER_NONE;
-	for (size_t i = 0; i < sizeof(carve) / sizeof(carve[0]); i++) {
+	/* The context's preference stands where the function has none. */
+	for (size_t i = 0; g.dump_occ && i < sizeof(caches) / sizeof(caches[0]); i++) {
+		if (cuCtxSetCacheConfig(caches[i]))
+			continue;
+		x.cache = caches[i];
+		snprintf(setting, sizeof(setting), "ctxcache=%d", caches[i]);
+		sweep_blocks(&x, setting);
+	}
+	cuCtxSetCacheConfig(CU_FUNC_CACHE_PREFER_NONE);
+	x.cache = CU_FUNC_CACHE_PREFER_NONE;
+	for (size_t i = 0; i < ncarve; i++) {
 		if (cuFuncSetAttribute(x.f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
 				       carve[i]))
 			continue;
@@ -310,6 +334,51 @@ static void occupancy(CUkernel k, const char *name, uint32_t barriers, bool clus
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* What a fat binary holds, and how many kernels each cubin of it has. */
+static void entries(const char *label, const unsigned char *p, size_t len)
+{
+	uint16_t hs;
+	uint64_t fs;
+
+	if (len < 16 || memcmp(p, "\x50\xed\x55\xba", 4))
+		return;
+	memcpy(&hs, p + 6, 2);
+	memcpy(&fs, p + 8, 8);
+	for (uint64_t off = hs; off + 64 <= hs + fs && off + 64 <= len;) {
+		uint16_t kind;
+		uint32_t ehs, arch;
+		uint64_t size, flags;
+		struct gl_code c = { 0 };
+		struct gl_module_index *m = NULL;
+		unsigned char *raw = NULL;
+		size_t rl;
+
+		memcpy(&kind, p + off, 2);
+		memcpy(&ehs, p + off + 4, 4);
+		memcpy(&size, p + off + 8, 8);
+		memcpy(&arch, p + off + 28, 4);
+		memcpy(&flags, p + off + 40, 8);
+		c.kind = kind == 2 ? GL_CODE_CUBIN : GL_CODE_PTX;
+		c.pack = flags & 0x8000 ? GL_PACK_ZSTD : flags & 0x2000 ? GL_PACK_LZ4 : GL_PACK_NONE;
+		c.data = p + off + ehs;
+		memcpy(&c.len, p + off + 16, 4);
+		c.len &= 0xffffffffu;
+		if (!c.pack || !c.len)
+			c.len = size;
+		memcpy(&c.raw_len, p + off + 56, 8);
+		if (!c.pack)
+			c.raw_len = c.len;
+		if (!gl_code_unpack(&c, &raw, &rl))
+			gl_module_index(c.kind, raw, rl, &m);
+		printf("  %s entry at %lu: kind %u arch %u flags %#lx size %lu: %d kernels\n", label,
+		       (unsigned long)off, kind, arch, (unsigned long)flags, (unsigned long)size,
+		       m ? (int)m->nkernels : -1);
+		gl_module_index_free(m);
+		free(raw);
+		off += ehs + size;
+	}
 }
 
 static void image(const char *label, const void *img, size_t len)
@@ -343,6 +412,12 @@ static void image(const char *label, const void *img, size_t len)
 		gl_module_index_free(idx);
 		return;
 	}
+	if (rp == -ENOENT) {
+		/* No code for this device: Gleam's lookups ask the server, as before. */
+		dump("N %s no code for this device\n", label);
+		cuLibraryUnload(lib);
+		return;
+	}
 	if (rp) {
 		differ(K_LOAD, "%s: the driver loaded it, Gleam could not read it (%d)", label, rp);
 		cuLibraryUnload(lib);
@@ -356,10 +431,12 @@ static void image(const char *label, const void *img, size_t len)
 	for (unsigned int i = 0; i < n; i++)
 		cuKernelGetName(&names[i], ks[i]);
 	g.checked[K_NAMES]++;
-	if (n != idx->nkernels)
+	if (n != idx->nkernels) {
 		differ(K_NAMES, "%s: the driver lists %u kernels, Gleam %u (code arch %d%s %s)",
 		       label, n, idx->nkernels, code.arch, code.arch_specific ? "a" : "",
 		       code.kind == GL_CODE_PTX ? "PTX" : "cubin");
+		entries(label, img, len);
+	}
 	for (unsigned int i = 0; i < n; i++) {
 		const struct gl_kernel *gk = names[i] ? gl_module_kernel(idx, names[i]) : NULL;
 		int32_t want[GLEAM_FUNC_ATTR_MAX];
@@ -483,8 +560,14 @@ static void file(const char *path, double t0)
 			pos = (pos + 7) & ~7ull;
 		}
 	} else {
+		/* PTX as a program passes it: a string, ended by its NUL. */
+		unsigned char *z = malloc((size_t)st.st_size + 1);
+
+		memcpy(z, p, (size_t)st.st_size);
+		z[st.st_size] = 0;
 		snprintf(label, sizeof(label), "%s", strrchr(path, '/') ? strrchr(path, '/') + 1 : path);
-		image(label, p, (size_t)st.st_size);
+		image(label, z, (size_t)st.st_size + 1);
+		free(z);
 	}
 	munmap((void *)p, (size_t)st.st_size);
 }
@@ -503,6 +586,8 @@ int main(int argc, char **argv)
 			g.occ_every = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--fatbin-every") && i + 1 < argc)
 			g.fatbin_every = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--dump-occ"))
+			g.dump_occ = true;
 		else if (!strcmp(argv[i], "--max-diff") && i + 1 < argc)
 			g.max_diff = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--budget") && i + 1 < argc)
