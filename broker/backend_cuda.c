@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cluster_probe.h"
 #include "util.h"
 #include "worker.h"
 
@@ -24,6 +25,9 @@ static struct {
 	CUresult (*func_attr)(int *, CUfunction_attribute, CUfunction);
 	CUresult (*kern_param)(CUkernel, size_t, size_t *, size_t *);
 	CUresult (*kern_attr)(int *, CUfunction_attribute, CUkernel, CUdevice);
+	/* The occupancy calls the cluster probe needs (the shim answers the rest). */
+	CUresult (*max_blocks)(int *, CUfunction, int, size_t);
+	CUresult (*max_clusters)(int *, CUfunction, const CUlaunchConfig *);
 } x;
 
 struct gl_backend gl_backend_cuda_rw;
@@ -86,6 +90,8 @@ static CUresult cuda_init(const char *lib)
 	SYM(x.func_attr, "cuFuncGetAttribute");
 	SYM(x.kern_param, "cuKernelGetParamInfo");
 	SYM(x.kern_attr, "cuKernelGetAttribute");
+	SYM(x.max_blocks, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+	SYM(x.max_clusters, "cuOccupancyMaxActiveClusters");
 	return CUDA_SUCCESS;
 }
 
@@ -193,6 +199,44 @@ static bool cuda_mem_in_use(unsigned int *dev, uint64_t *bytes)
 	return true;
 }
 
+/* The cluster table of device dev (cluster_probe.h), in its primary context. */
+static CUresult cuda_cluster_table(int dev, struct gleam_cluster_table *t)
+{
+	const struct gl_backend_ops *op = &gl_backend_cuda_rw.op;
+	const struct gl_cluster_probe_ops ops = {
+		.module_load_data = op->f_cuModuleLoadData,
+		.module_unload = op->f_cuModuleUnload,
+		.module_get_function = op->f_cuModuleGetFunction,
+		.func_set_attribute = op->f_cuFuncSetAttribute,
+		.func_get_attribute = x.func_attr,
+		.max_blocks = x.max_blocks,
+		.max_clusters = x.max_clusters,
+	};
+	int major = 0, optin = 0;
+	CUcontext ctx;
+	CUdevice d;
+	CUresult r = x.dev_get(&d, dev);
+
+	if (!r)
+		r = x.dev_attr(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d);
+	if (!r)
+		r = x.dev_attr(&optin, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, d);
+	if (r)
+		return r;
+	/* Clusters came with compute capability 9.0. */
+	if (major < 9)
+		return CUDA_ERROR_NOT_SUPPORTED;
+	r = op->f_cuDevicePrimaryCtxRetain(&ctx, d);
+	if (r)
+		return r;
+	r = x.ctx_set_current(ctx);
+	if (!r)
+		r = gl_cluster_probe_with(&ops, optin, t);
+	x.ctx_set_current(NULL);
+	op->f_cuDevicePrimaryCtxRelease(d);
+	return r;
+}
+
 struct gl_backend gl_backend_cuda_rw = {
 	.name = "cuda",
 	.init = cuda_init,
@@ -201,4 +245,5 @@ struct gl_backend gl_backend_cuda_rw = {
 	.func_info = cuda_func_info,
 	.kernel_info = cuda_kernel_info,
 	.mem_in_use = cuda_mem_in_use,
+	.cluster_table = cuda_cluster_table,
 };

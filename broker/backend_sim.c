@@ -1915,6 +1915,19 @@ static bool sim_mem_in_use(unsigned int *dev, uint64_t *bytes)
 	return true;
 }
 
+/*
+ * The sim's multiprocessors as two processing clusters of half of them
+ * each; in a cluster launch an SM holds at most eight blocks, as the H200
+ * counts them.
+ */
+static CUresult sim_cluster_table(int dev, struct gleam_cluster_table *t)
+{
+	for (unsigned int b = 1; b <= GLEAM_CLUSTER_BLOCKS_MAX; b++)
+		for (unsigned int c = 1; c <= GLEAM_CLUSTER_SIZE_MAX; c++)
+			t->active[b - 1][c - 1] = (uint16_t)(2 * (SIM_SMS / 2 * MIN(b, 8u) / c));
+	return CUDA_SUCCESS;
+}
+
 struct gl_backend gl_backend_sim_rw = {
 	.name = "sim",
 	.init = sim_init,
@@ -1924,6 +1937,7 @@ struct gl_backend gl_backend_sim_rw = {
 	.kernel_info = sim_kernel_info,
 	.mem_in_use = sim_mem_in_use,
 	.mem_exact = true,
+	.cluster_table = sim_cluster_table,
 	.op = {
 #define X(name, sym) .f_##name = sim_##name,
 		GL_BACKEND_FUNCS(X)
@@ -1932,102 +1946,6 @@ struct gl_backend gl_backend_sim_rw = {
 };
 
 /* ---- what the CUDA runtime asks beyond the above ---- */
-
-/*
- * Occupancy as a GPU of compute capability 9.0 would compute it, from
- * warps and shared memory only (the test kernels use few registers).
- */
-CUresult sim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, CUfunction f, int block,
-								   size_t smem, unsigned int flags)
-{
-	const unsigned int warps_max = 64, blocks_max = 32, smem_max = 228 * 1024;
-	unsigned int warps, by_warps, by_smem;
-
-	CTX_OK();
-	if (!is(f, K_FUNC))
-		return CUDA_ERROR_INVALID_HANDLE;
-	if (block <= 0 || (flags & ~(unsigned int)CU_OCCUPANCY_DISABLE_CACHING_OVERRIDE))
-		return CUDA_ERROR_INVALID_VALUE;
-	if (block > 1024 || smem > 232448) {
-		*n = 0;
-		return CUDA_SUCCESS;
-	}
-	warps = ((unsigned int)block + 31) / 32;
-	by_warps = warps_max / warps;
-	/* Every block holds 1 KiB of shared memory the system reserves. */
-	by_smem = smem_max / ((unsigned int)smem + 1024);
-	*n = (int)MIN(blocks_max, MIN(by_warps, by_smem));
-	return CUDA_SUCCESS;
-}
-
-/* The shared memory left to each of nblocks blocks on one multiprocessor. */
-CUresult sim_cuOccupancyAvailableDynamicSMemPerBlock(size_t *size, CUfunction f, int nblocks,
-						     int block)
-{
-	const unsigned int smem_max = 228 * 1024, per_block_max = 227 * 1024;
-	unsigned int each;
-
-	CTX_OK();
-	if (!is(f, K_FUNC))
-		return CUDA_ERROR_INVALID_HANDLE;
-	if (nblocks <= 0 || block <= 0 || block > 1024)
-		return CUDA_ERROR_INVALID_VALUE;
-	if ((unsigned int)nblocks * (((unsigned int)block + 31) / 32) > 64) {
-		*size = 0;
-		return CUDA_SUCCESS;
-	}
-	each = smem_max / (unsigned int)nblocks;
-	each = each > 1024 ? each - 1024 : 0;
-	*size = MIN(each, per_block_max);
-	return CUDA_SUCCESS;
-}
-
-/* The cluster dimensions a configuration asks for: 1 x 1 x 1 unless set. */
-static unsigned int sim_cluster_blocks(const CUlaunchConfig *cfg)
-{
-	for (unsigned int i = 0; i < cfg->numAttrs; i++)
-		if (cfg->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
-			return cfg->attrs[i].value.clusterDim.x * cfg->attrs[i].value.clusterDim.y *
-			       cfg->attrs[i].value.clusterDim.z;
-	return 1;
-}
-
-/* As a GPU of compute capability 9.0 answers: at most 8 blocks in a portable cluster. */
-CUresult sim_cuOccupancyMaxPotentialClusterSize(int *n, CUfunction f, const CUlaunchConfig *cfg)
-{
-	unsigned int block = cfg->blockDimX * cfg->blockDimY * cfg->blockDimZ;
-	int per_sm;
-	CUresult r;
-
-	r = sim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&per_sm, f, (int)block,
-								     cfg->sharedMemBytes, 0);
-	if (r)
-		return r;
-	*n = per_sm ? 8 : 0;
-	return CUDA_SUCCESS;
-}
-
-CUresult sim_cuOccupancyMaxActiveClusters(int *n, CUfunction f, const CUlaunchConfig *cfg)
-{
-	unsigned int block = cfg->blockDimX * cfg->blockDimY * cfg->blockDimZ;
-	unsigned int cluster = sim_cluster_blocks(cfg);
-	int per_sm;
-	CUresult r;
-
-	if (!cluster)
-		return CUDA_ERROR_INVALID_CLUSTER_SIZE;
-	/* Beyond 16 blocks no cluster fits on a multiprocessor group: none is active. */
-	if (cluster > 16) {
-		*n = 0;
-		return CUDA_SUCCESS;
-	}
-	r = sim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&per_sm, f, (int)block,
-								     cfg->sharedMemBytes, 0);
-	if (r)
-		return r;
-	*n = (int)((unsigned int)per_sm * SIM_SMS / cluster);
-	return CUDA_SUCCESS;
-}
 
 static CUresult sim_attr_check(CUfunction_attribute a, int v)
 {
@@ -2088,42 +2006,11 @@ CUresult sim_cuKernelSetCacheConfig(CUkernel k, CUfunc_cache c, CUdevice dev)
 	return sim_cache_ok(c) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
-/* Each context's cache preference, read back as set (few contexts per session). */
-static struct {
-	const struct sim_ctx *ctx;
-	CUfunc_cache config;
-} sim_cache_pref[16];
-
-CUresult sim_cuCtxGetCacheConfig(CUfunc_cache *c)
-{
-	CTX_OK();
-	*c = CU_FUNC_CACHE_PREFER_NONE;
-	for (size_t i = 0; i < ARRAY_SIZE(sim_cache_pref); i++)
-		if (sim_cache_pref[i].ctx == sim.cur)
-			*c = sim_cache_pref[i].config;
-	return CUDA_SUCCESS;
-}
-
+/* A context's cache preference is a hint: the sim has nothing to prefer. */
 CUresult sim_cuCtxSetCacheConfig(CUfunc_cache c)
 {
-	size_t i, free_slot = ARRAY_SIZE(sim_cache_pref);
-
 	CTX_OK();
-	if (!sim_cache_ok(c))
-		return CUDA_ERROR_INVALID_VALUE;
-	for (i = 0; i < ARRAY_SIZE(sim_cache_pref); i++) {
-		if (sim_cache_pref[i].ctx == sim.cur)
-			break;
-		if (!sim_cache_pref[i].ctx && free_slot == ARRAY_SIZE(sim_cache_pref))
-			free_slot = i;
-	}
-	if (i == ARRAY_SIZE(sim_cache_pref))
-		i = free_slot;
-	if (i == ARRAY_SIZE(sim_cache_pref))
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	sim_cache_pref[i].ctx = sim.cur;
-	sim_cache_pref[i].config = c;
-	return CUDA_SUCCESS;
+	return sim_cache_ok(c) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 /* The sim's devices have no peers, and none is a peer of itself. */

@@ -43,7 +43,7 @@ static long dyn_for(const struct gl_cluster_probe_ops *ops, CUfunction f, int b,
 }
 
 CUresult gl_cluster_probe_with(const struct gl_cluster_probe_ops *ops, int smem_optin,
-			       struct gl_cluster_table *t)
+			       struct gleam_cluster_table *t)
 {
 	CUmodule m;
 	CUfunction f;
@@ -61,13 +61,13 @@ CUresult gl_cluster_probe_with(const struct gl_cluster_probe_ops *ops, int smem_
 					    smem_optin);
 	if (!r)
 		r = ops->func_set_attribute(f, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, 100);
-	for (int b = 1; !r && b <= GL_CLUSTER_BLOCKS_MAX; b++) {
+	for (int b = 1; !r && b <= GLEAM_CLUSTER_BLOCKS_MAX; b++) {
 		long dyn = dyn_for(ops, f, b, smem_optin);
 		int n = 0;
 
 		if (dyn < 0 || ops->max_blocks(&n, f, 32, (size_t)dyn) || n != b)
 			continue;
-		for (unsigned int c = 1; c <= GL_CLUSTER_SIZE_MAX; c++) {
+		for (unsigned int c = 1; c <= GLEAM_CLUSTER_SIZE_MAX; c++) {
 			CUlaunchAttribute at = { .id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION };
 			CUlaunchConfig cfg = { .gridDimX = c, .gridDimY = 1, .gridDimZ = 1,
 					       .blockDimX = 32, .blockDimY = 1, .blockDimZ = 1,

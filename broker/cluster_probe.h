@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * How many clusters of each size fit on the GPU, for each number of
- * blocks a multiprocessor holds (struct gl_cluster_table): asked of
+ * blocks a multiprocessor holds (struct gleam_cluster_table): asked of
  * NVIDIA's driver once per device with a kernel of its own, so that
  * clients can answer cuOccupancyMaxActiveClusters for any kernel without
  * asking again.  The driver's functions come in a table, so that gleamd
@@ -30,6 +30,6 @@ struct gl_cluster_probe_ops {
  * measured stay zero).  0 or a CUDA error.
  */
 CUresult gl_cluster_probe_with(const struct gl_cluster_probe_ops *ops, int smem_optin,
-			       struct gl_cluster_table *t);
+			       struct gleam_cluster_table *t);
 
 #endif /* GLEAM_CLUSTER_PROBE_H */

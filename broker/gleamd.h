@@ -228,6 +228,6 @@ int server_main(struct config *c);
 int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_lib);
 /* Probe the GPUs in a child process: fills info and gpus; 0 or -errno. */
 int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_info *info,
-		 struct gleam_gpu_info *gpus);
+		 struct gleam_gpu_info *gpus, struct gleam_cluster_table *clusters, bool *have_clusters);
 
 #endif /* GLEAM_GLEAMD_H */

@@ -27,7 +27,7 @@
  * NVIDIA's driver, and a driver that crashes takes only the probe with it.
  */
 int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_info *info,
-		 struct gleam_gpu_info *gpus)
+		 struct gleam_gpu_info *gpus, struct gleam_cluster_table *clusters, bool *have_clusters)
 {
 	const char *order[2] = { backend, NULL };
 	int tries = 1;
@@ -62,6 +62,16 @@ int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_
 			    gl_write_full(pfd[1], &n, sizeof(n)) ||
 			    gl_write_full(pfd[1], d, n * sizeof(*d)))
 				_exit(1);
+			/* How clusters fit each GPU: asked once here, for every session. */
+			for (unsigned int i = 0; i < n; i++) {
+				struct gleam_cluster_table t;
+				uint8_t ok = be->cluster_table && !be->cluster_table((int)i, &t);
+
+				if (!ok)
+					memset(&t, 0, sizeof(t));
+				if (gl_write_full(pfd[1], &ok, 1) || gl_write_full(pfd[1], &t, sizeof(t)))
+					_exit(1);
+			}
 			(void)free_b;
 			(void)total;
 			_exit(0);
@@ -70,6 +80,14 @@ int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_
 		if (pid > 0 && !gl_read_full(pfd[0], &ver, sizeof(ver)) &&
 		    !gl_read_full(pfd[0], &n, sizeof(n)) && n <= GLEAM_GPUS_MAX &&
 		    !gl_read_full(pfd[0], d, n * sizeof(*d))) {
+			for (unsigned int i = 0; i < n; i++) {
+				uint8_t ok = 0;
+
+				if (gl_read_full(pfd[0], &ok, 1) ||
+				    gl_read_full(pfd[0], &clusters[i], sizeof(clusters[i])))
+					ok = 0;
+				have_clusters[i] = ok == 1;
+			}
 			memset(info, 0, sizeof(*info));
 			snprintf(info->backend, sizeof(info->backend), "%s", order[t]);
 			gethostname(info->host, sizeof(info->host) - 1);

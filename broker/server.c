@@ -561,7 +561,8 @@ int server_main(struct config *c)
 	sv.op_accept = (struct op){ OP_ACCEPT, NULL };
 	sv.op_timer = (struct op){ OP_TIMER, NULL };
 	sv.tick.tv_sec = 1;
-	err = server_probe(c->backend, c->cuda_lib, &sv.info, sv.gpus);
+	err = server_probe(c->backend, c->cuda_lib, &sv.info, sv.gpus, wk_clusters,
+			   wk_have_clusters);
 	if (err) {
 		gl_err("no usable backend '%s': %s", c->backend, strerror(-err));
 		return 1;

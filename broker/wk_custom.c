@@ -32,20 +32,31 @@ CUresult wk_cuInit(struct wk_call *k)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	r = k->w->be->devices(&ver, d, GLEAM_GPUS_MAX_W, &n);
 	if (!r) {
+		bool clusters = n > 0;
+
+		for (unsigned int i = 0; i < n; i++)
+			clusters = clusters && wk_server_gpu(i) < GLEAM_GPUS_MAX &&
+				   wk_have_clusters[wk_server_gpu(i)];
 		rep = wk_reply_struct(k, sizeof(*rep));
 		if (rep) {
 			rep->driver_version = ver;
 			rep->ndev = n;
+			rep->flags = clusters ? GLEAM_INIT_F_CLUSTERS : 0;
 		}
 		if (!rep) {
 			r = CUDA_ERROR_OUT_OF_MEMORY;
 		} else if (n) {
-			void *p = wk_reply_data(k, n * sizeof(*d));
+			size_t tsize = clusters ? n * sizeof(struct gleam_cluster_table) : 0;
+			unsigned char *p = wk_reply_data(k, n * sizeof(*d) + tsize);
 
-			if (p)
-				memcpy(p, d, n * sizeof(*d));
-			else
+			if (!p) {
 				r = CUDA_ERROR_OUT_OF_MEMORY;
+			} else {
+				memcpy(p, d, n * sizeof(*d));
+				for (unsigned int i = 0; clusters && i < n; i++)
+					memcpy(p + n * sizeof(*d) + i * sizeof(wk_clusters[0]),
+					       &wk_clusters[wk_server_gpu(i)], sizeof(wk_clusters[0]));
+			}
 		}
 	}
 	free(d);
@@ -266,6 +277,14 @@ static CUresult get_func(struct wk_call *k, bool kernel)
 		r = k->w->be->op.f_cuLibraryGetKernel((CUkernel *)&f, parent, name);
 	else
 		r = k->w->be->op.f_cuModuleGetFunction((CUfunction *)&f, parent, name);
+	/*
+	 * The shim read the layout and attributes from the image and made the
+	 * handle: nothing to say, and a failure stays with the handle.
+	 */
+	if (!(k->hdr.flags & GLEAM_REC_F_REPLY)) {
+		wk_handle_new(k->w, kernel ? GL_H_KERNEL : GL_H_FUNC, a->hfunc, f, r);
+		return r;
+	}
 	if (r)
 		return r;
 	p = calloc(GLEAM_NPARAMS_MAX, sizeof(*p));
@@ -406,45 +425,6 @@ CUresult wk_cuLaunchKernelEx(struct wk_call *k)
 	extra[3] = &plen;
 	extra[4] = CU_LAUNCH_PARAM_END;
 	return k->w->be->op.f_cuLaunchKernelEx(&cfg, f, NULL, extra);
-}
-
-/* Both cluster queries: a function, a configuration, one int back. */
-static CUresult cluster_query(struct wk_call *k, bool size)
-{
-	const struct gl_a_cuOccupancyMaxActiveClusters *a = wk_args(k, sizeof(*a));
-	struct gl_r_cuOccupancyMaxActiveClusters *o;
-	CUlaunchAttribute attrs[GLEAM_LAUNCH_ATTRS_MAX];
-	CUlaunchConfig cfg;
-	CUfunction f;
-	CUresult r;
-	int n = 0;
-
-	if (!a)
-		return CUDA_ERROR_INVALID_VALUE;
-	r = config(k, &cfg, attrs);
-	if (!r)
-		r = func_or_kernel(k->w, a->func, &f);
-	if (r)
-		return r;
-	r = size ? k->w->be->op.f_cuOccupancyMaxPotentialClusterSize(&n, f, &cfg) :
-		   k->w->be->op.f_cuOccupancyMaxActiveClusters(&n, f, &cfg);
-	if (r)
-		return r;
-	o = wk_reply_struct(k, sizeof(*o));
-	if (!o)
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	o->numClusters = n;
-	return CUDA_SUCCESS;
-}
-
-CUresult wk_cuOccupancyMaxActiveClusters(struct wk_call *k)
-{
-	return cluster_query(k, false);
-}
-
-CUresult wk_cuOccupancyMaxPotentialClusterSize(struct wk_call *k)
-{
-	return cluster_query(k, true);
 }
 
 /*

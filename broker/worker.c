@@ -314,6 +314,9 @@ int wk_pinned_gpu(void)
 	return pinned_gpu;
 }
 
+struct gleam_cluster_table wk_clusters[GLEAM_GPUS_MAX];
+bool wk_have_clusters[GLEAM_GPUS_MAX];
+
 unsigned int wk_server_gpu(unsigned int dev)
 {
 	return pinned_gpu >= 0 ? (unsigned int)pinned_gpu : dev;

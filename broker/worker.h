@@ -42,7 +42,19 @@ struct gl_backend {
 	 */
 	bool (*mem_in_use)(unsigned int *dev, uint64_t *bytes);
 	bool mem_exact;
+	/*
+	 * After cuInit: how clusters fit device dev (cluster_probe.h); asked
+	 * once, when the server starts.  NULL: the backend cannot say.
+	 */
+	CUresult (*cluster_table)(int dev, struct gleam_cluster_table *t);
 };
+
+/*
+ * Each server GPU's cluster table, probed when the server started; the
+ * workers it forks answer cuInit with them.
+ */
+extern struct gleam_cluster_table wk_clusters[GLEAM_GPUS_MAX];
+extern bool wk_have_clusters[GLEAM_GPUS_MAX];
 
 extern struct gl_backend gl_backend_cuda_rw;
 extern struct gl_backend gl_backend_sim_rw;

@@ -383,15 +383,15 @@ static CUresult cluster_blocks(const struct gl_occ_func *f, const struct gl_occ_
 
 static int cluster_size_limit(const struct gl_occ_func *f)
 {
-	return f->attr[CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED] ? GL_CLUSTER_SIZE_MAX : 8;
+	return f->attr[CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED] ? GLEAM_CLUSTER_SIZE_MAX : 8;
 }
 
-static int table_active(const struct gl_cluster_table *t, int blocks, unsigned int c)
+static int table_active(const struct gleam_cluster_table *t, int blocks, unsigned int c)
 {
-	if (blocks <= 0 || !c || c > GL_CLUSTER_SIZE_MAX)
+	if (blocks <= 0 || !c || c > GLEAM_CLUSTER_SIZE_MAX)
 		return 0;
-	if (blocks > GL_CLUSTER_BLOCKS_MAX)
-		blocks = GL_CLUSTER_BLOCKS_MAX;
+	if (blocks > GLEAM_CLUSTER_BLOCKS_MAX)
+		blocks = GLEAM_CLUSTER_BLOCKS_MAX;
 	return t->active[blocks - 1][c - 1];
 }
 
@@ -402,7 +402,7 @@ static int launch_block(const struct gl_occ_launch *l)
 	return t > INT_MAX ? INT_MAX : (int)t;
 }
 
-CUresult gl_occ_clusters(const int32_t *dev, const struct gl_cluster_table *t,
+CUresult gl_occ_clusters(const int32_t *dev, const struct gleam_cluster_table *t,
 			 const struct gl_occ_func *f, const struct gl_occ_launch *l, int *n)
 {
 	unsigned int c;
@@ -421,7 +421,7 @@ CUresult gl_occ_clusters(const int32_t *dev, const struct gl_cluster_table *t,
 	return CUDA_SUCCESS;
 }
 
-CUresult gl_occ_cluster_size(const int32_t *dev, const struct gl_cluster_table *t,
+CUresult gl_occ_cluster_size(const int32_t *dev, const struct gleam_cluster_table *t,
 			     const struct gl_occ_func *f, const struct gl_occ_launch *l, int *n)
 {
 	int b;

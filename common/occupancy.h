@@ -33,20 +33,6 @@ struct gl_occ_func {
 	CUfunc_cache cache;		/* the function's, else its context's preference */
 };
 
-/*
- * How many clusters of each size fit on a device with each number of
- * blocks per multiprocessor: active[b - 1][c - 1] for b blocks of one
- * multiprocessor and clusters of c blocks, as the server's driver counted
- * them (the way multiprocessors group into processing clusters differs
- * from chip to chip).  Zero rows: not known.
- */
-#define GL_CLUSTER_BLOCKS_MAX	32
-#define GL_CLUSTER_SIZE_MAX	16
-
-struct gl_cluster_table {
-	uint16_t active[GL_CLUSTER_BLOCKS_MAX][GL_CLUSTER_SIZE_MAX];
-};
-
 /* cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags. */
 CUresult gl_occ_blocks(const int32_t *dev, const struct gl_occ_func *f, int block, size_t dyn,
 		       unsigned int flags, int *blocks);
@@ -73,9 +59,9 @@ struct gl_occ_launch {
 };
 
 /* cuOccupancyMaxActiveClusters and cuOccupancyMaxPotentialClusterSize. */
-CUresult gl_occ_clusters(const int32_t *dev, const struct gl_cluster_table *t,
+CUresult gl_occ_clusters(const int32_t *dev, const struct gleam_cluster_table *t,
 			 const struct gl_occ_func *f, const struct gl_occ_launch *l, int *n);
-CUresult gl_occ_cluster_size(const int32_t *dev, const struct gl_cluster_table *t,
+CUresult gl_occ_cluster_size(const int32_t *dev, const struct gleam_cluster_table *t,
 			     const struct gl_occ_func *f, const struct gl_occ_launch *l, int *n);
 
 #endif /* GLEAM_OCCUPANCY_H */

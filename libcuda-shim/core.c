@@ -39,6 +39,9 @@ static size_t obj_size(unsigned int kind)
 	case GL_H_FUNC:
 	case GL_H_KERNEL:
 		return sizeof(struct shim_func);
+	case GL_H_MODULE:
+	case GL_H_LIBRARY:
+		return sizeof(struct shim_module);
 	default:
 		return sizeof(struct shim_obj);
 	}
@@ -90,9 +93,13 @@ void shim_obj_put(struct shim_obj *o)
 	if (o->kind == GL_H_FUNC || o->kind == GL_H_KERNEL) {
 		struct shim_func *f = (struct shim_func *)o;
 
+		/* An answer on its way lands in the object's buffers: take it first. */
+		shim_func_ready(f);
 		if (!f->kernel)
 			free(f->params);
 		f->params = NULL;
+	} else if (o->kind == GL_H_MODULE || o->kind == GL_H_LIBRARY) {
+		shim_module_put((struct shim_module *)o);
 	}
 	o->magic = SHIM_OBJ_DEAD;
 	pthread_mutex_lock(&shim.lock);
@@ -188,7 +195,7 @@ static void shim_init_once(void)
 	struct gl_a_cuInit args = { 0 };
 	struct shim_call c = { .fn = GL_FN_cuInit };
 	struct gleam_devinfo *di;
-	size_t cap = GLEAM_GPUS_MAX_LOCAL * sizeof(*di);
+	size_t cap = GLEAM_GPUS_MAX_LOCAL * (sizeof(*di) + sizeof(struct gleam_cluster_table));
 	CUresult r;
 
 	if (a && !strcmp(a, "0"))
@@ -239,6 +246,12 @@ static void shim_init_once(void)
 		shim.dev[i].info = di[i];
 		shim.dev[i].info.name[sizeof(di[i].name) - 1] = 0;
 		host_reach(shim.dev[i].info.attr);
+		/* After the devices, how clusters fit each (occupancy). */
+		if (rep.flags & GLEAM_INIT_F_CLUSTERS) {
+			memcpy(&shim.dev[i].clusters, (const char *)(di + rep.ndev) +
+			       i * sizeof(struct gleam_cluster_table), sizeof(shim.dev[i].clusters));
+			shim.dev[i].have_clusters = true;
+		}
 	}
 	free(di);
 	shim.initialised = true;

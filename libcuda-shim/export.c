@@ -319,7 +319,6 @@ static const void *t_cls[4] = {
 void shim_export_ctx_gone(struct shim_ctx *c)
 {
 	shim_cls_drain(c->o.id, (CUcontext)c);
-	shim_runtime_ctx_gone(c->o.id);
 }
 
 /* ---- 263e8860: CONTEXT_CHECKS ---- */

@@ -68,8 +68,6 @@ void shim_cls_drain(uint64_t ctx, CUcontext handle);
 struct shim_ctx;
 /* context.c's hook: a context is destroyed, reset or released for the last time. */
 void shim_export_ctx_gone(struct shim_ctx *c);
-/* runtime.c: forget what was kept for a context that goes. */
-void shim_runtime_ctx_gone(uint64_t ctx);
 /* context.c: the device's primary context handle, not retained. */
 CUresult shim_primary_ctx(CUdevice dev, CUcontext *pctx);
 /* context.c: the context everything of dev belongs to, when certain; or NULL. */

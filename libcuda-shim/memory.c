@@ -140,6 +140,12 @@ static CUresult get_global(unsigned int fn, unsigned int kind, void *parent, con
 	r = shim_name_arg(kind, parent, name, &a.hmod, &a.name_len, &iov);
 	if (r)
 		return r;
+	/*
+	 * A variable the image does not define is refused here, as the driver
+	 * refuses it; the address of one it does is the server's to give.
+	 */
+	if (!shim_module_has_var(kind, parent, name))
+		return CUDA_ERROR_NOT_FOUND;
 	c.args = &a;
 	c.args_len = sizeof(a);
 	c.iov = &iov;

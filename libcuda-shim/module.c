@@ -2,8 +2,13 @@
 /*
  * Modules, libraries, kernels, functions and launches.  Loads are
  * asynchronous: the shim mints the handle and the worker maps it.  Looking
- * a function up waits once, for the parameter layout and attributes that
- * every later launch and attribute query is answered from.
+ * a kernel or function up is answered from the image the program loaded
+ * (common/cubin.c): a name it defines gets a handle at once, with the
+ * parameter layout and the attributes its cubin implies; a name it does not
+ * define gets the driver's error.  Only what the server's compiler decides
+ * (attributes of code loaded as PTX) comes from the server, asked in the
+ * lookup's record and waited for at its first use.  An image the shim
+ * cannot read is looked up on the server, waiting.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,7 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cubin.h"
 #include "image.h"
+#include "occupancy.h"
 #include "shim.h"
 #include "util.h"
 
@@ -34,6 +41,89 @@ static const void *unwrap(const void *image)
 	if (image && w->magic == FATBIN_WRAPPER_MAGIC)
 		return w->data;
 	return image;
+}
+
+/* The device a module (its context's) or a library (the current one's, else 0) is read for. */
+static int module_dev(const struct shim_obj *o)
+{
+	struct shim_ctx *cur = shim_current();
+
+	if (o->kind == GL_H_MODULE)
+		return o->dev;
+	return cur ? cur->dev : 0;
+}
+
+/* Keep the code of the image that the device would load, for lookups. */
+static void keep_code(struct shim_module *m, const void *image, size_t n)
+{
+	const int32_t *a = shim.dev[module_dev(&m->o)].info.attr;
+	struct gl_code code;
+
+	m->no_index = true;
+	if (!shim.async || gl_code_pick(image, n, a[CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR],
+					a[CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR], &code))
+		return;
+	m->code = malloc(code.len ? code.len : 1);
+	if (!m->code)
+		return;
+	memcpy(m->code, code.data, code.len);
+	m->code_len = code.len;
+	m->raw_len = code.raw_len;
+	m->code_kind = code.kind;
+	m->code_pack = code.pack;
+	m->no_index = false;
+}
+
+void shim_module_put(struct shim_module *m)
+{
+	gl_module_index_free(m->idx);
+	free(m->code);
+	m->idx = NULL;
+	m->code = NULL;
+	m->no_index = true;
+}
+
+static pthread_mutex_t index_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The index of a module or library, built at its first lookup; NULL: ask the server. */
+static const struct gl_module_index *module_index(struct shim_module *m)
+{
+	const struct gl_module_index *idx;
+
+	pthread_mutex_lock(&index_lock);
+	if (!m->idx && !m->no_index) {
+		struct gl_code code = { .kind = m->code_kind, .pack = m->code_pack,
+					.data = m->code, .len = m->code_len,
+					.raw_len = m->raw_len };
+		unsigned char *raw;
+		size_t len;
+
+		if (gl_code_unpack(&code, &raw, &len) ||
+		    gl_module_index(code.kind, raw, len, &m->idx)) {
+			raw = NULL;
+			m->idx = NULL;
+		}
+		free(raw);
+		free(m->code);
+		m->code = NULL;
+		m->no_index = !m->idx;
+	}
+	idx = m->idx;
+	pthread_mutex_unlock(&index_lock);
+	return idx;
+}
+
+int shim_module_has_var(unsigned int kind, void *h, const char *name)
+{
+	const struct gl_module_index *idx;
+	struct shim_obj *o;
+
+	if (!name || shim_obj_get(kind, h, &o))
+		return -1;
+	idx = module_index((struct shim_module *)o);
+	if (!idx)
+		return -1;
+	return gl_module_variable(idx, name) != NULL;
 }
 
 static CUresult load_image(unsigned int fn, struct shim_obj **out, unsigned int kind,
@@ -75,6 +165,7 @@ static CUresult load_image(unsigned int fn, struct shim_obj **out, unsigned int 
 		shim_obj_put(o);
 		return r;
 	}
+	keep_code((struct shim_module *)o, image, n);
 	shim_obj_created(o);
 	*out = o;
 	return r;
@@ -223,7 +314,65 @@ CUresult shim_param_info(const struct shim_func *f, size_t index, size_t *off, s
 	return CUDA_SUCCESS;
 }
 
-/* cuModuleGetFunction and cuLibraryGetKernel: wait for the layout. */
+/*
+ * A function the image defines: its handle now, its layout and attributes
+ * from the cubin; the record goes without waiting.  Code loaded as PTX is
+ * compiled on the server: the record asks for the attributes, which come
+ * back while the program goes on (shim_func_ready waits if need be).
+ */
+static CUresult found_func(struct shim_module *m, unsigned int kind, const struct gl_kernel *k,
+			   struct gl_a_cuModuleGetFunction *a, struct shim_call *c,
+			   struct shim_func **out)
+{
+	int dev = module_dev(&m->o);
+	struct shim_func *f = (struct shim_func *)shim_obj_new(kind);
+	CUresult r;
+
+	if (!f)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	f->params = calloc(k->nparams ? k->nparams : 1, sizeof(*f->params));
+	if (!f->params) {
+		shim_obj_put(&f->o);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	memcpy(f->params, k->params, k->nparams * sizeof(*f->params));
+	f->nparams = k->nparams;
+	f->params_size = k->params_size;
+	f->barriers = k->res.barriers;
+	a->hfunc = f->o.id;
+	if (k->res_known) {
+		gl_func_attrs(shim.dev[dev].info.attr, &k->res, f->attr);
+		c->force_async = true;
+		r = shim_call(c);
+	} else {
+		f->pinfo = calloc(1, sizeof(*f->pinfo));
+		f->pparams = calloc(GLEAM_NPARAMS_MAX, sizeof(*f->pparams));
+		c->out = f->pinfo;
+		c->out_len = sizeof(*f->pinfo);
+		c->outbuf = f->pparams;
+		c->outbuf_len = GLEAM_NPARAMS_MAX * sizeof(*f->pparams);
+		f->pending = f->pinfo && f->pparams ? shim_defer(c) : NULL;
+		r = f->pending ? shim_conn_error() : CUDA_ERROR_OUT_OF_MEMORY;
+		/*
+		 * The first lookup in PTX waits: it is where the driver's
+		 * compiler reports a module that does not compile.
+		 */
+		if (!r && !__atomic_load_n(&m->compiled, __ATOMIC_ACQUIRE)) {
+			r = shim_func_ready(f);
+			if (!r)
+				__atomic_store_n(&m->compiled, true, __ATOMIC_RELEASE);
+		}
+	}
+	if (r) {
+		shim_obj_put(&f->o);
+		return r;
+	}
+	shim_obj_created(&f->o);
+	*out = f;
+	return CUDA_SUCCESS;
+}
+
+/* cuModuleGetFunction and cuLibraryGetKernel. */
 static CUresult get_func(unsigned int fn, unsigned int kind, unsigned int parent_kind,
 			 void *parent, const char *name, struct shim_func **out)
 {
@@ -241,6 +390,23 @@ static CUresult get_func(unsigned int fn, unsigned int kind, unsigned int parent
 	r = shim_name_arg(parent_kind, parent, name, &a.hmod, &a.name_len, &iov);
 	if (r)
 		return r;
+	c.args = &a;
+	c.args_len = sizeof(a);
+	c.iov = &iov;
+	c.niov = 1;
+	{
+		struct shim_obj *po;
+		const struct gl_module_index *idx;
+
+		if (!shim_obj_get(parent_kind, parent, &po) &&
+		    (idx = module_index((struct shim_module *)po))) {
+			const struct gl_kernel *k = gl_module_kernel(idx, name);
+
+			if (!k)
+				return CUDA_ERROR_NOT_FOUND;
+			return found_func((struct shim_module *)po, kind, k, &a, &c, out);
+		}
+	}
 	params = calloc(GLEAM_NPARAMS_MAX, sizeof(*params));
 	f = (struct shim_func *)shim_obj_new(kind);
 	if (!params || !f) {
@@ -250,10 +416,6 @@ static CUresult get_func(unsigned int fn, unsigned int kind, unsigned int parent
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	a.hfunc = f->o.id;
-	c.args = &a;
-	c.args_len = sizeof(a);
-	c.iov = &iov;
-	c.niov = 1;
 	c.out = &info;
 	c.out_len = sizeof(info);
 	c.outbuf = params;
@@ -302,7 +464,6 @@ CUresult shim_cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
 {
 	struct gl_a_cuKernelGetFunction a;
 	struct shim_func *k, *f;
-	struct shim_obj *o;
 	struct shim_call c;
 	CUresult r;
 
@@ -311,10 +472,9 @@ CUresult shim_cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
 		return r;
 	if (!pFunc)
 		return CUDA_ERROR_INVALID_VALUE;
-	r = shim_obj_get(GL_H_KERNEL, kernel, &o);
+	r = shim_func_of(GL_H_KERNEL, kernel, &k);
 	if (r)
 		return r;
-	k = (struct shim_func *)o;
 	f = (struct shim_func *)shim_obj_new(GL_H_FUNC);
 	if (!f)
 		return CUDA_ERROR_OUT_OF_MEMORY;
@@ -338,16 +498,28 @@ CUresult shim_cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
 }
 
 /* A function, or a kernel where the driver takes one as a function. */
-static CUresult func_arg(CUfunction h, struct shim_func **f)
+CUresult shim_func_get(CUfunction h, struct shim_func **f)
 {
 	struct shim_obj *o;
 	CUresult r = shim_obj_get(GL_H_FUNC, h, &o);
 
 	if (r && !shim_obj_get(GL_H_KERNEL, h, &o))
 		r = CUDA_SUCCESS;
-	if (!r)
-		*f = (struct shim_func *)o;
-	return r;
+	if (r)
+		return r;
+	*f = (struct shim_func *)o;
+	return shim_func_ready(*f);
+}
+
+CUresult shim_func_of(unsigned int kind, const void *h, struct shim_func **f)
+{
+	struct shim_obj *o;
+	CUresult r = shim_obj_get(kind, h, &o);
+
+	if (r)
+		return r;
+	*f = (struct shim_func *)o;
+	return shim_func_ready(*f);
 }
 
 CUresult shim_cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunction hfunc)
@@ -357,7 +529,7 @@ CUresult shim_cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunctio
 
 	if (!pi || (unsigned int)attrib >= CU_FUNC_ATTRIBUTE_MAX)
 		return CUDA_ERROR_INVALID_VALUE;
-	r = func_arg(hfunc, &f);
+	r = shim_func_get(hfunc, &f);
 	if (r)
 		return r;
 	*pi = f->attr[attrib];
@@ -367,7 +539,7 @@ CUresult shim_cuFuncGetAttribute(int *pi, CUfunction_attribute attrib, CUfunctio
 CUresult shim_cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkernel kernel,
 				   CUdevice dev)
 {
-	struct shim_obj *o;
+	struct shim_func *k;
 	CUresult r;
 
 	if (!pi || (unsigned int)attrib >= CU_FUNC_ATTRIBUTE_MAX)
@@ -375,17 +547,17 @@ CUresult shim_cuKernelGetAttribute(int *pi, CUfunction_attribute attrib, CUkerne
 	r = shim_dev_check(dev);
 	if (r)
 		return r;
-	r = shim_obj_get(GL_H_KERNEL, kernel, &o);
+	r = shim_func_of(GL_H_KERNEL, kernel, &k);
 	if (r)
 		return r;
-	*pi = ((struct shim_func *)o)->attr[attrib];
+	*pi = k->attr[attrib];
 	return CUDA_SUCCESS;
 }
 
 CUresult shim_cuFuncGetParamInfo(CUfunction func, size_t index, size_t *off, size_t *size)
 {
 	struct shim_func *f;
-	CUresult r = func_arg(func, &f);
+	CUresult r = shim_func_get(func, &f);
 
 	return r ? r : shim_param_info(f, index, off, size);
 }
@@ -470,7 +642,7 @@ CUresult shim_cuLaunchKernel(CUfunction h, unsigned int gx, unsigned int gy, uns
 	r = shim_begin(&c, GL_FN_cuLaunchKernel);
 	if (r)
 		return r;
-	r = func_arg(h, &f);
+	r = shim_func_get(h, &f);
 	if (r)
 		return r;
 	r = check_dims(f, g, b, shmem);
@@ -559,7 +731,7 @@ CUresult shim_cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction h, void **k
 		return r;
 	if (!cfg)
 		return CUDA_ERROR_INVALID_VALUE;
-	r = func_arg(h, &f);
+	r = shim_func_get(h, &f);
 	if (r)
 		return r;
 	r = shim_pack_config(cfg, per_thread, "cuLaunchKernelEx", &lx, attrs);
@@ -601,4 +773,59 @@ CUresult shim_cuModuleGetLoadingMode(CUmoduleLoadingMode *mode)
 		return CUDA_ERROR_NOT_INITIALIZED;
 	*mode = e && !strcasecmp(e, "EAGER") ? CU_MODULE_EAGER_LOADING : CU_MODULE_LAZY_LOADING;
 	return CUDA_SUCCESS;
+}
+
+/* A lookup's answer, arrived: the server's attributes and layout. */
+static CUresult take_info(struct shim_func *f, CUresult r)
+{
+	const struct gleam_funcinfo *fi = f->pinfo;
+	bool ok = !r && fi->nparams <= GLEAM_NPARAMS_MAX && fi->params_size <= GLEAM_PARAMS_MAX;
+
+	for (uint32_t i = 0; ok && i < fi->nparams; i++)
+		ok = f->pparams[i].size <= fi->params_size &&
+		     f->pparams[i].offset <= fi->params_size - f->pparams[i].size;
+	if (!ok)
+		return r ? r : CUDA_ERROR_INVALID_VALUE;
+	memcpy(f->attr, fi->attr, sizeof(f->attr));
+	/* The compiler's layout is the driver's own; the PTX's should agree. */
+	if (fi->nparams != f->nparams || fi->params_size != f->params_size ||
+	    memcmp(f->params, f->pparams, f->nparams * sizeof(*f->params))) {
+		static bool said;
+		struct gleam_param *p = realloc(f->params, (fi->nparams ? fi->nparams : 1) *
+						sizeof(*p));
+
+		if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+			gl_err("a kernel's parameters read from its PTX differ from the driver's; "
+			       "taking the driver's");
+		if (!p)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		memcpy(p, f->pparams, fi->nparams * sizeof(*p));
+		f->params = p;
+		f->nparams = fi->nparams;
+		f->params_size = fi->params_size;
+	}
+	return CUDA_SUCCESS;
+}
+
+static pthread_mutex_t ready_lock = PTHREAD_MUTEX_INITIALIZER;
+
+CUresult shim_func_ready(struct shim_func *f)
+{
+	CUresult r;
+
+	if (!__atomic_load_n(&f->pending, __ATOMIC_ACQUIRE))
+		return f->status;
+	pthread_mutex_lock(&ready_lock);
+	if (f->pending) {
+		r = take_info(f, shim_pending_wait(f->pending));
+		if (r && !f->status)
+			f->status = r;
+		free(f->pinfo);
+		free(f->pparams);
+		f->pinfo = NULL;
+		f->pparams = NULL;
+		__atomic_store_n(&f->pending, NULL, __ATOMIC_RELEASE);
+	}
+	pthread_mutex_unlock(&ready_lock);
+	return f->status;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "export.h"
+#include "occupancy.h"
 #include "shim.h"
 #include "util.h"
 
@@ -519,375 +520,51 @@ CUresult shim_cuPointerGetAttributes(unsigned int n, CUpointer_attribute *attrs,
 /* ---- occupancy ---- */
 
 /*
- * The answer depends on the function, the block size, the dynamic shared
- * memory, the flags and the function's attributes, never on time: it is
- * asked once and kept.  Frameworks ask before launches, so a kept answer
- * is read with no lock: each entry is a sequence lock; writers hold
- * occ_lock.  Setting an attribute or a cache preference starts a new
- * generation, which no kept entry matches.
+ * The occupancy family follows from the function's attributes and the
+ * device's properties alone (common/occupancy.c): answered here, for any
+ * arguments, with no record.  Frameworks ask before launches.
  */
-#define OCC_SLOTS	1024
-#define OCC_PROBE	4
-
-struct occ_entry {
-	uint32_t seq;		/* odd while written; 0: never used */
-	int32_t blocks;
-	uint64_t func;
-	uint64_t ctx;		/* for a kernel: its function differs per context */
-	uint64_t smem;
-	uint64_t gen;
-	int32_t block;
-	uint32_t flags;
+struct occ {
+	const int32_t *dev;		/* the device's attributes */
+	CUdevice devno;
+	struct shim_func *f;
+	struct gl_occ_func of;
 };
 
-static struct occ_entry occ[OCC_SLOTS];
-static uint64_t occ_gen = 1;
-static unsigned int occ_next;
-static pthread_mutex_t occ_lock = PTHREAD_MUTEX_INITIALIZER;
-
-static void occ_changed(void)
+/* The function (or kernel, in the current context's device) a question is about. */
+static CUresult occ_of(CUfunction h, struct occ *q)
 {
-	__atomic_add_fetch(&occ_gen, 1, __ATOMIC_RELEASE);
-}
+	struct shim_ctx *cur;
+	CUresult r;
 
-static unsigned int occ_hash(uint64_t func, int block, uint64_t smem, unsigned int flags)
-{
-	uint64_t h = func * 0x9e3779b97f4a7c15ull ^ (uint64_t)block * 0xc2b2ae3d27d4eb4full ^
-		     smem * 0x165667b19e3779f9ull ^ flags;
-
-	return (unsigned int)(h ^ h >> 29) % OCC_SLOTS;
-}
-
-#define LD(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define ST(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
-
-static bool occ_find(uint64_t func, uint64_t ctx, int block, uint64_t smem, unsigned int flags,
-		     int *blocks)
-{
-	uint64_t gen = __atomic_load_n(&occ_gen, __ATOMIC_ACQUIRE);
-	unsigned int h = occ_hash(func, block, smem, flags);
-
-	for (unsigned int i = 0; i < OCC_PROBE; i++) {
-		struct occ_entry *e = &occ[(h + i) % OCC_SLOTS];
-		uint32_t s = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
-		bool match;
-		int v;
-
-		if (!s || (s & 1))
-			continue;
-		match = LD(e->func) == func && LD(e->ctx) == ctx && LD(e->block) == block &&
-			LD(e->smem) == smem && LD(e->flags) == flags && LD(e->gen) == gen;
-		v = LD(e->blocks);
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (match && LD(e->seq) == s) {
-			*blocks = v;
-			return true;
-		}
-	}
-	return false;
-}
-
-static void occ_keep(uint64_t func, uint64_t ctx, int block, uint64_t smem, unsigned int flags,
-		     uint64_t gen, int blocks)
-{
-	unsigned int h = occ_hash(func, block, smem, flags);
-	struct occ_entry *e = NULL;
-
-	pthread_mutex_lock(&occ_lock);
-	for (unsigned int i = 0; i < OCC_PROBE && !e; i++) {
-		struct occ_entry *c = &occ[(h + i) % OCC_SLOTS];
-
-		if (!c->seq || c->gen != LD(occ_gen))
-			e = c;
-	}
-	if (!e)
-		e = &occ[(h + occ_next++ % OCC_PROBE) % OCC_SLOTS];
-	ST(e->seq, e->seq + 1);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	ST(e->func, func);
-	ST(e->ctx, ctx);
-	ST(e->block, block);
-	ST(e->smem, smem);
-	ST(e->flags, flags);
-	ST(e->gen, gen);
-	ST(e->blocks, blocks);
-	__atomic_store_n(&e->seq, e->seq + 1, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&occ_lock);
-}
-
-/*
- * cudart passes a kernel where a function is asked for, as the driver
- * allows; the worker knows functions.  Each kernel's function in each
- * context is made once and kept (a kernel's id is never reused).
- */
-struct kfunc {
-	uint64_t kernel, ctx;
-	CUfunction f;
-	struct kfunc *next;
-};
-
-static struct {
-	pthread_mutex_t lock;
-	struct kfunc *list;
-} kfuncs = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-static CUresult kernel_func(CUkernel kernel, uint64_t ctx, __u64 *id)
-{
-	struct shim_obj *o;
-	struct kfunc *k;
-	CUresult r = shim_obj_get(GL_H_KERNEL, kernel, &o);
-
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	r = shim_func_get(h, &q->f);
 	if (r)
 		return r;
-	pthread_mutex_lock(&kfuncs.lock);
-	for (k = kfuncs.list; k; k = k->next)
-		if (k->kernel == o->id && k->ctx == ctx)
-			break;
-	if (!k) {
-		k = calloc(1, sizeof(*k));
-		r = k ? shim_cuKernelGetFunction(&k->f, kernel) : CUDA_ERROR_OUT_OF_MEMORY;
-		if (r) {
-			free(k);
-			pthread_mutex_unlock(&kfuncs.lock);
-			return r;
-		}
-		k->kernel = o->id;
-		k->ctx = ctx;
-		k->next = kfuncs.list;
-		kfuncs.list = k;
-	}
-	pthread_mutex_unlock(&kfuncs.lock);
-	return shim_handle_id(GL_H_FUNC, k->f, id);
-}
-
-/* A context went: its functions went with it. */
-void shim_runtime_ctx_gone(uint64_t ctx)
-{
-	struct kfunc **pp = &kfuncs.list;
-
-	pthread_mutex_lock(&kfuncs.lock);
-	while (*pp) {
-		struct kfunc *k = *pp;
-
-		if (k->ctx == ctx) {
-			*pp = k->next;
-			free(k);
-		} else {
-			pp = &k->next;
-		}
-	}
-	pthread_mutex_unlock(&kfuncs.lock);
-}
-
-/* What an occupancy answer is kept under (occ_find, occ_keep). */
-struct occ_q {
-	__u64 key;		/* what the caller passed: a function's or a kernel's id */
-	uint64_t kctx;		/* for a kernel: its function differs per context */
-	int block;
-	uint64_t smem;
-	unsigned int flags;
-	uint64_t gen;		/* the table's generation when the question went out */
-};
-
-/* The id an occupancy query is kept under: a function's, or a kernel's in c's context. */
-static CUresult occ_key(const struct shim_call *c, CUfunction func, struct occ_q *q)
-{
-	CUresult r = shim_handle_id(GL_H_FUNC, func, &q->key);
-
-	q->kctx = 0;
-	if (r && !shim_handle_id(GL_H_KERNEL, func, &q->key)) {
-		q->kctx = c->ctx;
-		r = CUDA_SUCCESS;
-	}
-	return r;
-}
-
-/*
- * What every occupancy query does before it asks: the answer kept for q
- * (true, in *v), or the function's id for the record (a kernel's function
- * in this context) in *fid and the generation to keep the answer under.
- */
-static bool occ_lookup(const struct shim_call *c, CUfunction func, struct occ_q *q, __u64 *fid,
-		       int *v, CUresult *r)
-{
-	*r = CUDA_SUCCESS;
-	if (occ_find(q->key, q->kctx, q->block, q->smem, q->flags, v))
-		return true;
-	if (shim_handle_id(GL_H_FUNC, func, fid)) {
-		*r = kernel_func((CUkernel)func, c->ctx, fid);
-		if (*r)
-			return true;
-	}
-	q->gen = __atomic_load_n(&occ_gen, __ATOMIC_ACQUIRE);
-	return false;
-}
-
-static void occ_answer(const struct occ_q *q, int v)
-{
-	occ_keep(q->key, q->kctx, q->block, q->smem, q->flags, q->gen, v);
+	r = shim_func_ready(q->f);
+	if (r)
+		return r;
+	cur = shim_current();
+	q->devno = q->f->o.kind == GL_H_KERNEL && cur ? cur->dev : q->f->o.dev;
+	q->dev = shim.dev[q->devno].info.attr;
+	q->of.attr = q->f->attr;
+	q->of.barriers = q->f->barriers;
+	/* The function's preference, else its context's. */
+	q->of.cache = q->f->cache;
+	if (q->of.cache == CU_FUNC_CACHE_PREFER_NONE && cur)
+		q->of.cache = (CUfunc_cache)atomic_load_explicit(&cur->cache, memory_order_relaxed);
+	return CUDA_SUCCESS;
 }
 
 CUresult shim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *nblocks, CUfunction func,
 								    int block, size_t smem,
 								    unsigned int flags)
 {
-	struct gl_a_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags a = {
-		.blockSize = block, .dynamicSMemSize = smem, .flags = flags };
-	struct gl_r_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags o = { 0 };
-	struct occ_q q = { .block = block, .smem = smem, .flags = flags };
-	struct shim_call c;
-	CUresult r;
-	int v;
+	struct occ q;
+	CUresult r = occ_of(func, &q);
 
-	r = shim_begin(&c, GL_FN_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
-	if (r)
-		return r;
-	if (!nblocks)
-		return CUDA_ERROR_INVALID_VALUE;
-	r = occ_key(&c, func, &q);
-	if (r)
-		return r;
-	if (occ_lookup(&c, func, &q, &a.func, &v, &r)) {
-		if (!r)
-			*nblocks = v;
-		return r;
-	}
-	c.args = &a;
-	c.args_len = sizeof(a);
-	c.out = &o;
-	c.out_len = sizeof(o);
-	r = shim_call(&c);
-	if (r)
-		return r;
-	occ_answer(&q, (int)o.numBlocks);
-	*nblocks = (int)o.numBlocks;
-	return CUDA_SUCCESS;
-}
-
-/*
- * Kept in the same table, told apart by a flag no occupancy query takes:
- * the block count goes where the shared memory size goes there.
- */
-#define OCC_DYN_SMEM	0x80000000u
-
-CUresult shim_cuOccupancyAvailableDynamicSMemPerBlock(size_t *size, CUfunction func, int nblocks,
-						      int block)
-{
-	struct gl_a_cuOccupancyAvailableDynamicSMemPerBlock a = {
-		.numBlocks = nblocks, .blockSize = block };
-	struct gl_r_cuOccupancyAvailableDynamicSMemPerBlock o = { 0 };
-	struct occ_q q = { .block = block, .smem = (uint64_t)nblocks, .flags = OCC_DYN_SMEM };
-	struct shim_call c;
-	CUresult r;
-	int v;
-
-	r = shim_begin(&c, GL_FN_cuOccupancyAvailableDynamicSMemPerBlock);
-	if (r)
-		return r;
-	if (!size || nblocks < 0 || block < 0)
-		return CUDA_ERROR_INVALID_VALUE;
-	r = occ_key(&c, func, &q);
-	if (r)
-		return r;
-	if (occ_lookup(&c, func, &q, &a.func, &v, &r)) {
-		if (!r)
-			*size = (size_t)(unsigned int)v;
-		return r;
-	}
-	c.args = &a;
-	c.args_len = sizeof(a);
-	c.out = &o;
-	c.out_len = sizeof(o);
-	r = shim_call(&c);
-	if (r)
-		return r;
-	if (o.dynamicSmemSize <= INT32_MAX)
-		occ_answer(&q, (int)o.dynamicSmemSize);
-	*size = (size_t)o.dynamicSmemSize;
-	return CUDA_SUCCESS;
-}
-
-/*
- * The cluster queries take a whole launch configuration.  Their answers
- * are kept too, under a 64-bit hash of the configuration as records carry
- * it (the stream left out: it does not change the answer).
- */
-#define OCC_CLUSTERS		0x40000000u
-#define OCC_CLUSTER_SIZE	0x20000000u
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001b3ull;
-	return h;
-}
-
-static CUresult cluster_query(unsigned int fn, unsigned int tag, const char *who, int *out,
-			      CUfunction func, const CUlaunchConfig *cfg)
-{
-	struct gl_a_cuOccupancyMaxActiveClusters a = { 0 };
-	struct gl_r_cuOccupancyMaxActiveClusters o = { 0 };
-	struct gleam_launch_attr attrs[GLEAM_LAUNCH_ATTRS_MAX];
-	struct gleam_launch_ex lx;
-	struct occ_q q = { .flags = tag };
-	struct shim_call c;
-	struct iovec iov[2];
-	uint64_t h, stream;
-	CUresult r;
-	int v;
-
-	r = shim_begin(&c, fn);
-	if (r)
-		return r;
-	if (!out || !cfg)
-		return CUDA_ERROR_INVALID_VALUE;
-	r = occ_key(&c, func, &q);
-	if (!r)
-		r = shim_pack_config(cfg, 0, who, &lx, attrs);
-	if (r)
-		return r;
-	stream = lx.stream;
-	lx.stream = 0;
-	h = fnv(fnv(0xcbf29ce484222325ull, &lx, sizeof(lx)), attrs, lx.nattrs * sizeof(attrs[0]));
-	lx.stream = stream;
-	q.block = (int)(h >> 32);
-	q.smem = h;
-	if (occ_lookup(&c, func, &q, &a.func, &v, &r)) {
-		if (!r)
-			*out = v;
-		return r;
-	}
-	iov[0].iov_base = &lx;
-	iov[0].iov_len = sizeof(lx);
-	iov[1].iov_base = attrs;
-	iov[1].iov_len = lx.nattrs * sizeof(attrs[0]);
-	c.args = &a;
-	c.args_len = sizeof(a);
-	c.iov = iov;
-	c.niov = 2;
-	c.out = &o;
-	c.out_len = sizeof(o);
-	r = shim_call(&c);
-	if (r)
-		return r;
-	occ_answer(&q, (int)o.numClusters);
-	*out = (int)o.numClusters;
-	return CUDA_SUCCESS;
-}
-
-CUresult shim_cuOccupancyMaxActiveClusters(int *n, CUfunction func, const CUlaunchConfig *cfg)
-{
-	return cluster_query(GL_FN_cuOccupancyMaxActiveClusters, OCC_CLUSTERS,
-			     "cuOccupancyMaxActiveClusters", n, func, cfg);
-}
-
-CUresult shim_cuOccupancyMaxPotentialClusterSize(int *n, CUfunction func,
-						 const CUlaunchConfig *cfg)
-{
-	return cluster_query(GL_FN_cuOccupancyMaxPotentialClusterSize, OCC_CLUSTER_SIZE,
-			     "cuOccupancyMaxPotentialClusterSize", n, func, cfg);
+	return r ? r : gl_occ_blocks(q.dev, &q.of, block, smem, flags, nblocks);
 }
 
 CUresult shim_cuOccupancyMaxActiveBlocksPerMultiprocessor(int *nblocks, CUfunction func, int block,
@@ -895,6 +572,106 @@ CUresult shim_cuOccupancyMaxActiveBlocksPerMultiprocessor(int *nblocks, CUfuncti
 {
 	return shim_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(nblocks, func, block,
 									 smem, 0);
+}
+
+CUresult shim_cuOccupancyAvailableDynamicSMemPerBlock(size_t *size, CUfunction func, int nblocks,
+						      int block)
+{
+	struct occ q;
+	CUresult r = occ_of(func, &q);
+
+	return r ? r : gl_occ_dyn_smem(q.dev, &q.of, nblocks, block, size);
+}
+
+/* The block size's callback is the program's own: called here, in the caller's thread. */
+CUresult shim_cuOccupancyMaxPotentialBlockSizeWithFlags(int *min_grid, int *block, CUfunction func,
+							CUoccupancyB2DSize to_smem, size_t smem,
+							int limit, unsigned int flags)
+{
+	struct occ q;
+	CUresult r = occ_of(func, &q);
+
+	return r ? r : gl_occ_best_block(q.dev, &q.of, min_grid, block, to_smem, smem, limit,
+					 flags);
+}
+
+CUresult shim_cuOccupancyMaxPotentialBlockSize(int *min_grid, int *block, CUfunction func,
+					       CUoccupancyB2DSize to_smem, size_t smem, int limit)
+{
+	return shim_cuOccupancyMaxPotentialBlockSizeWithFlags(min_grid, block, func, to_smem, smem,
+							      limit, 0);
+}
+
+/* What the cluster questions read of a launch configuration. */
+static CUresult occ_launch(const CUlaunchConfig *cfg, struct gl_occ_launch *l)
+{
+	if (!cfg || (cfg->numAttrs && !cfg->attrs))
+		return CUDA_ERROR_INVALID_VALUE;
+	memset(l, 0, sizeof(*l));
+	l->block[0] = cfg->blockDimX;
+	l->block[1] = cfg->blockDimY;
+	l->block[2] = cfg->blockDimZ;
+	l->grid[0] = cfg->gridDimX;
+	l->grid[1] = cfg->gridDimY;
+	l->grid[2] = cfg->gridDimZ;
+	l->dyn = cfg->sharedMemBytes;
+	for (unsigned int i = 0; i < cfg->numAttrs; i++) {
+		const CUlaunchAttribute *a = &cfg->attrs[i];
+
+		if (a->id != CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+			continue;
+		l->cluster[0] = a->value.clusterDim.x;
+		l->cluster[1] = a->value.clusterDim.y;
+		l->cluster[2] = a->value.clusterDim.z;
+	}
+	return CUDA_SUCCESS;
+}
+
+/* The server's count of the clusters that fit its device (struct gleam_cluster_table). */
+static CUresult occ_clusters(const struct occ *q, const char *who,
+			     const struct gleam_cluster_table **t)
+{
+	if (q->dev[CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR] < 9)
+		return CUDA_ERROR_NOT_SUPPORTED;
+	if (!shim.dev[q->devno].have_clusters) {
+		static bool said;
+
+		if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+			gl_err("%s: the server did not say how clusters fit its GPU (an older gleamd?): "
+			       "returning CUDA_ERROR_NOT_SUPPORTED", who);
+		return CUDA_ERROR_NOT_SUPPORTED;
+	}
+	*t = &shim.dev[q->devno].clusters;
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuOccupancyMaxActiveClusters(int *n, CUfunction func, const CUlaunchConfig *cfg)
+{
+	const struct gleam_cluster_table *t;
+	struct gl_occ_launch l;
+	struct occ q;
+	CUresult r = occ_of(func, &q);
+
+	if (!r)
+		r = occ_launch(cfg, &l);
+	if (!r)
+		r = occ_clusters(&q, "cuOccupancyMaxActiveClusters", &t);
+	return r ? r : gl_occ_clusters(q.dev, t, &q.of, &l, n);
+}
+
+CUresult shim_cuOccupancyMaxPotentialClusterSize(int *n, CUfunction func,
+						 const CUlaunchConfig *cfg)
+{
+	const struct gleam_cluster_table *t;
+	struct gl_occ_launch l;
+	struct occ q;
+	CUresult r = occ_of(func, &q);
+
+	if (!r)
+		r = occ_launch(cfg, &l);
+	if (!r)
+		r = occ_clusters(&q, "cuOccupancyMaxPotentialClusterSize", &t);
+	return r ? r : gl_occ_cluster_size(q.dev, t, &q.of, &l, n);
 }
 
 /* ---- function and kernel attributes, cache and shared memory configuration ---- */
@@ -964,10 +741,10 @@ CUresult shim_cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, 
 
 	if (!shim.initialised)
 		return CUDA_ERROR_NOT_INITIALIZED;
-	r = shim_obj_get(GL_H_FUNC, hfunc, &o);
+	r = shim_func_of(GL_H_FUNC, hfunc, &f);
 	if (r)
 		return r;
-	f = (struct shim_func *)o;
+	o = &f->o;
 	if ((unsigned int)attrib >= CU_FUNC_ATTRIBUTE_MAX)
 		return CUDA_ERROR_INVALID_VALUE;
 	r = attr_check(f, f->o.dev, attrib, value);
@@ -978,7 +755,6 @@ CUresult shim_cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, 
 	if (r)
 		return r;
 	__atomic_store_n(&f->attr[attrib], value, __ATOMIC_RELAXED);
-	occ_changed();
 	return CUDA_SUCCESS;
 }
 
@@ -992,10 +768,10 @@ CUresult shim_cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkerne
 
 	if (r)
 		return r;
-	r = shim_obj_get(GL_H_KERNEL, kernel, &o);
+	r = shim_func_of(GL_H_KERNEL, kernel, &k);
 	if (r)
 		return r;
-	k = (struct shim_func *)o;
+	o = &k->o;
 	if ((unsigned int)attrib >= CU_FUNC_ATTRIBUTE_MAX)
 		return CUDA_ERROR_INVALID_VALUE;
 	r = attr_check(k, dev, attrib, val);
@@ -1006,13 +782,12 @@ CUresult shim_cuKernelSetAttribute(CUfunction_attribute attrib, int val, CUkerne
 	if (r)
 		return r;
 	__atomic_store_n(&k->attr[attrib], val, __ATOMIC_RELAXED);
-	occ_changed();
 	return CUDA_SUCCESS;
 }
 
 /*
  * Cache preferences are hints the driver weighs, also when it computes
- * occupancy: each one starts a new occupancy generation.
+ * occupancy (a function's own, else its context's): kept here for that.
  */
 static bool cache_config_ok(CUfunc_cache config)
 {
@@ -1022,50 +797,71 @@ static bool cache_config_ok(CUfunc_cache config)
 CUresult shim_cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
 {
 	struct gl_a_cuFuncSetCacheConfig a = { .config = config };
+	struct shim_obj *o;
 	CUresult r;
 
 	if (!shim.initialised)
 		return CUDA_ERROR_NOT_INITIALIZED;
-	r = shim_handle_id(GL_H_FUNC, hfunc, &a.hfunc);
+	r = shim_obj_get(GL_H_FUNC, hfunc, &o);
 	if (r)
 		return r;
 	if (!cache_config_ok(config))
 		return CUDA_ERROR_INVALID_VALUE;
+	a.hfunc = o->id;
 	r = send_async(GL_FN_cuFuncSetCacheConfig, &a, sizeof(a));
 	if (!r)
-		occ_changed();
+		__atomic_store_n(&((struct shim_func *)o)->cache, config, __ATOMIC_RELAXED);
 	return r;
 }
 
 CUresult shim_cuKernelSetCacheConfig(CUkernel kernel, CUfunc_cache config, CUdevice dev)
 {
 	struct gl_a_cuKernelSetCacheConfig a = { .config = config, .dev = dev };
+	struct shim_obj *o;
 	CUresult r = shim_dev_check(dev);
 
 	if (r)
 		return r;
-	r = shim_handle_id(GL_H_KERNEL, kernel, &a.kernel);
+	r = shim_obj_get(GL_H_KERNEL, kernel, &o);
 	if (r)
 		return r;
 	if (!cache_config_ok(config))
 		return CUDA_ERROR_INVALID_VALUE;
+	a.kernel = o->id;
 	r = send_async_any(GL_FN_cuKernelSetCacheConfig, &a, sizeof(a));
 	if (!r)
-		occ_changed();
+		__atomic_store_n(&((struct shim_func *)o)->cache, config, __ATOMIC_RELAXED);
 	return r;
 }
 
 CUresult shim_cuCtxSetCacheConfig(CUfunc_cache config)
 {
 	struct gl_a_cuCtxSetCacheConfig a = { .config = config };
-	CUresult r;
+	struct shim_ctx *c;
+	CUresult r = shim_require_ctx(&c);
 
+	if (r)
+		return r;
 	if (!cache_config_ok(config))
-		return shim.initialised ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_NOT_INITIALIZED;
+		return CUDA_ERROR_INVALID_VALUE;
 	r = send_async(GL_FN_cuCtxSetCacheConfig, &a, sizeof(a));
 	if (!r)
-		occ_changed();
+		atomic_store_explicit(&c->cache, config, memory_order_relaxed);
 	return r;
+}
+
+/* The context's preference is the program's own setting: known here. */
+CUresult shim_cuCtxGetCacheConfig(CUfunc_cache *config)
+{
+	struct shim_ctx *c;
+	CUresult r = shim_require_ctx(&c);
+
+	if (r)
+		return r;
+	if (!config)
+		return CUDA_ERROR_INVALID_VALUE;
+	*config = (CUfunc_cache)atomic_load_explicit(&c->cache, memory_order_relaxed);
+	return CUDA_SUCCESS;
 }
 
 /*
@@ -1119,16 +915,12 @@ CUresult shim_cuFuncSetSharedMemConfig(CUfunction hfunc, CUsharedconfig config)
 CUresult shim_cuKernelGetParamInfo(CUkernel kernel, size_t index, size_t *off, size_t *size)
 {
 	struct shim_func *k;
-	struct shim_obj *o;
 	CUresult r;
 
 	if (!shim.initialised)
 		return CUDA_ERROR_NOT_INITIALIZED;
-	r = shim_obj_get(GL_H_KERNEL, kernel, &o);
-	if (r)
-		return r;
-	k = (struct shim_func *)o;
-	return shim_param_info(k, index, off, size);
+	r = shim_func_of(GL_H_KERNEL, kernel, &k);
+	return r ? r : shim_param_info(k, index, off, size);
 }
 
 /* ---- peers ---- */

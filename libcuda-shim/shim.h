@@ -67,6 +67,8 @@ struct shim_ctx {
 	 */
 	_Atomic uint64_t fallible_seq;
 	_Atomic uint64_t settled_seq;
+	/* cuCtxSetCacheConfig's preference (CUfunc_cache), for occupancy. */
+	_Atomic unsigned int cache;
 	/* The last record of each kind, for GLEAM_TRACE_WAITS. */
 	_Atomic unsigned int last_risky_fn;
 	_Atomic unsigned int last_fallible_fn;
@@ -115,6 +117,22 @@ struct shim_pool {
 	uint64_t attr[SHIM_POOL_ATTRS];
 };
 
+/*
+ * Modules and libraries: what their image says (common/cubin.h), so that
+ * lookups by name are answered here.  The code the device would load is
+ * copied at load and indexed at the first lookup.
+ */
+struct gl_module_index;
+struct shim_module {
+	struct shim_obj o;
+	unsigned char *code;		/* the picked code, as the image held it */
+	size_t code_len, raw_len;
+	int code_kind, code_pack;	/* enum gl_code_kind, gl_code_pack */
+	struct gl_module_index *idx;	/* after the first lookup */
+	bool no_index;			/* nothing to read: lookups ask the server */
+	bool compiled;			/* PTX the server compiled: a lookup's answer came */
+};
+
 /* Functions and kernels: what a launch needs to marshal its parameters. */
 struct shim_func {
 	struct shim_obj o;
@@ -124,7 +142,28 @@ struct shim_func {
 	int32_t attr[GLEAM_FUNC_ATTR_MAX];
 	struct gleam_param *params;
 	CUresult status;	/* the creation's result, for later uses */
+	uint32_t barriers;	/* named barriers its code uses (occupancy) */
+	CUfunc_cache cache;	/* cuFuncSetCacheConfig's preference */
+	/* Attributes only the server's compiler knows (PTX), on their way. */
+	struct shim_pending *pending;
+	struct gleam_funcinfo *pinfo;
+	struct gleam_param *pparams;
 };
+
+/* module.c: let go of what a module or library kept of its image. */
+void shim_module_put(struct shim_module *m);
+/* module.c: whether a module or library's image has name among its variables: 0, 1, or -1 unknown. */
+int shim_module_has_var(unsigned int kind, void *h, const char *name);
+
+/*
+ * A function or a kernel (the driver takes either where a function is
+ * asked for), its attributes known: an answer still on its way is waited for.
+ */
+CUresult shim_func_get(CUfunction h, struct shim_func **f);
+/* The same for one kind, GL_H_FUNC or GL_H_KERNEL. */
+CUresult shim_func_of(unsigned int kind, const void *h, struct shim_func **f);
+/* Its attributes and parameters known (a lookup's answer arrived), or its error. */
+CUresult shim_func_ready(struct shim_func *f);
 
 /* A lookup by name in a module or library: parent id, name and its length. */
 CUresult shim_name_arg(unsigned int kind, void *parent, const char *name, __u64 *id,
@@ -149,6 +188,9 @@ extern __thread struct shim_stream *shim_call_sobj;
 /* Devices, as the server described them at cuInit. */
 struct shim_dev {
 	struct gleam_devinfo info;
+	/* How clusters fit (cuOccupancyMaxActiveClusters), when the server said. */
+	bool have_clusters;
+	struct gleam_cluster_table clusters;
 	/* Primary context: one handle for the process's life. */
 	struct shim_ctx *pctx;
 	int prim_refs;
@@ -196,6 +238,7 @@ struct shim_call {
 	void *outbuf;		/* the reply's variable part, or data pieces */
 	size_t outbuf_len;
 	bool force_sync;	/* wait even if the class is async */
+	bool force_async;	/* no reply wanted, whatever the class (lookups answered here) */
 	bool waited;		/* set by shim_call: a reply was awaited */
 	bool captured;		/* set by shim_call: it went to a capturing stream */
 };
@@ -217,6 +260,16 @@ CUresult shim_submit(struct shim_call *c, uint32_t tag, unsigned int flags);
 uint32_t shim_new_waiter(struct shim_call *c);
 CUresult shim_wait_reply(uint32_t tag);
 CUresult shim_conn_error(void);
+/*
+ * A record whose reply is wanted later: sent now, answered into c's out
+ * and outbuf (which must live until shim_pending_wait) whenever it comes.
+ * NULL without memory.
+ */
+struct shim_pending;
+struct shim_pending *shim_defer(struct shim_call *c);
+bool shim_pending_done(struct shim_pending *p);
+/* Wait for it if it has not come, and let it go: the reply's result. */
+CUresult shim_pending_wait(struct shim_pending *p);
 /* Data bytes one record may carry on this session's ring. */
 size_t shim_piece_max(void);
 

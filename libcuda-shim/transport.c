@@ -27,6 +27,7 @@
 struct waiter {
 	uint32_t tag;
 	bool done;
+	bool deferred;		/* nobody waits yet (struct shim_pending) */
 	CUresult result;
 	void *out;
 	size_t out_len;
@@ -606,6 +607,78 @@ CUresult shim_wait_reply(uint32_t tag)
 	return r;
 }
 
+/*
+ * Replies that arrive while nobody waits (shim_defer): a record whose
+ * answer is wanted later, such as a function's attributes that only the
+ * server's compiler knows.  The reply lands in the caller's buffers when
+ * some thread drains the ring; whoever needs it waits then, if it has
+ * not come yet.
+ */
+struct shim_pending {
+	struct waiter w;
+};
+
+struct shim_pending *shim_defer(struct shim_call *c)
+{
+	struct shim_pending *p = calloc(1, sizeof(*p));
+	CUresult r;
+
+	if (!p)
+		return NULL;
+	pthread_mutex_lock(&conn.rx_lock);
+	p->w.tag = conn.next_tag++;
+	if (!p->w.tag)
+		p->w.tag = conn.next_tag++;
+	p->w.deferred = true;
+	p->w.out = c->out;
+	p->w.out_len = c->out_len;
+	p->w.buf = c->outbuf;
+	p->w.buf_len = c->outbuf_len;
+	p->w.next = conn.waiters;
+	conn.waiters = &p->w;
+	pthread_mutex_unlock(&conn.rx_lock);
+	c->waited = false;
+	r = shim_submit(c, p->w.tag, GLEAM_REC_F_REPLY);
+	if (r) {
+		pthread_mutex_lock(&conn.rx_lock);
+		p->w.done = true;
+		p->w.result = r;
+		pthread_mutex_unlock(&conn.rx_lock);
+	}
+	return p;
+}
+
+CUresult shim_pending_wait(struct shim_pending *p)
+{
+	struct waiter **pp;
+	CUresult r;
+
+	if (shim_trace_waits && !shim_pending_done(p))
+		gl_err("waits: a function's attributes, which the server's compiler knows");
+	wait_until(reply_done, &p->w, false);
+	pthread_mutex_lock(&conn.rx_lock);
+	for (pp = &conn.waiters; *pp; pp = &(*pp)->next) {
+		if (*pp == &p->w) {
+			*pp = p->w.next;
+			break;
+		}
+	}
+	r = p->w.done ? p->w.result : conn.dead;
+	pthread_mutex_unlock(&conn.rx_lock);
+	free(p);
+	return r;
+}
+
+bool shim_pending_done(struct shim_pending *p)
+{
+	bool done;
+
+	pthread_mutex_lock(&conn.rx_lock);
+	done = p->w.done;
+	pthread_mutex_unlock(&conn.rx_lock);
+	return done;
+}
+
 /* Errors after which CUDA fails every call in the context. */
 static bool is_sticky(CUresult r)
 {
@@ -849,7 +922,8 @@ __thread bool shim_ungated;
 
 CUresult shim_call(struct shim_call *c)
 {
-	bool sync = c->force_sync || !shim.async || gl_fn_table[c->fn].cls == GL_SYNC;
+	bool sync = !c->force_async &&
+		    (c->force_sync || !shim.async || gl_fn_table[c->fn].cls == GL_SYNC);
 	struct shim_ctx *sctx = NULL, *cur = NULL;
 	uint64_t risky = 0, seq = 0, fallible = 0;
 	uint32_t tag = 0;

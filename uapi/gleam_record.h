@@ -81,11 +81,30 @@ struct gleam_devinfo {
 	__u32 reserved;
 };
 
-/* Reply body of cuInit: this header, then ndev struct gleam_devinfo. */
+/*
+ * Reply body of cuInit: this header, then ndev struct gleam_devinfo, then
+ * with GLEAM_INIT_F_CLUSTERS ndev struct gleam_cluster_table.
+ */
 struct gleam_init_reply {
 	__s32 driver_version;
 	__u32 ndev;
-	__u64 reserved;
+	__u32 flags;		/* GLEAM_INIT_F_* */
+	__u32 reserved;		/* must be zero */
+};
+
+#define GLEAM_INIT_F_CLUSTERS	(1U << 0)
+
+/*
+ * How many clusters fit on a device: active[b - 1][c - 1] for clusters of
+ * c blocks when each multiprocessor holds b blocks, as the server's driver
+ * counted them once (0: none, or not known).  The client answers
+ * cuOccupancyMaxActiveClusters from it for any kernel.
+ */
+#define GLEAM_CLUSTER_BLOCKS_MAX	32
+#define GLEAM_CLUSTER_SIZE_MAX		16
+
+struct gleam_cluster_table {
+	__u16 active[GLEAM_CLUSTER_BLOCKS_MAX][GLEAM_CLUSTER_SIZE_MAX];
 };
 
 /* Function description, in the reply to cuModuleGetFunction and kin. */

@@ -42,8 +42,22 @@ struct gleam_ring_ctl {
 	__u32 tail;		/* producer: bytes published */
 	__u32 prod_flags;	/* GLEAM_RING_PROD_* */
 	__u8 pad1[56];
-	__u64 reserved[8];	/* must be zero */
+	/*
+	 * The producer's own counts, GLEAM_RING_STAT_*: read for reports
+	 * only, never trusted for anything else.
+	 */
+	__u64 prod_stats[2];
+	__u64 reserved[6];	/* must be zero */
 };
+
+/* Calls of the program's that waited for a reply (SQ only). */
+#define GLEAM_RING_STAT_WAITS		0
+/*
+ * Calls of the program's that CUDA makes wait, whatever answers them: a
+ * synchronisation with work to wait for, a copy to memory the program
+ * reads at once, a question only the GPU can answer (SQ only).
+ */
+#define GLEAM_RING_STAT_WAITS_REQUIRED	1
 
 /* The consumer sleeps: a producer that publishes must ring the doorbell. */
 #define GLEAM_RING_CONS_NEED_WAKEUP	(1U << 0)

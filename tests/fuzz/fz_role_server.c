@@ -42,7 +42,7 @@ static ssize_t fz_getrandom(void *buf, size_t len, unsigned int flags)
 #undef free
 
 int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_info *info,
-		 struct gleam_gpu_info *gpus)
+		 struct gleam_gpu_info *gpus, struct gleam_cluster_table *clusters, bool *have_clusters)
 {
 	return -ENODEV;
 }

@@ -18,7 +18,7 @@
 
 /* main.c's, which is not linked: the client role never probes. */
 int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_info *info,
-		 struct gleam_gpu_info *gpus)
+		 struct gleam_gpu_info *gpus, struct gleam_cluster_table *clusters, bool *have_clusters)
 {
 	return -ENODEV;
 }

@@ -2,7 +2,7 @@
 /* occdiff's use of the cluster probe, with the driver linked in. */
 #include "../../../broker/cluster_probe.h"
 
-static inline int gl_cluster_probe(struct gl_cluster_table *t)
+static inline int gl_cluster_probe(struct gleam_cluster_table *t)
 {
 	static const struct gl_cluster_probe_ops ops = {
 		.module_load_data = cuModuleLoadData,

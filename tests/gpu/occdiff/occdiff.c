@@ -64,7 +64,7 @@ static struct {
 	FILE *dump;
 	bool dump_occ;
 	int32_t dev[GLEAM_DEV_ATTR_MAX];
-	struct gl_cluster_table table;
+	struct gleam_cluster_table table;
 	CUdevice cudev;
 	int major, minor;
 	long kernels_seen;
@@ -618,9 +618,9 @@ int main(int argc, char **argv)
 
 		if (r)
 			fprintf(stderr, "occdiff: the cluster probe failed (%d)\n", r);
-		for (int b = 0; b < GL_CLUSTER_BLOCKS_MAX && g.dump; b++) {
+		for (int b = 0; b < GLEAM_CLUSTER_BLOCKS_MAX && g.dump; b++) {
 			dump("T %d", b + 1);
-			for (int c = 0; c < GL_CLUSTER_SIZE_MAX; c++)
+			for (int c = 0; c < GLEAM_CLUSTER_SIZE_MAX; c++)
 				dump(" %u", g.table.active[b][c]);
 			dump("\n");
 		}
