@@ -14,7 +14,9 @@
 
 #include <zstd.h>
 
+#include "cubin.h"
 #include "image.h"
+#include "occupancy.h"
 #include "sim_kernels.h"
 #include "util.h"
 #include "worker.h"
@@ -150,6 +152,9 @@ struct sim_module {
 	size_t plain_size;
 	bool unpacked;
 	struct sim_global *globals;
+	/* Its cubin's kernels (common/cubin.c), read at the first lookup: their attributes. */
+	struct gl_module_index *idx;
+	bool indexed;
 };
 
 /* A module's variable in device memory: made on first lookup, freed at unload. */
@@ -166,6 +171,7 @@ struct sim_func {
 	char name[96];
 	struct gleam_param p[16];
 	uint32_t params_size;
+	const struct gl_kernel *gk;	/* what its cubin says, for a cubin's kernel */
 };
 
 struct sim_pool;
@@ -1188,6 +1194,28 @@ static bool defines(struct sim_module *m, const char *name)
 	return m->plain_size && names(m->plain, m->plain_size, name);
 }
 
+/*
+ * A cubin's kernels as a GPU of compute capability 9.0 reads them: their
+ * parameters and the attributes their resources imply, as on the H200.
+ */
+static const struct gl_kernel *cubin_kernel(struct sim_module *m, const char *name)
+{
+	if (!m->indexed) {
+		struct gl_code code;
+		unsigned char *raw;
+		size_t len;
+
+		m->indexed = true;
+		if (!gl_code_pick(m->image, m->size, 9, 0, &code) && code.kind == GL_CODE_CUBIN &&
+		    !gl_code_unpack(&code, &raw, &len)) {
+			if (gl_module_index(code.kind, raw, len, &m->idx))
+				m->idx = NULL;
+			free(raw);
+		}
+	}
+	return m->idx ? gl_module_kernel(m->idx, name) : NULL;
+}
+
 static CUresult get_func(void *parent, const char *name, struct sim_func **out, bool need_ctx)
 {
 	const struct sim_kernel *k;
@@ -1210,6 +1238,7 @@ static CUresult get_func(void *parent, const char *name, struct sim_func **out, 
 	if (!f)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	f->k = k;
+	f->gk = cubin_kernel(parent, name);
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	for (unsigned int i = 0; k && i < k->nparams && i < 16; i++) {
 		uint32_t sz = k->param_size[i], al = sz >= 8 ? 8 : sz;
@@ -1376,6 +1405,7 @@ static CUresult unload(void *h)
 	}
 	free(m->image);
 	free(m->plain);
+	gl_module_index_free(m->idx);
 	obj_free(m);
 	return CUDA_SUCCESS;
 }
@@ -1828,36 +1858,49 @@ static CUresult sim_init(const char *lib)
 	return CUDA_SUCCESS;
 }
 
+/* The sim device's attributes; the rest are 0. */
+static const struct { int a, v; } sim_attrs[] = {
+	{ CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024 },
+	{ CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, 1024 },
+	{ CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, 1024 },
+	{ CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, 64 },
+	{ CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, 2147483647 },
+	{ CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, 65535 },
+	{ CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, 65535 },
+	{ CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, 49152 },
+	{ CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 232448 },
+	{ CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY, 65536 },
+	{ CU_DEVICE_ATTRIBUTE_WARP_SIZE, 32 },
+	{ CU_DEVICE_ATTRIBUTE_MAX_PITCH, 2147483647 },
+	{ CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, 65536 },
+	{ CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 1000000 },
+	{ CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, SIM_SMS },
+	{ CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 9 },
+	{ CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0 },
+	{ CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, 1 },
+	{ CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS, 1 },
+	{ CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, 2048 },
+	/* Each multiprocessor an H200's, so that occupancy answers as there. */
+	{ CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, 233472 },
+	{ CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, 65536 },
+	{ CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, 32 },
+	{ CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK, 1024 },
+	{ CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH, 1 },
+	{ CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, 1 },
+	/* As a GPU whose host has HMM says of its own machine's memory. */
+	{ CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS, 1 },
+	{ CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, 1 },
+	{ CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, 1 },
+};
+
+static void sim_dev_attrs(int32_t *attr)
+{
+	for (size_t a = 0; a < ARRAY_SIZE(sim_attrs); a++)
+		attr[sim_attrs[a].a] = sim_attrs[a].v;
+}
+
 static CUresult sim_devices(int *ver, struct gleam_devinfo *d, unsigned int max, unsigned int *n)
 {
-	static const struct { int a, v; } attrs[] = {
-		{ CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, 1024 },
-		{ CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, 1024 },
-		{ CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, 1024 },
-		{ CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, 64 },
-		{ CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, 2147483647 },
-		{ CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, 65535 },
-		{ CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, 65535 },
-		{ CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, 49152 },
-		{ CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 232448 },
-		{ CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY, 65536 },
-		{ CU_DEVICE_ATTRIBUTE_WARP_SIZE, 32 },
-		{ CU_DEVICE_ATTRIBUTE_MAX_PITCH, 2147483647 },
-		{ CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK, 65536 },
-		{ CU_DEVICE_ATTRIBUTE_CLOCK_RATE, 1000000 },
-		{ CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, SIM_SMS },
-		{ CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, 9 },
-		{ CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, 0 },
-		{ CU_DEVICE_ATTRIBUTE_UNIFIED_ADDRESSING, 1 },
-		{ CU_DEVICE_ATTRIBUTE_CONCURRENT_KERNELS, 1 },
-		{ CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, 2048 },
-		{ CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED, 1 },
-		/* As a GPU whose host has HMM says of its own machine's memory. */
-		{ CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS, 1 },
-		{ CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, 1 },
-		{ CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, 1 },
-	};
-
 	*ver = CUDA_VERSION;
 	*n = 0;
 	for (unsigned int i = 0; i < sim_ndev() && i < max; i++, d++) {
@@ -1873,8 +1916,7 @@ static CUresult sim_devices(int *ver, struct gleam_devinfo *d, unsigned int max,
 			d->uuid[b] = (uint8_t)(0x51 + b);
 		d->uuid[15] = (uint8_t)(0x60 + g);
 		d->total_mem = sim_mem_total(g);
-		for (size_t a = 0; a < ARRAY_SIZE(attrs); a++)
-			d->attr[attrs[a].a] = attrs[a].v;
+		sim_dev_attrs(d->attr);
 		d->nattr = GLEAM_DEV_ATTR_MAX;
 		*n = i + 1;
 	}
@@ -1888,6 +1930,16 @@ static CUresult sim_func_info(CUfunction h, struct gleam_funcinfo *fi, struct gl
 
 	if (!is(h, K_FUNC))
 		return CUDA_ERROR_INVALID_HANDLE;
+	if (f->gk) {
+		int32_t dev[GLEAM_DEV_ATTR_MAX] = { 0 };
+
+		sim_dev_attrs(dev);
+		fi->nparams = MIN(f->gk->nparams, max);
+		fi->params_size = f->gk->params_size;
+		memcpy(p, f->gk->params, fi->nparams * sizeof(*p));
+		gl_func_attrs(dev, &f->gk->res, fi->attr);
+		return CUDA_SUCCESS;
+	}
 	fi->nparams = f->k ? MIN(f->k->nparams, max) : 0;
 	fi->params_size = f->params_size;
 	memcpy(p, f->p, fi->nparams * sizeof(*p));

@@ -971,6 +971,59 @@ static void ptx_skip_body(struct ptx *x)
 	}
 }
 
+static bool tok_starts(const char *t, size_t n, const char *w)
+{
+	size_t l = strlen(w);
+
+	return n >= l && !memcmp(t, w, l);
+}
+
+/*
+ * Skip an entry's body, the parser after its '{', counting the named
+ * barriers its code uses as ptxas counts them: one more than the highest
+ * barrier an instruction names, all 16 where one names it by register.
+ */
+static uint32_t ptx_barriers(struct ptx *x)
+{
+	uint32_t most = 0;
+	int depth = 1;
+
+	while (depth) {
+		const char *t, *v;
+		size_t n = ptx_token(x, &t);
+
+		if (!n)
+			break;
+		if (n == 1 && *t == '{') {
+			depth++;
+		} else if (n == 1 && *t == '}') {
+			depth--;
+		} else if (n == 1 && *t == '"') {
+			while (x->p < x->end && *x->p++ != '"')
+				;
+		} else if ((tok_starts(t, n, "bar.") || tok_starts(t, n, "barrier.")) &&
+			   !tok_starts(t, n, "bar.warp") && !tok_starts(t, n, "barrier.cluster")) {
+			size_t vn = ptx_token(x, &v);
+
+			/* bar.red names its destination first. */
+			if (tok_starts(t, n, "bar.red") || tok_starts(t, n, "barrier.red")) {
+				if (ptx_token(x, &v) != 1 || *v != ',')
+					continue;
+				vn = ptx_token(x, &v);
+			}
+			if (vn && isdigit((unsigned char)*v)) {
+				unsigned long id = strtoul(v, NULL, 10);
+
+				if (id < 16 && id + 1 > most)
+					most = (uint32_t)id + 1;
+			} else if (vn && *v == '%') {
+				most = 16;
+			}
+		}
+	}
+	return most;
+}
+
 static int ptx_entry(struct builder *b, struct ptx *x)
 {
 	struct gl_kernel *k;
@@ -1035,7 +1088,7 @@ static int ptx_entry(struct builder *b, struct ptx *x)
 			;
 	}
 	if (n == 1 && *t == '{') {
-		ptx_skip_body(x);
+		k->res.barriers = ptx_barriers(x);
 		return 0;
 	}
 	/* A prototype of an entry defined elsewhere: not in this module. */

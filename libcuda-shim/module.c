@@ -60,8 +60,8 @@ static void keep_code(struct shim_module *m, const void *image, size_t n)
 	struct gl_code code;
 
 	m->no_index = true;
-	if (!shim.async || gl_code_pick(image, n, a[CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR],
-					a[CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR], &code))
+	if (gl_code_pick(image, n, a[CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR],
+			 a[CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR], &code))
 		return;
 	m->code = malloc(code.len ? code.len : 1);
 	if (!m->code)
@@ -376,6 +376,9 @@ static CUresult found_func(struct shim_module *m, unsigned int kind, const struc
 static CUresult get_func(unsigned int fn, unsigned int kind, unsigned int parent_kind,
 			 void *parent, const char *name, struct shim_func **out)
 {
+	const struct gl_module_index *idx = NULL;
+	const struct gl_kernel *k = NULL;
+	struct shim_obj *po;
 	struct gl_a_cuModuleGetFunction a = { 0 };
 	struct gleam_funcinfo info = { 0 };
 	struct gleam_param *params;
@@ -394,18 +397,15 @@ static CUresult get_func(unsigned int fn, unsigned int kind, unsigned int parent
 	c.args_len = sizeof(a);
 	c.iov = &iov;
 	c.niov = 1;
-	{
-		struct shim_obj *po;
-		const struct gl_module_index *idx;
-
-		if (!shim_obj_get(parent_kind, parent, &po) &&
-		    (idx = module_index((struct shim_module *)po))) {
-			const struct gl_kernel *k = gl_module_kernel(idx, name);
-
-			if (!k)
-				return CUDA_ERROR_NOT_FOUND;
-			return found_func((struct shim_module *)po, kind, k, &a, &c, out);
-		}
+	if (!shim_obj_get(parent_kind, parent, &po))
+		idx = module_index((struct shim_module *)po);
+	if (idx)
+		k = gl_module_kernel(idx, name);
+	/* The synchronous mode, for comparison, asks the server as a naive remoting would. */
+	if (idx && shim.async) {
+		if (!k)
+			return CUDA_ERROR_NOT_FOUND;
+		return found_func((struct shim_module *)po, kind, k, &a, &c, out);
 	}
 	params = calloc(GLEAM_NPARAMS_MAX, sizeof(*params));
 	f = (struct shim_func *)shim_obj_new(kind);
@@ -436,6 +436,8 @@ static CUresult get_func(unsigned int fn, unsigned int kind, unsigned int parent
 	f->nparams = info.nparams;
 	f->params_size = info.params_size;
 	memcpy(f->attr, info.attr, sizeof(f->attr));
+	/* What no driver attribute says, the image does. */
+	f->barriers = k ? k->res.barriers : 0;
 	f->params = realloc(params, (info.nparams ? info.nparams : 1) * sizeof(*params));
 	if (!f->params)
 		f->params = params;

@@ -39,6 +39,7 @@ PROGRAMS=(
 	"graphs"
 	"allocs"
 	"bigcopy"
+	"occupancy --device"
 )
 
 # Run modes: name and the environment the Gleam runs get.

@@ -8,7 +8,7 @@
 
 OCCDIFF_DIR  := $(BUILD)/tests/occdiff
 OCCDIFF      := $(OCCDIFF_DIR)/occdiff
-OCCDIFF_SRC  := tests/gpu/occdiff/kernels.cu
+OCCDIFF_SRC  := tests/kernels/resources.cu
 OCCDIFF_IMGS := $(addprefix $(OCCDIFF_DIR)/,kernels-sm90.cubin kernels-sm90a.cubin \
 	kernels-maxreg32.cubin kernels-dlcm.cubin kernels.fatbin kernels.ptx)
 

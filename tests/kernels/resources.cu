@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Kernels of varied resources for occdiff: registers, static and dynamic
+// Kernels of varied resources for the occupancy program and occdiff:
+// registers, static and dynamic
 // shared memory, local memory, launch bounds, named barriers, clusters,
 // parameters of every size and alignment, and variables of each kind.
 // They are compiled several ways (occdiff.mk) and only loaded, never run.
