@@ -1003,6 +1003,13 @@ static CUresult dtoh(unsigned int fn, void *dst, CUdeviceptr src, size_t n, CUst
 	c.outbuf = dst;
 	c.outbuf_len = n;
 	c.force_sync = true;
+	/*
+	 * Its answer comes after everything its stream held: a synchronisation
+	 * of that stream right after it has nothing left to wait for.
+	 */
+	if (n)
+		c.covers = 1 + (fn == GL_FN_cuMemcpyDtoHAsync ? a.hStream :
+				per_thread ? (uint64_t)(uintptr_t)CU_STREAM_PER_THREAD : 0);
 	return shim_call(&c);
 }
 

@@ -239,6 +239,11 @@ struct shim_call {
 	size_t outbuf_len;
 	bool force_sync;	/* wait even if the class is async */
 	bool force_async;	/* no reply wanted, whatever the class (lookups answered here) */
+	/*
+	 * A copy to the host that waits covers its stream as a synchronisation
+	 * does: the stream's id plus one, 0 for none.
+	 */
+	uint64_t covers;
 	bool waited;		/* set by shim_call: a reply was awaited */
 	bool captured;		/* set by shim_call: it went to a capturing stream */
 };

@@ -836,11 +836,16 @@ static void settled(struct shim_ctx *ctx, uint64_t seen)
 		;
 }
 
-/* A synchronisation answered: what it covered has been done. */
+/*
+ * A synchronisation answered, or a copy to the host (c->covers): what it
+ * covered has been done.
+ */
 static void sync_done(const struct shim_call *c, struct shim_ctx *ctx, uint64_t risky,
 		      uint64_t seq, CUresult r)
 {
 	if (!ctx || r || atomic_load(&ctx->risky_seq) != seq)
+		return;
+	if (c->covers && risky != SHIM_RISKY_STREAM(c->covers - 1))
 		return;
 	if (c->fn == GL_FN_cuStreamSynchronize &&
 	    risky != SHIM_RISKY_STREAM(((const struct gl_a_cuStreamSynchronize *)c->args)->hStream))
@@ -948,9 +953,9 @@ CUresult shim_call(struct shim_call *c)
 		 * While a capture is under way, every synchronisation is asked:
 		 * the driver's answer may be a capture's error.
 		 */
-		if (cur && shim.async && !c->force_sync && is_sync(c) &&
+		if (cur && shim.async && (c->covers || (!c->force_sync && is_sync(c))) &&
 		    !atomic_load_explicit(&shim_captures, memory_order_relaxed)) {
-			if (sync_is_free(cur)) {
+			if (!c->covers && sync_is_free(cur)) {
 				c->waited = false;
 				shim_call_stream = 0;
 				return shim_submit(c, 0, 0);
