@@ -821,3 +821,14 @@ void bridge_close(struct bridge *b)
 	if (b->tcp >= 0)
 		shutdown(b->tcp, SHUT_RDWR);
 }
+
+void bridge_ring_stats(const struct gl_ring *r, struct sess_stats *st)
+{
+	if (!r->base || !r->sq.ctl)
+		return;
+	st->waits_made = __atomic_load_n(&r->sq.ctl->prod_stats[GLEAM_RING_STAT_WAITS],
+					 __ATOMIC_RELAXED);
+	st->waits_required =
+		__atomic_load_n(&r->sq.ctl->prod_stats[GLEAM_RING_STAT_WAITS_REQUIRED],
+				__ATOMIC_RELAXED);
+}

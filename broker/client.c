@@ -140,6 +140,7 @@ static void sess_free(struct csess *s)
 		close(s->b.tcp);
 	if (s->b.bell >= 0)
 		close(s->b.bell);
+	bridge_ring_stats(&s->b.ring, &s->b.st);
 	gl_ring_unmap(&s->b.ring);
 	free(s->b.obuf);
 	free(s->b.ibuf);
@@ -374,16 +375,19 @@ static char *status(bool json)
 
 		if (s->control || !s->local_hello)
 			continue;
+		bridge_ring_stats(&s->b.ring, &s->b.st);
 		if (json)
 			append(&b, &len, &cap, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"uid\":%u,"
 			       "\"via\":\"%s\",\"to\":\"%s\",\"gpu\":%d,\"server_session\":%llu,"
 			       "\"records\":%llu,\"replies\":%llu,"
-			       "\"batches\":%llu,\"waits\":%llu,\"bytes_out\":%llu,\"bytes_in\":%llu",
+			       "\"batches\":%llu,\"waits\":%llu,\"waits_made\":%llu,"
+			       "\"waits_required\":%llu,\"bytes_out\":%llu,\"bytes_in\":%llu",
 			       first ? "" : ",", (unsigned long long)s->id, s->program, (int)s->pid,
 			       (unsigned int)s->uid, s->via, s->srv ? s->srv->name : "", s->gpu,
 			       (unsigned long long)s->server_session,
 			       (unsigned long long)st->records, (unsigned long long)st->replies,
 			       (unsigned long long)st->batches, (unsigned long long)st->waits,
+			       (unsigned long long)st->waits_made, (unsigned long long)st->waits_required,
 			       (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in);
 		if (json) {
 			cache_json(&b, &len, &cap, s->b.cc ? ccache_stats(s->b.cc) : &no_cache);
@@ -418,10 +422,13 @@ static char *status(bool json)
 
 			append(&b, &len, &cap, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"via\":\"%s\","
 			       "\"records\":%llu,\"replies\":%llu,\"batches\":%llu,\"waits\":%llu,"
+			       "\"waits_made\":%llu,\"waits_required\":%llu,"
 			       "\"bytes_out\":%llu,\"bytes_in\":%llu,\"payload\":%llu",
 			       i ? "," : "", (unsigned long long)e->id, e->program, (int)e->pid, e->via,
 			       (unsigned long long)e->st.records, (unsigned long long)e->st.replies,
 			       (unsigned long long)e->st.batches, (unsigned long long)e->st.waits,
+			       (unsigned long long)e->st.waits_made,
+			       (unsigned long long)e->st.waits_required,
 			       (unsigned long long)e->st.bytes_out, (unsigned long long)e->st.bytes_in,
 			       (unsigned long long)e->st.payload);
 			cache_json(&b, &len, &cap, &e->cache);

@@ -76,7 +76,16 @@ struct sess_stats {
 	uint64_t bytes_in;
 	uint64_t waits;		/* records that asked for a reply */
 	uint64_t payload;	/* bytes the calls carry, without framing and headers */
+	/*
+	 * What the program's libcuda.so.1 counted (GLEAM_RING_STAT_*): calls
+	 * that waited, and calls CUDA's rules make wait.  Reports only.
+	 */
+	uint64_t waits_made;
+	uint64_t waits_required;
 };
+
+/* The counts the application's side of a session ring publishes, into st. */
+void bridge_ring_stats(const struct gl_ring *r, struct sess_stats *st);
 
 /*
  * A bridge joins a session ring to a TCP connection.  On the client the

@@ -135,10 +135,11 @@ CUresult shim_cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 }
 
 /* A context ended on the GPU: its memory and its captures with it. */
-static void ctx_gone(uint64_t id)
+static void ctx_gone(struct shim_ctx *c)
 {
-	shim_mem_forget_ctx(id);
-	shim_capture_ctx_gone(id);
+	shim_mem_forget_ctx(c->o.id);
+	shim_capture_ctx_gone(c->o.id);
+	shim_waits_ctx_gone(c);
 }
 
 CUresult shim_cuDevicePrimaryCtxRelease(CUdevice dev)
@@ -163,7 +164,7 @@ CUresult shim_cuDevicePrimaryCtxRelease(CUdevice dev)
 	else if (--d->prim_refs == 0) {
 		r = ctx_record(GL_FN_cuDevicePrimaryCtxRelease, 0, &a, sizeof(a));
 		if (d->pctx)
-			ctx_gone(d->pctx->o.id);
+			ctx_gone(d->pctx);
 	}
 	pthread_mutex_unlock(&prim_lock);
 	return r;
@@ -186,7 +187,7 @@ CUresult shim_cuDevicePrimaryCtxReset(CUdevice dev)
 		d->prim_refs = 0;
 		r = ctx_record(GL_FN_cuDevicePrimaryCtxReset, 0, &a, sizeof(a));
 		if (d->pctx)
-			ctx_gone(d->pctx->o.id);
+			ctx_gone(d->pctx);
 	}
 	d->prim_flags = 0;
 	pthread_mutex_unlock(&prim_lock);
@@ -316,7 +317,7 @@ CUresult shim_cuCtxDestroy(CUcontext h)
 		       &a, sizeof(a));
 	if (r)
 		return r;
-	ctx_gone(o->id);
+	ctx_gone(c);
 	__atomic_sub_fetch(&created[c->dev], 1, __ATOMIC_RELAXED);
 	/* Popped if current here; other threads keep a handle that now fails. */
 	if (depth && stack[depth - 1] == c)

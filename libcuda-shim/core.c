@@ -100,6 +100,8 @@ void shim_obj_put(struct shim_obj *o)
 		f->params = NULL;
 	} else if (o->kind == GL_H_MODULE || o->kind == GL_H_LIBRARY) {
 		shim_module_put((struct shim_module *)o);
+	} else if (o->kind == GL_H_CTX) {
+		shim_waits_ctx_put((struct shim_ctx *)o);
 	}
 	o->magic = SHIM_OBJ_DEAD;
 	pthread_mutex_lock(&shim.lock);

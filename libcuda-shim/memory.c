@@ -855,6 +855,15 @@ CUresult shim_cuMemFreeHost(void *p)
 	return CUDA_SUCCESS;
 }
 
+CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p);
+
+bool shim_host_pinned(const void *p)
+{
+	unsigned int f;
+
+	return !shim_cuMemHostGetFlags(&f, (void *)p) || shim_host_registered(p);
+}
+
 CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p)
 {
 	CUresult r = CUDA_ERROR_INVALID_VALUE;
@@ -1003,6 +1012,7 @@ static CUresult dtoh(unsigned int fn, void *dst, CUdeviceptr src, size_t n, CUst
 	c.outbuf = dst;
 	c.outbuf_len = n;
 	c.force_sync = true;
+	c.host_pinned = shim_host_pinned(dst);
 	/*
 	 * Its answer comes after everything its stream held: a synchronisation
 	 * of that stream right after it has nothing left to wait for.

@@ -265,6 +265,13 @@ static bool reg_find(uintptr_t p, struct host_reg *out)
 	return found;
 }
 
+bool shim_host_registered(const void *p)
+{
+	struct host_reg reg;
+
+	return reg_find((uintptr_t)p, &reg);
+}
+
 CUresult shim_cuMemHostRegister(void *p, size_t size, unsigned int flags)
 {
 	struct host_reg *h;

@@ -67,6 +67,8 @@ struct shim_ctx {
 	 */
 	_Atomic uint64_t fallible_seq;
 	_Atomic uint64_t settled_seq;
+	/* What the program left the GPU to do, for counting its waits (waits.c). */
+	struct shim_req *_Atomic req;
 	/* cuCtxSetCacheConfig's preference (CUfunc_cache), for occupancy. */
 	_Atomic unsigned int cache;
 	/* The last record of each kind, for GLEAM_TRACE_WAITS. */
@@ -244,6 +246,7 @@ struct shim_call {
 	 * does: the stream's id plus one, 0 for none.
 	 */
 	uint64_t covers;
+	bool host_pinned;	/* a copy to the host goes to page-locked memory */
 	bool waited;		/* set by shim_call: a reply was awaited */
 	bool captured;		/* set by shim_call: it went to a capturing stream */
 };
@@ -309,6 +312,21 @@ CUresult shim_mem_alloc_own(CUdeviceptr *dptr, size_t bytesize);
 /* Freed again; false when its context had already gone, and the memory with it. */
 bool shim_mem_free_own(uint64_t ctx, CUdeviceptr dptr);
 void shim_capture_ctx_gone(uint64_t ctx);
+
+/*
+ * Waits counted (waits.c): those made, and those the program's calls
+ * required by CUDA's rules, published in the session ring.
+ */
+struct shim_req;
+void shim_waits_attach(struct gleam_ring_ctl *sq);
+void shim_waits_note(const struct shim_call *c, struct shim_ctx *ctx);
+void shim_waits_made(void);
+void shim_waits_counts(uint64_t *made, uint64_t *required);
+void shim_waits_ctx_gone(struct shim_ctx *ctx);
+void shim_waits_ctx_put(struct shim_ctx *ctx);
+/* Host memory the shim allocated or the program registered ("page-locked"). */
+bool shim_host_pinned(const void *p);
+bool shim_host_registered(const void *p);
 
 /* Say once that a case is not supported, and refuse it. */
 #define SHIM_REFUSE(...) \

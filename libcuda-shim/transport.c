@@ -259,6 +259,7 @@ CUresult shim_connect(void)
 			return r;
 		gl_dbg("session on gleamd's socket");
 	}
+	shim_waits_attach(conn.ring.sq.ctl);
 	pthread_atfork(NULL, NULL, drop_in_child);
 	return r;
 }
@@ -653,8 +654,11 @@ CUresult shim_pending_wait(struct shim_pending *p)
 	struct waiter **pp;
 	CUresult r;
 
-	if (shim_trace_waits && !shim_pending_done(p))
-		gl_err("waits: a function's attributes, which the server's compiler knows");
+	if (!shim_pending_done(p)) {
+		shim_waits_made();
+		if (shim_trace_waits)
+			gl_err("waits: a function's attributes, which the server's compiler knows");
+	}
 	wait_until(reply_done, &p->w, false);
 	pthread_mutex_lock(&conn.rx_lock);
 	for (pp = &conn.waiters; *pp; pp = &(*pp)->next) {
@@ -886,8 +890,14 @@ static void __attribute__((destructor)) trace_waits_summary(void)
 			n += (size_t)snprintf(line + n, sizeof(line) - n, "%s %s %u",
 					      n ? "," : "", gl_fn_name(best), most);
 	}
-	gl_err("waits at exit: %llu in all%s%s", (unsigned long long)total, total ? ":" : "",
-	       line);
+	{
+		uint64_t made, required;
+
+		shim_waits_counts(&made, &required);
+		gl_err("waits at exit: %llu in all, the program's calls required %llu%s%s",
+		       (unsigned long long)made, (unsigned long long)required, total ? ":" : "",
+		       line);
+	}
 }
 
 /* GLEAM_TRACE_WAITS: a call about to wait, and for a synchronisation why it must. */
@@ -944,6 +954,7 @@ CUresult shim_call(struct shim_call *c)
 			return r;
 		}
 	}
+	shim_waits_note(c, shim_current());
 	if (sync) {
 		/* Calls for another context than the current one are not followed. */
 		cur = shim_current();
@@ -968,6 +979,7 @@ CUresult shim_call(struct shim_call *c)
 			fallible = atomic_load(&cur->fallible_seq);
 		if (shim_trace_waits)
 			trace_wait(c, cur);
+		shim_waits_made();
 		tag = shim_new_waiter(c);
 	}
 	c->waited = sync;

@@ -7,13 +7,21 @@ link, and every workload runs in each mode: directly on the GPU (where there is
 one), through Gleam with every call waiting (GLEAM_ASYNC=0), and through Gleam.
 Each result gets T_floor = G + B/W + S*R (Documentation/benchmarks.md): G the
 workload's time run directly on the GPU, B the bytes its calls must carry, W
-the link's rate, S the points where it truly waits, R the link's round trip.
+the link's rate, S the points where the program itself must wait, R the
+link's round trip.  S is never what Gleam happened to do: for the C workloads
+the program states it; for the others it is what the shim counts from the
+program's calls by CUDA's rules (waits_required: synchronisations with work
+to wait for, copies to pageable host memory, questions only the GPU
+answers), beside the waits Gleam made (waits_made).
 
-The PyTorch workloads (tests/gpu/torch/models.py: torch:resnet50, torch:bert,
-torch:gpt2-generate by default) run as whole processes in the same modes on a
-GPU machine whose Python has torch, and are skipped with a note elsewhere.
-Their rows are the steady state, per inference: G is the direct run's, B and S
-what Gleam counted during the Gleam run's steady state, per inference.
+The PyTorch workloads (tests/gpu/torch/models.py: torch:resnet50-b1,
+torch:resnet50, torch:bert, torch:gpt2, torch:gpt2-generate, torch:mlp-train
+by default) run as whole processes in the same modes on a GPU machine whose
+Python has torch, and are skipped with a note elsewhere.  Their rows are the
+steady state, per inference (for gpt2-generate, per generation of 32
+tokens): G is the direct run's, B the bytes and S the required waits of the
+Gleam run's own session during its steady state, per inference.  Every row
+reads the counters of its own session, found by the program's pid.
 
 Environment: GLEAM_BENCH_GLEAMD_ARGS (options for every gleamd it starts,
 such as --ring-shift 25), GLEAM_BENCH_PROFILES (link profiles, comma-separated),
@@ -88,7 +96,8 @@ LOAD_LINKS = ("loopback", "10gbit-0.1ms", "1gbit-0.5ms")
 # most (GLEAM_BENCH_TORCH_BUDGET seconds stops them sooner).  Those marked
 # False run only when GLEAM_BENCH_WORKLOADS names them.
 MODELS_PY = os.path.join(ROOT, "tests", "gpu", "torch", "models.py")
-TORCH = [("torch:resnet50", "resnet50", 30, True),
+TORCH = [("torch:resnet50-b1", "resnet50-b1", 60, True),
+         ("torch:resnet50", "resnet50", 30, True),
          ("torch:bert", "bert", 30, True),
          ("torch:gpt2", "gpt2", 30, True),
          ("torch:gpt2-generate", "gpt2-generate", 5, True),
@@ -271,28 +280,44 @@ def measure_rtt(port, n=300):
 
 
 def run(argv, env, timeout=600):
+    """A whole run of a program: (its JSON report or None, wall seconds);
+    the report gets the program's pid, to find its own session by."""
     t0 = time.time()
-    r = subprocess.run(argv, env=env, capture_output=True, timeout=timeout)
+    p = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        out, err = p.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.communicate()
+        raise
     wall = time.time() - t0
-    if r.returncode:
-        raise RuntimeError("%s failed: %s" % (" ".join(argv), r.stderr.decode()[-300:]))
-    out = r.stdout.decode().strip().splitlines()
+    if p.returncode:
+        raise RuntimeError("%s failed: %s" % (" ".join(argv), err.decode()[-300:]))
     rep = None
-    for line in out:
+    for line in out.decode().strip().splitlines():
         if line.startswith("{"):
             rep = json.loads(line)
+    if rep is not None:
+        rep.setdefault("pid", p.pid)
+    else:
+        rep = None
     return rep, wall
 
 
-def last_session(sock):
+def session_of(sock, pid):
+    """The ended session of process pid on this client gleamd (each row reads
+    its own counters, never another run's)."""
     env = dict(os.environ, GLEAM_SOCKET=sock)
     r = subprocess.run([os.path.join(BIN, "gleamctl"), "status", "--json"], env=env,
                        capture_output=True)
     try:
         ended = json.loads(r.stdout)["client"]["ended"]
-        return ended[-1] if ended else None
     except (ValueError, KeyError):
         return None
+    for e in reversed(ended):
+        if pid is not None and e.get("pid") == pid:
+            return e
+    return None
 
 
 def main():
@@ -390,7 +415,7 @@ def main():
                                LD_LIBRARY_PATH=os.path.join(BUILD, "lib"),
                                GLEAM_ASYNC="0" if mode == "gleam-sync" else "1")
                     rep, wall = run(argv, env)
-                    sess = last_session(sock) or {}
+                    sess = session_of(sock, rep.get("pid") if rep else None) or {}
                     secs = rep["seconds"] if rep else wall
                     wire = sess.get("bytes_out", 0) + sess.get("bytes_in", 0)
                     if mode == "gleam":
@@ -398,9 +423,12 @@ def main():
                         payload = rep["bytes"] if rep else sess.get("payload", 0)
                     g = direct.get(w, 0.0)
                     floor = g + (payload / w_rate if w_rate else 0.0) + async_waits * rtt
+                    # S is the program's own count (gleam-bench knows what it asks).
                     res = dict(workload=w, link=name, mode=mode, seconds=secs,
                                floor_seconds=floor, wire_bytes=wire,
-                               round_trips=sess.get("waits", 0), detail=rep or {})
+                               round_trips=sess.get("waits", 0),
+                               waits_made=sess.get("waits_made", 0),
+                               waits_required=async_waits, detail=rep or {})
                     results.append(res)
                     print("%-13s %-14s %-10s %9.4f s  floor %9.4f s  wire %11d B  waits %6d" %
                           (name, w, mode, secs, floor, wire, res["round_trips"]), flush=True)
@@ -429,6 +457,7 @@ def main():
                        notes=notes), f, indent=1)
     table(results, gpu)
     torch_table(results)
+    waits_table(results)
     load_table(results, {n: r / 8.0 for n, r, _ in PROFILES if r})
     for f in failures:
         print("FAILED: %s %s %s: %s" % (f["workload"], f["link"], f["mode"], f["error"]))
@@ -456,7 +485,7 @@ def bench_load(w, mib, copies, base_env, sock, csock, link, w_rate, rtt, g, resu
         if rep is None:
             failures.append(dict(workload=w, link=link, mode=mode, error="no report"))
             continue
-        sess = last_session(s_) or {}
+        sess = session_of(s_, rep.get("pid")) or {}
         cache = sess.get("cache", {})
         sent = cache.get("bytes_sent", 0) if mode != "gleam-nocache" else total
         must = sent if mode == "gleam-warm" else total
@@ -501,7 +530,7 @@ def bench_torch_load(py, w, m, tmp, base_env, sock, csock, link, w_rate, g, resu
             failures.append(dict(workload=w, link=link, mode=mode, error=wall))
             print("%-13s %-18s %-13s FAILED: %s" % (link, w, mode, wall), flush=True)
             continue
-        sess = last_session(s_) or {}
+        sess = session_of(s_, rep.get("pid")) or {}
         cache = sess.get("cache", {})
         total = rep["bytes"]
         sent = cache.get("bytes_sent", 0) if mode != "gleam-nocache" else total
@@ -568,7 +597,7 @@ def bench_torch(py, w, m, n, tmp, base_env, sock, link, w_rate, rtt, g, results,
                       flush=True)
                 continue
         rep, wall = torch_run(py, m, n, tmp, env)
-        sess = last_session(sock) or {}
+        sess = session_of(sock, rep.get("pid") if rep else None) or {}
         if rep is None:
             failures.append(dict(workload=w, link=link, mode=mode, error=wall))
             print("%-13s %-14s %-10s FAILED: %s" % (link, w, mode, wall), flush=True)
@@ -579,21 +608,45 @@ def bench_torch(py, w, m, n, tmp, base_env, sock, link, w_rate, rtt, g, results,
         rep["session"] = sess
         ph = rep.get("phase_gleam") or {}
         iters = max(ph.get("iters", 0), 1)
+        made = ph.get("waits_made", 0) / float(iters)
+        required = ph.get("waits_required", 0) / float(iters)
         if mode == "gleam":
             records = sess.get("records", 0)
             per_b = ph.get("payload", ph.get("bytes_out", 0) + ph.get("bytes_in", 0)) / float(iters)
-            per_s = ph.get("waits", 0) / float(iters)
+            # S: what the program's calls require by CUDA's rules, counted by
+            # the shim from the calls alone, never the waits Gleam made.
+            per_s = required
             floor = g + (per_b / w_rate if w_rate else 0.0) + per_s * rtt
+            wait_floor = g + per_s * rtt
         wire = sess.get("bytes_out", 0) + sess.get("bytes_in", 0)
         res = dict(workload=w, link=link, mode=mode, seconds=rep["seconds"],
                    floor_seconds=floor, wire_bytes=wire, round_trips=sess.get("waits", 0),
-                   detail=rep)
+                   waits_made=made, waits_required=required, rtt_seconds=rtt,
+                   wait_floor_seconds=wait_floor, detail=rep)
         results.append(res)
-        print("%-13s %-14s %-10s %9.4f s  floor %9.4f s  wire %11d B  waits %6d  "
-              "(per inference: %d B, %.1f waits; whole run %.1f s)" %
-              (link, w, mode, rep["seconds"], floor, wire, res["round_trips"],
+        print("%-13s %-14s %-10s %9.4f s  floor %9.4f s  wire %11d B  "
+              "(per inference: %d B, waits %.1f made, %.1f required; whole run %.1f s)" %
+              (link, w, mode, rep["seconds"], floor, wire,
                ph.get("payload", ph.get("bytes_out", 0) + ph.get("bytes_in", 0)) / iters,
-               ph.get("waits", 0) / float(iters), wall), flush=True)
+               made, required, wall), flush=True)
+
+
+def waits_table(results):
+    """Waits made against waits the program required, per steady-state
+    inference, and the time against G + S*R (S required, R the link's)."""
+    rows = [r for r in results if r["workload"].startswith("torch:") and r["mode"] == "gleam"
+            and r.get("wait_floor_seconds")]
+    if not rows:
+        return
+    print("\nWaits per inference (steady state) and time against direct + required waits x R:")
+    print("%-20s %-13s %8s %9s %10s %10s %11s %7s" % (
+        "workload", "link", "made", "required", "direct s", "gleam s", "G + S*R s", "ratio"))
+    direct = {r["workload"]: r["seconds"] for r in results if r["mode"] == "direct"}
+    for r in sorted(rows, key=lambda r: (r["workload"], r["link"])):
+        print("%-20s %-13s %8.1f %9.1f %10s %10.5f %11.5f %7.2f" % (
+            r["workload"], r["link"], r["waits_made"], r["waits_required"],
+            "%.5f" % direct[r["workload"]] if r["workload"] in direct else "-", r["seconds"],
+            r["wait_floor_seconds"], r["seconds"] / r["wait_floor_seconds"]))
 
 
 def torch_table(results):

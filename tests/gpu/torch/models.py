@@ -319,7 +319,8 @@ def gleam_counts(gleamctl):
     if not sessions:
         raise RuntimeError("gleamctl status shows no session of pid %d" % os.getpid())
     counts = {k: sum(s.get(k, 0) for s in sessions)
-              for k in ("waits", "records", "bytes_out", "bytes_in")}
+              for k in ("waits", "waits_made", "waits_required", "records", "bytes_out",
+                        "bytes_in")}
     # What the records and replies carried without framing, where gleamd
     # shows it for live sessions.
     if all("payload" in s for s in sessions):
@@ -399,7 +400,7 @@ def main():
     float(list(model.parameters())[-1].reshape(-1)[-1])
     t_load = time.perf_counter() - t
     if args.load_only:
-        rep = dict(workload=args.workload, device=torch.cuda.get_device_name(0),
+        rep = dict(workload=args.workload, device=torch.cuda.get_device_name(0), pid=os.getpid(),
                    torch=torch.__version__, load_s=t_load, seconds=t_load, bytes=nbytes,
                    tensors=len(list(model.parameters())) + len(list(model.buffers())),
                    cuda_init_s=t_cuda, build_s=t_build)
@@ -451,7 +452,7 @@ def main():
     n = len(times)
     mean = sum(times) / n
     srt = sorted(times)
-    rep = dict(workload=args.workload, device=torch.cuda.get_device_name(0),
+    rep = dict(workload=args.workload, device=torch.cuda.get_device_name(0), pid=os.getpid(),
                torch=torch.__version__, import_s=t_import, cuda_init_s=t_cuda, build_s=t_build,
                load_s=t_load, first_s=t_first, steady_n=n, steady_mean_s=mean,
                steady_median_s=srt[n // 2], steady_min_s=srt[0], seconds=mean,
