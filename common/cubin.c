@@ -407,7 +407,8 @@ static void finish(struct gl_module_index *m)
 {
 	uint32_t j = 0;
 
-	qsort(m->kernels, m->nkernels, sizeof(*m->kernels), by_kernel);
+	if (m->nkernels)
+		qsort(m->kernels, m->nkernels, sizeof(*m->kernels), by_kernel);
 	for (uint32_t i = 0; i < m->nkernels; i++) {
 		if (j && !strcmp(m->kernels[j - 1].name, m->kernels[i].name)) {
 			free(m->kernels[i].name);
@@ -417,7 +418,8 @@ static void finish(struct gl_module_index *m)
 		m->kernels[j++] = m->kernels[i];
 	}
 	m->nkernels = j;
-	qsort(m->vars, m->nvars, sizeof(*m->vars), by_var);
+	if (m->nvars)
+		qsort(m->vars, m->nvars, sizeof(*m->vars), by_var);
 	j = 0;
 	for (uint32_t i = 0; i < m->nvars; i++) {
 		if (j && !strcmp(m->vars[j - 1].name, m->vars[i].name)) {
@@ -483,7 +485,8 @@ static const char *elf_str(const struct elf *e, const struct shdr *st, uint64_t 
 {
 	const char *s;
 
-	if (off >= st->size)
+	/* A section without bytes in the file has nothing to read. */
+	if (st->type == SHT_NOBITS || off >= st->size)
 		return NULL;
 	s = (const char *)e->p + st->off + off;
 	return memchr(s, 0, (size_t)(st->size - off)) ? s : NULL;
@@ -514,6 +517,9 @@ static int nvinfo_walk(const struct elf *e, const struct shdr *s, eiattr_fn fn, 
 {
 	const unsigned char *p = e->p + s->off;
 	size_t n = (size_t)s->size, i = 0;
+
+	if (s->type == SHT_NOBITS)
+		return -EINVAL;
 
 	while (n - i >= 4) {
 		unsigned int fmt = p[i], attr = p[i + 1];
@@ -779,7 +785,8 @@ static int cubin_index(struct builder *b, const unsigned char *p, size_t len)
 	}
 	if (!have_sym)
 		return 0;	/* no symbols: nothing to find */
-	if (sym_sec.entsize < 24 || shdr(&e, sym_sec.link, &str_sec))
+	if (sym_sec.entsize < 24 || shdr(&e, sym_sec.link, &str_sec) ||
+	    str_sec.type == SHT_NOBITS)
 		return -EINVAL;
 	/* Kernels that use the driver's reserved shared memory hold it in their own. */
 	for (uint64_t off = 0; !reserved && off + sym_sec.entsize <= sym_sec.size;

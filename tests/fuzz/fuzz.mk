@@ -20,11 +20,14 @@ FUZZ_MAX_LEN = $$([ $$t = wire ] && echo 262144 || echo 65536)
 # (fz_uring.c); fuzz_control also gleamctl's decoding (tools/gleamctl.c).
 
 FUZZ_SRC_ring    := tests/fuzz/fuzz_ring.c common/ring.c
-FUZZ_SRC_image   := tests/fuzz/fuzz_image.c common/image.c
+FUZZ_SRC_image   := tests/fuzz/fuzz_image.c common/image.c common/cubin.c common/util.c
+# The reader unpacks fat binaries' entries with libzstd (dlopen) or its own LZ4.
+FUZZ_LIBS_image  := -lpthread
 FUZZ_SRC_config  := tests/fuzz/fuzz_config.c broker/config.c common/util.c
 FUZZ_SRC_records := tests/fuzz/fuzz_records.c broker/worker.c broker/wk_custom.c \
-	broker/backend_sim.c broker/backend_cuda.c broker/sim_kernels.c common/ring.c \
-	common/util.c common/image.c $(GEN_DIR)/worker_gen.c $(GEN_DIR)/api_gen.c
+	broker/backend_sim.c broker/backend_cuda.c broker/sim_kernels.c broker/cluster_probe.c \
+	common/ring.c common/util.c common/image.c common/cubin.c common/occupancy.c \
+	$(GEN_DIR)/worker_gen.c $(GEN_DIR)/api_gen.c
 # The sim reads compressed fat binaries.
 FUZZ_LIBS_records := -lzstd
 # gleamd's own sources as broker.mk lists them; the harness stands in for

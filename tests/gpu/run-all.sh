@@ -8,8 +8,9 @@
 # CI's sim runs are compared with), and the benchmarks.  Ends with a short
 # table.  Logs and results go to $OUT (default build/gpu).
 #
-# GLEAM_GPU_PARTS chooses parts (default all): gpu-check torch cudart
-# cache resume silent kill probe bench.  GLEAM_SKIP_BENCH=1 leaves the benchmarks out.
+# GLEAM_GPU_PARTS chooses parts (default all): gpu-check occupancy torch
+# cudart cache resume silent kill probe bench.  GLEAM_SKIP_BENCH=1 leaves the
+# benchmarks out.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -19,11 +20,11 @@ mkdir -p "$OUT"
 export BUILD
 
 nvidia-smi -L || { echo "SKIP: no NVIDIA GPU"; exit 77; }
-PARTS=${GLEAM_GPU_PARTS:-gpu-check torch cudart cache resume silent kill probe bench}
+PARTS=${GLEAM_GPU_PARTS:-gpu-check occupancy torch cudart cache resume silent kill probe bench}
 [ "${GLEAM_SKIP_BENCH:-0}" = 1 ] && PARTS=${PARTS/bench/}
 part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 # A part not run: its verdict says so, and does not fail the run.
-check_rc=0 torch_rc=0 cache_rc=0 resume_rc=0 silent_rc=0 kill_rc=0 bench_rc=0 cudart_fail=0 expect_fail=0
+check_rc=0 occ_rc=0 torch_rc=0 cache_rc=0 resume_rc=0 silent_rc=0 kill_rc=0 bench_rc=0 cudart_fail=0 expect_fail=0
 torch_res=skipped
 mem_before=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
 
@@ -31,6 +32,13 @@ mem_before=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | 
 if part gpu-check; then
 	GLEAM_SKIP_TORCH=1 OUT=$OUT/gpu-check tests/gpu/gpu-check.sh "$@" >"$OUT/gpu-check.log" 2>&1
 	check_rc=$?
+fi
+
+# Gleam's reading of module images and its occupancy rules against the
+# driver's answers, over the test kernels and the libraries' kernels.
+if part occupancy; then
+	OUT=$OUT/occupancy tests/gpu/occupancy.sh >"$OUT/occupancy.log" 2>&1
+	occ_rc=$?
 fi
 
 # cuBLAS programs and PyTorch workloads, directly and through Gleam, with
@@ -151,6 +159,8 @@ mem_after=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | h
 echo "== gpu-check"
 sed -n '/^program/,$p' "$OUT/gpu-check.log" 2>/dev/null
 grep '^FAIL' "$OUT/gpu-check.log" 2>/dev/null
+echo "== image reading and occupancy against the driver (exit $occ_rc)"
+sed -n '/^== kernels/,$p' "$OUT/occupancy.log" 2>/dev/null | grep -E '^(==|names|attributes|parameters|occupancy|dynamic|best|active|cluster|loads)'
 echo "== cuBLAS and PyTorch (torch-check, exit $torch_rc)"
 sed -n '/^workload/,$p' "$OUT/torch-check.log" 2>/dev/null
 grep -E '^(FAIL|SKIP)' "$OUT/torch-check.log" 2>/dev/null
@@ -177,6 +187,7 @@ echo
 # part name verdict: the summary line, "skipped" for a part not run.
 verdict() { if part "$1"; then echo "$2"; else echo skipped; fi; }
 printf '%-22s %s\n' "gpu-check" "$(verdict gpu-check "$([ $check_rc -eq 0 ] && echo PASS || echo FAIL)")"
+printf '%-22s %s\n' "occupancy, lookups" "$(verdict occupancy "$([ $occ_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "cuBLAS, PyTorch" "$torch_res"
 printf '%-22s %s\n' "cudart programs" "$(verdict cudart "$([ $cudart_fail -eq 0 ] && echo PASS || echo "FAIL ($cudart_fail)")")"
 printf '%-22s %s\n' "expected outputs" "$(verdict gpu-check "$([ $expect_fail -eq 0 ] && echo PASS || echo "FAIL ($expect_fail)")")"
@@ -185,4 +196,4 @@ printf '%-22s %s\n' "cut links" "$(verdict resume "$([ $resume_rc -eq 0 ] && ech
 printf '%-22s %s\n' "silent link" "$(verdict silent "$([ $silent_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "kills" "$(verdict kill "$([ $kill_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "bench" "$(verdict bench "$([ $bench_rc -eq 0 ] && echo ran || echo FAIL)")"
-[ $check_rc -eq 0 ] && { [ $torch_rc -eq 0 ] || [ $torch_rc -eq 77 ]; } && [ $expect_fail -eq 0 ] && [ $cudart_fail -eq 0 ] && [ $bench_rc -eq 0 ] && [ $resume_rc -eq 0 ] && [ $cache_rc -eq 0 ] && [ $silent_rc -eq 0 ] && [ $kill_rc -eq 0 ]
+[ $check_rc -eq 0 ] && [ $occ_rc -eq 0 ] && { [ $torch_rc -eq 0 ] || [ $torch_rc -eq 77 ]; } && [ $expect_fail -eq 0 ] && [ $cudart_fail -eq 0 ] && [ $bench_rc -eq 0 ] && [ $resume_rc -eq 0 ] && [ $cache_rc -eq 0 ] && [ $silent_rc -eq 0 ] && [ $kill_rc -eq 0 ]

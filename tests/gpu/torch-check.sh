@@ -10,8 +10,9 @@
 #     exit 0; the Gleam runs must print what the direct run printed and
 #     their results must have the same bits (the hash each prints on
 #     stderr): cuBLAS gives bitwise reproducible results on the same GPU.
-#   * the PyTorch workloads of tests/gpu/torch/models.py (resnet50, bert,
-#     gpt2, gpt2-generate, mlp-train, cuda-graph, mallocasync): directly and
+#   * the PyTorch workloads of tests/gpu/torch/models.py (resnet50,
+#     resnet50-b1, bert, gpt2, gpt2-generate, mlp-train, cuda-graph,
+#     mallocasync): directly and
 #     through Gleam (also with GLEAM_ASYNC=0 when TORCH_CHECK_SYNC=1).  Each
 #     run must exit 0 and the outputs must be bitwise identical
 #     (tests/gpu/torch/compare.py).
@@ -45,7 +46,7 @@ CUBLAS_DIR=$BUILD/tests/cublas
 TORCH_DIR=$ROOT/tests/gpu/torch
 
 CUBLAS_PROGS=(sgemm bf16gemm)
-TORCH_WORKLOADS=(resnet50 bert gpt2 gpt2-generate mlp-train cuda-graph mallocasync)
+TORCH_WORKLOADS=(resnet50 resnet50-b1 bert gpt2 gpt2-generate mlp-train cuda-graph mallocasync)
 
 skip() {
 	echo "SKIP: $*"
@@ -105,6 +106,21 @@ steady_ms() {
 import json, sys
 try:
     print("%.2f" % (json.loads(sys.stdin.read())["steady_mean_s"] * 1e3))
+except Exception:
+    print("-")' 2>/dev/null || echo -
+}
+
+# Waits per inference in the steady state of a Gleam run: made/required
+# (models.py's phase_gleam, what the shim counted for its session).
+waits_per() {
+	local f=$OUT/$1/$2.out
+	[ -s "$f" ] || { echo -; return; }
+	tail -n 1 "$f" | "$PYTHON" -c '
+import json, sys
+try:
+    p = json.loads(sys.stdin.read())["phase_gleam"]
+    n = max(p["iters"], 1)
+    print("%.1f/%.1f" % (p["waits_made"] / n, p["waits_required"] / n))
 except Exception:
     print("-")' 2>/dev/null || echo -
 }
@@ -198,7 +214,8 @@ for name in "${TORCH_WORKLOADS[@]}"; do
 		continue
 	fi
 	for mode in "${TORCH_MODES[@]}"; do
-		run_one "$mode" "$name" -- "$PYTHON" "$TORCH_DIR/models.py" "$name" "$OUT/$mode/$name.npz"
+		run_one "$mode" "$name" GLEAM_PHASE_GLEAMCTL="$BUILD/bin/gleamctl" -- \
+			"$PYTHON" "$TORCH_DIR/models.py" "$name" "$OUT/$mode/$name.npz"
 	done
 	why=""
 	for mode in direct "${TORCH_MODES[@]}"; do
@@ -233,16 +250,18 @@ done
 [ ${#NAMES[@]} -gt 0 ] || { echo "no such program or workload: ${WANT[*]}"; exit 1; }
 
 echo
-printf '%-14s %6s %6s %6s %9s %9s %9s %10s %10s  %s\n' workload direct gleam sync \
-	identical "direct s" "gleam s" "direct ms" "gleam ms" result
+printf '%-14s %6s %6s %6s %9s %9s %9s %10s %10s %11s  %s\n' workload direct gleam sync \
+	identical "direct s" "gleam s" "direct ms" "gleam ms" "waits m/r" result
 for name in "${NAMES[@]}"; do
-	printf '%-14s %6s %6s %6s %9s %9s %9s %10s %10s  %s\n' "$name" \
+	printf '%-14s %6s %6s %6s %9s %9s %9s %10s %10s %11s  %s\n' "$name" \
 		"$(get direct "$name" rc)" "$(get gleam "$name" rc)" "$(get gleam-sync "$name" rc)" \
 		"${SAME[$name]}" "$(get direct "$name" secs)" "$(get gleam "$name" secs)" \
-		"$(steady_ms direct "$name")" "$(steady_ms gleam "$name")" "${RESULT[$name]}"
+		"$(steady_ms direct "$name")" "$(steady_ms gleam "$name")" \
+		"$(waits_per gleam "$name")" "${RESULT[$name]}"
 done
 echo "(rc: exit status, 124 killed after ${TIMEOUT}s; s: wall clock of the whole run;"
-echo " ms: PyTorch's steady-state time per inference or training step)"
+echo " ms: PyTorch's steady-state time per inference or training step; waits m/r:"
+echo " waits Gleam made / waits the program's calls required, per steady-state inference)"
 echo
 echo "logs: $OUT"
 echo "$passed passed, $failed failed, $skipped skipped"

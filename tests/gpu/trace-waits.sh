@@ -40,7 +40,7 @@ for w in "${WORKLOADS[@]}"; do
 	total=$(awk '{s += $1} END {print s + 0}' "$OUT/$w.steady")
 	n=$(sed -n 's/.*steady [0-9.]* s mean of \([0-9]*\).*/\1/p' "$OUT/$w.out" | tail -n 1)
 	[ -n "$n" ] || n=$iters
-	top=$(head -n 4 "$OUT/$w.steady" | awk '{printf "%s%s %d", NR > 1 ? ", " : "", $2, $1}')
+	top=$(head -n 4 "$OUT/$w.steady" | awk '{ printf "%s %d; ", $2, $1 }')
 	rows="$rows$(printf '%-14s %4s %5s %8s %9s  %s' "$w" "$rc" "$n" "$total" \
 		"$(awk -v t="$total" -v n="$n" 'BEGIN {printf "%.1f", t / n}')" "$top")
 "
