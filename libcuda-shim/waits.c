@@ -46,6 +46,7 @@ struct shim_req {
 	pthread_mutex_t lock;
 	uint64_t work;		/* pieces of work queued in the context */
 	uint64_t done_all;	/* work a context-wide wait covered */
+	uint64_t lost;		/* work on a stream the table had no room for */
 	struct req_stream s[REQ_SLOTS];
 	struct req_event e[REQ_SLOTS];
 };
@@ -121,6 +122,8 @@ static void work(struct shim_req *q, uint64_t id)
 	q->work++;
 	if (s)
 		s->last = q->work;
+	else
+		q->lost = q->work;
 }
 
 /* A wait on stream id: whether it has work to wait for; done marks it covered. */
@@ -132,6 +135,17 @@ static bool stream_busy(struct shim_req *q, uint64_t id, bool done)
 	if (s && done)
 		s->done = q->work;
 	return busy;
+}
+
+/* Whether any stream of the context has work no wait has covered. */
+static bool ctx_busy(const struct shim_req *q)
+{
+	if (q->lost > q->done_all)
+		return true;
+	for (unsigned int i = 0; i < REQ_SLOTS; i++)
+		if (q->s[i].key && q->s[i].last > done_of(q, &q->s[i]))
+			return true;
+	return false;
 }
 
 static bool event_busy(struct shim_req *q, uint64_t id, bool done)
@@ -179,7 +193,7 @@ void shim_waits_ctx_gone(struct shim_ctx *ctx)
 	if (!q)
 		return;
 	pthread_mutex_lock(&q->lock);
-	q->work = q->done_all = 0;
+	q->work = q->done_all = q->lost = 0;
 	memset(q->s, 0, sizeof(q->s));
 	memset(q->e, 0, sizeof(q->e));
 	pthread_mutex_unlock(&q->lock);
@@ -280,7 +294,7 @@ void shim_waits_note(const struct shim_call *c, struct shim_ctx *ctx)
 		break;
 	case GL_FN_cuCtxSynchronize:
 	case GL_FN_cuCtxSynchronize_v2:
-		req = q->work > q->done_all;
+		req = ctx_busy(q);
 		q->done_all = q->work;
 		break;
 	case GL_FN_cuEventSynchronize:

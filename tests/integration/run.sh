@@ -68,6 +68,20 @@ else
 	bad "uploads: round trips ${aw:-?} asynchronously, ${sw:-?} synchronously"
 fi
 
+# The occupancy family and lookups by name, thousands of questions over the
+# kernels of a cubin, answered by the shim: the program waits for its
+# cuInit and for the addresses of the two variables it asks for, no more;
+# and what it required by CUDA's rules is counted (none of it is).
+if gleam "$PROGS/occupancy" >/dev/null 2>&1 &&
+	ow=$("$BIN/gleamctl" status --json | python3 -c '
+import json, sys
+e = json.load(sys.stdin)["client"]["ended"][-1]
+print(e["program"], e["waits_made"], e["waits_required"])') && [ "$ow" = "occupancy 3 0" ]; then
+	ok "occupancy: every question answered without the server (3 waits: cuInit, 2 variables)"
+else
+	bad "occupancy: program, waits made and required: ${ow:-?} (want occupancy 3 0)"
+fi
+
 # A copy larger than 4 GiB through a 4 MiB ring.
 if [ "${GLEAM_SKIP_BIG:-0}" = 1 ]; then
 	echo "SKIP: bigcopy (GLEAM_SKIP_BIG=1)"
