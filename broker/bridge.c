@@ -244,7 +244,12 @@ void bridge_detach(struct bridge *b)
 	if (b->detached || b->closing)
 		return;
 	b->detached = true;
-	b->detached_at = gl_now_ns();
+	/*
+	 * The grace period runs from the first drop: attempts to take the
+	 * session up that fail in their turn do not lengthen it.
+	 */
+	if (!b->detached_at)
+		b->detached_at = gl_now_ns();
 	b->hello_done = false;
 	/* What was in flight either way is kept, or was not yet taken: both resent. */
 	if (b->tcp >= 0)
@@ -265,6 +270,7 @@ bool bridge_reattach(struct bridge *b, int fd, uint64_t peer_took)
 	b->olen = b->osent = 0;
 	b->sending = b->recving = false;
 	b->detached = false;
+	b->detached_at = 0;
 	b->hello_done = true;
 	b->acked_in = 0;
 	b->last_rx = gl_now_ns();
@@ -662,11 +668,13 @@ static void linger(struct bridge *b)
 }
 
 /* The connection failed: a resumable session waits for another. */
-static bool lost(struct bridge *b)
+static bool lost(struct bridge *b, const char *why)
 {
 	if ((!b->resumable && !b->restartable) || b->closing)
 		return false;
-	gl_info("session: connection lost; keeping the session to take it up again");
+	if (!b->detached_at)
+		gl_info("session: connection lost (%s); keeping the session to take it up again",
+			why);
 	bridge_detach(b);
 	if (!b->recving && !b->sending && b->tcp >= 0) {
 		close(b->tcp);
@@ -721,17 +729,14 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 			return true;
 		}
 		/*
-		 * An orderly close is the peer ending the session (its program or
-		 * its gleamd went); a reset or an error is the link failing, which
-		 * a resumable session survives.
+		 * Only a goodbye (BYE) ends a session.  A close without one, a
+		 * reset or an error is the link failing: a relay, a NAT or a
+		 * firewall between the two machines that restarted closes both
+		 * connections as an orderly close would.  A resumable session
+		 * survives them all.
 		 */
-		if (res == 0)
-			return false;
-		if (res < 0) {
-			if (res != -ECONNRESET)
-				gl_dbg("connection: %s", strerror(-res));
-			return lost(b);
-		}
+		if (res <= 0)
+			return lost(b, res ? strerror(-res) : "closed without a goodbye");
 		b->ilen += (size_t)res;
 		if (!drain_in(b))
 			return false;
@@ -746,7 +751,7 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 		if (res <= 0) {
 			if (b->bye)
 				shutdown(b->tcp, SHUT_RDWR);
-			return b->closing ? true : lost(b);
+			return b->closing ? true : lost(b, res ? strerror(-res) : "nothing sent");
 		}
 		b->osent += (size_t)res;
 		if (b->osent < b->olen) {
@@ -779,6 +784,9 @@ bool bridge_keepalive(struct bridge *b, uint64_t now, unsigned int dead_s)
 		gl_err("session: the peer sent nothing for %u s: taking %s for gone", dead_s,
 		       b->resumable ? "the connection" : "it");
 		if (b->resumable) {
+			/* The link failed when the peer was last heard, not now. */
+			if (!b->detached_at)
+				b->detached_at = b->last_rx;
 			bridge_detach(b);
 			return true;
 		}

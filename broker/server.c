@@ -35,6 +35,7 @@ struct ssess {
 	int slot;		/* its worker's in the usage table, or -1 */
 	uint32_t stamped;	/* the worker's ring position last stamped */
 	bool refused;		/* its hello was answered with a refusal */
+	char peer[64];		/* the address its connection comes from */
 	char client[64];
 	char program[64];
 };
@@ -93,8 +94,9 @@ static void sess_maybe_free(struct ssess *s)
 	scache_free(s->b.sc);
 	if (s->worker) {
 		sv.nsessions--;
-		gl_info("session %llu from %s (%s) ended", (unsigned long long)s->id, s->client,
-			s->program);
+		gl_info("session %llu from %s (%s) ended: %llu records taken",
+			(unsigned long long)s->id, s->client, s->program,
+			(unsigned long long)s->b.in_count);
 	}
 	free(s);
 }
@@ -198,6 +200,26 @@ static uint64_t new_token(void)
 }
 
 /*
+ * The live session a RESUME's token names, or NULL.  Only the token counts,
+ * not where the connection comes from: a client whose machine changed
+ * networks comes back from another address.  Every session is compared,
+ * each in constant time, so that how long a wrong guess takes says nothing
+ * of any token.
+ */
+static struct ssess *find_by_token(const struct ssess *n, uint64_t token)
+{
+	struct ssess *s, *found = NULL;
+
+	for (s = sv.sessions; s; s = s->next) {
+		bool eq = gl_secret_eq(&s->b.token, &token, sizeof(token));
+
+		if (eq && s != n && s->b.resumable && !s->b.closing && s->b.token)
+			found = s;
+	}
+	return found;
+}
+
+/*
  * A new connection n takes up the detached session its token names: the
  * session adopts the connection, says how many records it has taken, and
  * sends again the replies the client had not; n itself ends.
@@ -207,15 +229,14 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 	struct gleam_hello_ack ack = { .version = GLEAM_WIRE_VERSION };
 	struct ssess *s;
 	int fd = n->b.tcp;
+	uint64_t away;
 
 	/* n only carries the connection: it is no session of its own. */
 	n->control = true;
-	for (s = sv.sessions; s; s = s->next)
-		if (s != n && s->b.resumable && !s->b.closing && s->b.token &&
-		    s->b.token == h->resume_token)
-			break;
+	s = find_by_token(n, h->resume_token);
 	if (!s) {
-		gl_err("%s asked to take up a session that is not waiting", n->client);
+		gl_err("%s (%s) asked to take up a session that is not waiting", n->client,
+		       n->peer);
 		ack.status = ENOENT;
 		bridge_queue_frame(&n->b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
 		return false;
@@ -237,6 +258,7 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 		close(s->b.tcp);
 		s->b.tcp = -1;
 	}
+	away = s->b.detached_at ? gl_now_ns() - s->b.detached_at : 0;
 	if (!bridge_reattach(&s->b, fd, h->resume_count)) {
 		gl_err("session %llu: the client took replies never sent", (unsigned long long)s->id);
 		ack.status = EINVAL;
@@ -249,8 +271,9 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 	ack.session_id = s->id;
 	ack.resume_token = s->b.token;
 	ack.resume_count = s->b.in_count;
-	gl_info("session %llu from %s (%s) taken up again after %.1f s", (unsigned long long)s->id,
-		s->client, s->program, (double)(gl_now_ns() - s->b.detached_at) / 1e9);
+	gl_info("session %llu from %s (%s) taken up again from %s after %.1f s",
+		(unsigned long long)s->id, s->client, s->program, n->peer, (double)away / 1e9);
+	memcpy(s->peer, n->peer, sizeof(s->peer));
 	bridge_queue_frame(&s->b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
 	bridge_kick(&s->b);
 	note_records(s);
@@ -432,12 +455,13 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 		ack.features |= GLEAM_WIRE_F_GPU;
 	sv.nsessions++;
 	if (s->gpu >= 0)
-		gl_info("session %llu from %s: %s (pid %u), worker %d on GPU %d",
-			(unsigned long long)s->id, s->client, s->program, h.pid, (int)s->worker,
-			s->gpu);
+		gl_info("session %llu from %s (%s): %s (pid %u), worker %d on GPU %d",
+			(unsigned long long)s->id, s->client, s->peer, s->program, h.pid,
+			(int)s->worker, s->gpu);
 	else
-		gl_info("session %llu from %s: %s (pid %u), worker %d", (unsigned long long)s->id,
-			s->client, s->program, h.pid, (int)s->worker);
+		gl_info("session %llu from %s (%s): %s (pid %u), worker %d",
+			(unsigned long long)s->id, s->client, s->peer, s->program, h.pid,
+			(int)s->worker);
 	bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
 	if (b->sc)
 		scache_send_info(b);
@@ -463,6 +487,7 @@ static void on_accept(int fd)
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
 	bridge_init(&s->b, false, s);
 	s->b.tcp = fd;
+	gl_peer_name(fd, s->peer, sizeof(s->peer));
 	s->gpu = -1;
 	s->slot = -1;
 	s->id = ++sv.next_id;
