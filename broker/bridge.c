@@ -270,7 +270,6 @@ bool bridge_reattach(struct bridge *b, int fd, uint64_t peer_took)
 	b->olen = b->osent = 0;
 	b->sending = b->recving = false;
 	b->detached = false;
-	b->detached_at = 0;
 	b->hello_done = true;
 	b->acked_in = 0;
 	b->last_rx = gl_now_ns();
@@ -737,6 +736,14 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 		 */
 		if (res <= 0)
 			return lost(b, res ? strerror(-res) : "closed without a goodbye");
+		/*
+		 * The peer spoke on the connection the session was taken up on:
+		 * the take-up was real.  A connection taken up and lost before
+		 * that (one an attempt gave up on, held somewhere and delivered
+		 * late) leaves the grace period running from the first drop.
+		 */
+		if (b->hello_done)
+			b->detached_at = 0;
 		b->ilen += (size_t)res;
 		if (!drain_in(b))
 			return false;

@@ -737,15 +737,16 @@ bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 
 /*
  * The next attempt to reach the server: 0.1 s after the drop, then
- * doubling to at most 2 s apart, whatever the last one met.
+ * doubling to at most 1 s apart, whatever the last one met: a session
+ * comes back within about a second of its link.
  */
 static void retry_later(struct csess *s)
 {
-	uint64_t wait = 100000000ull << MIN(s->tries, 5u);
+	uint64_t wait = 100000000ull << MIN(s->tries, 4u);
 
 	s->asking = false;
 	s->tried_at = 0;
-	s->try_at = gl_now_ns() + MIN(wait, 2000000000ull);
+	s->try_at = gl_now_ns() + MIN(wait, 1000000000ull);
 	if (s->b.tcp >= 0 && !s->b.recving && !s->b.sending && !s->connecting) {
 		close(s->b.tcp);
 		s->b.tcp = -1;

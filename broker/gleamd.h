@@ -133,7 +133,7 @@ struct bridge {
 	bool lingering;			/* BYE out: reading until the peer closes */
 	bool linger_cancel;		/* the read before it is being cancelled */
 	uint64_t linger_until;		/* ns: the reading ends then at the latest */
-	uint64_t detached_at;		/* ns */
+	uint64_t detached_at;		/* ns: the drop that began the grace period; 0: none */
 	uint64_t token;			/* what takes the session up again */
 	uint64_t out_count;		/* messages sent since the session began */
 	uint64_t in_count;		/* messages taken from the peer */
