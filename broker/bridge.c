@@ -47,6 +47,42 @@ void loop_init_spin(void)
 			 sysconf(_SC_NPROCESSORS_ONLN) >= 8 ? 1000 * 1000 : 0;
 }
 
+/* A gleamd asked to stop gives its sessions this long to say goodbye. */
+#define QUIT_NS		(3 * 1000000000ull)
+
+static void on_quit(int sig)
+{
+	(void)sig;
+	g_loop.quit = 1;
+}
+
+void loop_catch_signals(void)
+{
+	/* No SA_RESTART: the loop's wait returns; SA_RESETHAND: a second one kills. */
+	struct sigaction sa = { .sa_handler = on_quit, .sa_flags = SA_RESETHAND };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+}
+
+void loop_child_signals(void)
+{
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+}
+
+bool loop_quit_done(bool sessions_left)
+{
+	uint64_t now = gl_now_ns();
+
+	if (!g_loop.quit_until) {
+		g_loop.quit_until = now + QUIT_NS;
+		gl_info("stopping: every session says goodbye");
+	}
+	return !sessions_left || now >= g_loop.quit_until;
+}
+
 void loop_note_busy(void)
 {
 	if (g_loop.spin_ns)

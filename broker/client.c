@@ -1179,6 +1179,9 @@ static void on_sched(void)
 	struct csess *s, *next;
 
 	cl.sched_armed = false;
+	/* Stopping: no new connection to any server. */
+	if (g_loop.quit)
+		return;
 	/* Sessions reaching their server: on this tick, so that attempts come on time. */
 	for (s = cl.sessions; s; s = next) {
 		next = s->next;
@@ -1333,6 +1336,24 @@ static void on_cqe(struct io_uring_cqe *cqe)
 }
 
 /*
+ * Asked to stop: every session says goodbye, so that its server ends it now
+ * instead of keeping it for the grace period; its program's calls fail, as
+ * they would if this gleamd had died.
+ */
+static void quit(void)
+{
+	struct csess *s, *next;
+
+	for (s = cl.sessions; s; s = next) {
+		next = s->next;
+		bridge_close(&s->b);
+		sess_maybe_free(s);
+	}
+	if (loop_quit_done(cl.sessions != NULL))
+		g_loop.stop = true;
+}
+
+/*
  * Whether a gleamd serves the local socket: it answers a status request.
  * A socket nobody listens on refuses at once (a gleamd that died); one
  * still held by a gleamd killed a moment ago, whose io_uring the kernel
@@ -1429,6 +1450,7 @@ int client_main(struct config *c)
 	/* The servers are connected to at once, not a tick later. */
 	on_sched();
 	arm_sched();
+	loop_catch_signals();
 	while (!g_loop.stop) {
 		struct io_uring_cqe *cqe;
 		unsigned int head, n = 0;
@@ -1444,6 +1466,8 @@ int client_main(struct config *c)
 		arm_keepalive();
 		arm_sched();
 		vgpu_flush();
+		if (g_loop.quit)
+			quit();
 	}
 	unlink(c->socket_path);
 	linkmon_close();

@@ -4,6 +4,7 @@
 #define GLEAM_GLEAMD_H
 
 #include <liburing.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -162,6 +163,8 @@ struct kept {
 struct loop {
 	struct io_uring ring;
 	bool stop;
+	volatile sig_atomic_t quit;	/* SIGTERM or SIGINT: say goodbye, then stop */
+	uint64_t quit_until;		/* ns: stop then, whatever is left */
 	/*
 	 * While sessions are busy the loop looks at its rings and completions
 	 * without sleeping for up to spin_ns after the last activity, so that
@@ -179,6 +182,18 @@ extern struct loop g_loop;
 struct io_uring_sqe *loop_sqe(void);
 /* GLEAM_LOOP_SPIN_US, or a default from the number of cores. */
 void loop_init_spin(void);
+/*
+ * SIGTERM and SIGINT ask the loop to stop: the role says goodbye to every
+ * session, then stops (a second signal ends it at once).  A child forked
+ * afterwards calls loop_child_signals() to die of them again.
+ */
+void loop_catch_signals(void);
+void loop_child_signals(void);
+/*
+ * While stopping: true once the role's sessions are gone or the time given
+ * to them is over; the caller closes every session before asking.
+ */
+bool loop_quit_done(bool sessions_left);
 /* Something happened on a session: keep looking for a while. */
 void loop_note_busy(void);
 /*

@@ -162,6 +162,7 @@ static int spawn_worker(struct ssess *s)
 		for (int i = 5; i < 1024; i++)
 			close(i);
 		signal(SIGPIPE, SIG_IGN);
+		loop_child_signals();
 		if (s->gpu >= 0 && show_one_gpu(s->gpu))
 			_exit(112);
 		wk_usage_child(s->slot, s->gpu);
@@ -576,6 +577,24 @@ static void poll_all(void)
 	}
 }
 
+/*
+ * Asked to stop: every session ends with a goodbye, so that its client
+ * tells its program now rather than after trying to take it up for the
+ * grace period; the workers exit with their sessions.
+ */
+static void quit(void)
+{
+	struct ssess *s, *next;
+
+	for (s = sv.sessions; s; s = next) {
+		next = s->next;
+		bridge_close(&s->b);
+		sess_maybe_free(s);
+	}
+	if (loop_quit_done(sv.sessions != NULL))
+		g_loop.stop = true;
+}
+
 int server_main(struct config *c)
 {
 	struct sockaddr_storage ss;
@@ -640,6 +659,7 @@ int server_main(struct config *c)
 			(unsigned long long)(sv.gpus[i].total_mem >> 20));
 	post_accept();
 	post_timer();
+	loop_catch_signals();
 	while (!g_loop.stop) {
 		struct io_uring_cqe *cqe;
 		unsigned int head, n = 0;
@@ -669,6 +689,8 @@ int server_main(struct config *c)
 			}
 		}
 		io_uring_cq_advance(&g_loop.ring, n);
+		if (g_loop.quit)
+			quit();
 	}
 	return 0;
 }
