@@ -39,6 +39,7 @@ PROGRAMS=(
 	"graphs"
 	"allocs"
 	"bigcopy"
+	"steady launch 2"
 )
 
 # Run modes: name and the environment the Gleam runs get.
