@@ -702,6 +702,28 @@ static void linger(struct bridge *b)
 	b->linger_cancel = true;
 }
 
+/*
+ * The peer's hello is refused: the answer queued must reach it, and a
+ * close now could cut it off (the peer would take that for a link that
+ * failed and try again).  The connection closes once the answer is out,
+ * its FIN behind it, and what the peer still sends is read until it closes
+ * too, LINGER_S at most: a peer cannot hold the connection open.
+ */
+void bridge_refuse(struct bridge *b)
+{
+	if (b->closing || b->tcp < 0)
+		return;
+	b->closing = true;
+	b->bye = true;
+	if (b->sending)
+		return;
+	if (b->olen) {
+		post_send(b);
+		return;
+	}
+	linger(b);
+}
+
 /* The connection failed: a resumable session waits for another. */
 static bool lost(struct bridge *b, const char *why)
 {

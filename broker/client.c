@@ -54,10 +54,9 @@ struct csess {
 	 * answers, or fails, and then the next is due after a pause.
 	 */
 	bool connecting;		/* the attempt's connect is in flight */
-	bool asking;			/* its hello is out, the answer not yet in */
 	uint64_t tried_at;		/* ns: the attempt under way began; 0: none */
 	uint64_t try_at;		/* ns: the next attempt is due; 0: none */
-	unsigned int tries;		/* attempts failed since the session was last up */
+	unsigned int tries;		/* attempts since the session was last up */
 	/* Where the scheduler put the session, and what it learns from it. */
 	struct server *srv;		/* NULL: none was placed */
 	int gpu;			/* -1: not known */
@@ -744,7 +743,6 @@ static void retry_later(struct csess *s)
 {
 	uint64_t wait = 100000000ull << MIN(s->tries, 4u);
 
-	s->asking = false;
 	s->tried_at = 0;
 	s->try_at = gl_now_ns() + MIN(wait, 1000000000ull);
 	if (s->b.tcp >= 0 && !s->b.recving && !s->b.sending && !s->connecting) {
@@ -771,7 +769,6 @@ static void relink(struct csess *s)
 /* The server answered a hello: the session is up, and a later drop starts afresh. */
 static void link_up(struct csess *s)
 {
-	s->asking = false;
 	s->tried_at = 0;
 	s->try_at = 0;
 	s->tries = 0;
@@ -861,7 +858,6 @@ static void on_connect(struct csess *s, int res)
 		h.resume_count = s->b.in_count;
 	}
 	s->b.detached = false;
-	s->asking = true;
 	gethostname(h.client, sizeof(h.client) - 1);
 	snprintf(h.program, sizeof(h.program), "%s", s->program);
 	bridge_queue_frame(&s->b, GLEAM_FRAME_HELLO, &h, sizeof(h));

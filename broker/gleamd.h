@@ -130,7 +130,7 @@ struct bridge {
 	 */
 	bool restartable;
 	bool detached;
-	bool bye;			/* closing: a BYE goes out first */
+	bool bye;			/* closing: what is queued (a BYE, a refusal) goes out first */
 	bool lingering;			/* BYE out: reading until the peer closes */
 	bool linger_cancel;		/* the read before it is being cancelled */
 	uint64_t linger_until;		/* ns: the reading ends then at the latest */
@@ -210,6 +210,8 @@ void bridge_tick(struct bridge *b, uint64_t now);
 /* Process a completion; returns false when the bridge should close. */
 bool bridge_complete(struct bridge *b, struct op *op, int res);
 void bridge_close(struct bridge *b);
+/* Close once the answer queued (a refused hello's) is out. */
+void bridge_refuse(struct bridge *b);
 /*
  * Once a second: a peer silent for a second is pinged; one silent for
  * dead_s is taken for gone and the bridge closed (false).

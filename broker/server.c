@@ -201,6 +201,21 @@ static uint64_t new_token(void)
 }
 
 /*
+ * A hello refused: the answer must reach the peer, which would take a
+ * connection closed before it for a link that failed and try again; the
+ * connection closes behind the answer (bridge_refuse()), and anything
+ * more from the peer ends it.
+ */
+static bool refuse(struct ssess *s, struct gleam_hello_ack *ack, int err)
+{
+	ack->status = (uint32_t)err;
+	bridge_queue_frame(&s->b, GLEAM_FRAME_HELLO_ACK, ack, sizeof(*ack));
+	s->refused = true;
+	bridge_refuse(&s->b);
+	return true;
+}
+
+/*
  * The live session a RESUME's token names, or NULL.  Only the token counts,
  * not where the connection comes from: a client whose machine changed
  * networks comes back from another address.  Every session is compared,
@@ -238,9 +253,7 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 	if (!s) {
 		gl_err("%s (%s) asked to take up a session that is not waiting", n->client,
 		       n->peer);
-		ack.status = ENOENT;
-		bridge_queue_frame(&n->b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
-		return false;
+		return refuse(n, &ack, ENOENT);
 	}
 	/*
 	 * A session that did not see its connection drop (nothing was posted
@@ -251,20 +264,15 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 		bridge_detach(&s->b);
 	/* The session's connection, if not yet closed, goes: this one replaces it. */
 	if (s->b.tcp >= 0) {
-		if (s->b.recving || s->b.sending) {
-			ack.status = EAGAIN;
-			bridge_queue_frame(&n->b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
-			return false;
-		}
+		if (s->b.recving || s->b.sending)
+			return refuse(n, &ack, EAGAIN);
 		close(s->b.tcp);
 		s->b.tcp = -1;
 	}
 	away = s->b.detached_at ? gl_now_ns() - s->b.detached_at : 0;
 	if (!bridge_reattach(&s->b, fd, h->resume_count)) {
 		gl_err("session %llu: the client took replies never sent", (unsigned long long)s->id);
-		ack.status = EINVAL;
-		bridge_queue_frame(&n->b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
-		return false;
+		return refuse(n, &ack, EINVAL);
 	}
 	n->b.tcp = -1;
 	ack.features = GLEAM_WIRE_F_ASYNC | GLEAM_WIRE_F_RESUME |
@@ -392,11 +400,8 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 	    (h.gpu && !(h.features & GLEAM_WIRE_F_GPU)) || h.reserved[0] || h.reserved[1] ||
 	    (h.kind != GLEAM_HELLO_RESUME && (h.resume_token || h.resume_count)) ||
 	    (h.kind != GLEAM_HELLO_SESSION && h.kind != GLEAM_HELLO_CONTROL &&
-	     h.kind != GLEAM_HELLO_RESUME)) {
-		ack.status = EPROTONOSUPPORT;
-		bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
-		return false;
-	}
+	     h.kind != GLEAM_HELLO_RESUME))
+		return refuse(s, &ack, EPROTONOSUPPORT);
 	h.client[sizeof(h.client) - 1] = 0;
 	h.program[sizeof(h.program) - 1] = 0;
 	snprintf(s->client, sizeof(s->client), "%s", h.client);
@@ -409,15 +414,7 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 			else
 				gl_err("%s (%s) asked for GPU %u of a server with %u: refused",
 				       s->client, s->program, h.gpu, sv.info.ngpus);
-			/*
-			 * The answer must reach the peer, which a close now
-			 * could cut off: the peer closes, or the keepalive
-			 * ends the connection.
-			 */
-			ack.status = EINVAL;
-			bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
-			s->refused = true;
-			return true;
+			return refuse(s, &ack, EINVAL);
 		}
 		s->gpu = (int)h.gpu;
 	}
@@ -438,11 +435,8 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 		return true;
 	}
 	err = spawn_worker(s);
-	if (err) {
-		ack.status = (uint32_t)-err;
-		bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
-		return false;
-	}
+	if (err)
+		return refuse(s, &ack, -err);
 	if (ack.features & GLEAM_WIRE_F_CACHE) {
 		b->sc = scache_new();
 		if (!b->sc)
