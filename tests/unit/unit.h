@@ -11,5 +11,6 @@ Suite *shim_suite(void);
 Suite *export_suite(void);
 Suite *config_suite(void);
 Suite *chunkstore_suite(void);
+Suite *util_suite(void);
 
 #endif
