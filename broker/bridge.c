@@ -702,6 +702,14 @@ static void linger(struct bridge *b)
 	b->linger_cancel = true;
 }
 
+static void queue_bye(struct bridge *b)
+{
+	struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = GLEAM_FRAME_BYE };
+
+	memcpy(b->obuf + b->olen, &f, sizeof(f));
+	b->olen += sizeof(f);
+}
+
 /*
  * The peer's hello is refused: the answer queued must reach it, and a
  * close now could cut it off (the peer would take that for a link that
@@ -824,6 +832,13 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 			return true;
 		}
 		b->olen = b->osent = 0;
+		/* A goodbye that did not fit the full buffer goes now. */
+		if (b->bye_owed) {
+			b->bye_owed = false;
+			queue_bye(b);
+			post_send(b);
+			return true;
+		}
 		/* The goodbye is out: now the connection closes. */
 		if (b->bye) {
 			linger(b);
@@ -879,16 +894,18 @@ void bridge_close(struct bridge *b)
 	 * what is being sent, and close once it is out.
 	 */
 	if (b->resumable && !b->detached && b->tcp >= 0 && b->obuf) {
-		struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = GLEAM_FRAME_BYE };
-
-		if (b->olen + sizeof(f) <= b->ocap) {
-			memcpy(b->obuf + b->olen, &f, sizeof(f));
-			b->olen += sizeof(f);
-			b->bye = true;
-			if (!b->sending)
-				post_send(b);
-			return;
-		}
+		b->bye = true;
+		/*
+		 * Without the goodbye the peer would keep the session for its
+		 * grace period: a buffer too full for it sends it next.
+		 */
+		if (b->olen + sizeof(struct gleam_frame) <= b->ocap)
+			queue_bye(b);
+		else
+			b->bye_owed = true;
+		if (!b->sending)
+			post_send(b);
+		return;
 	}
 	/* Pending operations complete with errors; the owner frees at zero. */
 	if (b->tcp >= 0)

@@ -131,6 +131,7 @@ struct bridge {
 	bool restartable;
 	bool detached;
 	bool bye;			/* closing: what is queued (a BYE, a refusal) goes out first */
+	bool bye_owed;			/* the BYE waits for room in the buffer */
 	bool lingering;			/* BYE out: reading until the peer closes */
 	bool linger_cancel;		/* the read before it is being cancelled */
 	uint64_t linger_until;		/* ns: the reading ends then at the latest */
