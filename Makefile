@@ -35,6 +35,7 @@ include tests/tests.mk
 -include tests/gpus/gpus.mk
 -include tests/integration/silent.mk
 -include tests/integration/resume.mk
+-include tests/integration/outage.mk
 -include tests/gpu/cublas/cublas.mk
 -include tests/gpu/occdiff/occdiff.mk
 -include kmod/kmod.mk

@@ -47,6 +47,42 @@ void loop_init_spin(void)
 			 sysconf(_SC_NPROCESSORS_ONLN) >= 8 ? 1000 * 1000 : 0;
 }
 
+/* A gleamd asked to stop gives its sessions this long to say goodbye. */
+#define QUIT_NS		(3 * 1000000000ull)
+
+static void on_quit(int sig)
+{
+	(void)sig;
+	g_loop.quit = 1;
+}
+
+void loop_catch_signals(void)
+{
+	/* No SA_RESTART: the loop's wait returns; SA_RESETHAND: a second one kills. */
+	struct sigaction sa = { .sa_handler = on_quit, .sa_flags = SA_RESETHAND };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+}
+
+void loop_child_signals(void)
+{
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGINT, SIG_DFL);
+}
+
+bool loop_quit_done(bool sessions_left)
+{
+	uint64_t now = gl_now_ns();
+
+	if (!g_loop.quit_until) {
+		g_loop.quit_until = now + QUIT_NS;
+		gl_info("stopping: every session says goodbye");
+	}
+	return !sessions_left || now >= g_loop.quit_until;
+}
+
 void loop_note_busy(void)
 {
 	if (g_loop.spin_ns)
@@ -244,7 +280,12 @@ void bridge_detach(struct bridge *b)
 	if (b->detached || b->closing)
 		return;
 	b->detached = true;
-	b->detached_at = gl_now_ns();
+	/*
+	 * The grace period runs from the first drop: attempts to take the
+	 * session up that fail in their turn do not lengthen it.
+	 */
+	if (!b->detached_at)
+		b->detached_at = gl_now_ns();
 	b->hello_done = false;
 	/* What was in flight either way is kept, or was not yet taken: both resent. */
 	if (b->tcp >= 0)
@@ -661,12 +702,44 @@ static void linger(struct bridge *b)
 	b->linger_cancel = true;
 }
 
+static void queue_bye(struct bridge *b)
+{
+	struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = GLEAM_FRAME_BYE };
+
+	memcpy(b->obuf + b->olen, &f, sizeof(f));
+	b->olen += sizeof(f);
+}
+
+/*
+ * The peer's hello is refused: the answer queued must reach it, and a
+ * close now could cut it off (the peer would take that for a link that
+ * failed and try again).  The connection closes once the answer is out,
+ * its FIN behind it, and what the peer still sends is read until it closes
+ * too, LINGER_S at most: a peer cannot hold the connection open.
+ */
+void bridge_refuse(struct bridge *b)
+{
+	if (b->closing || b->tcp < 0)
+		return;
+	b->closing = true;
+	b->bye = true;
+	if (b->sending)
+		return;
+	if (b->olen) {
+		post_send(b);
+		return;
+	}
+	linger(b);
+}
+
 /* The connection failed: a resumable session waits for another. */
-static bool lost(struct bridge *b)
+static bool lost(struct bridge *b, const char *why)
 {
 	if ((!b->resumable && !b->restartable) || b->closing)
 		return false;
-	gl_info("session: connection lost; keeping the session to take it up again");
+	if (!b->detached_at)
+		gl_info("session: connection lost (%s); keeping the session to take it up again",
+			why);
 	bridge_detach(b);
 	if (!b->recving && !b->sending && b->tcp >= 0) {
 		close(b->tcp);
@@ -721,17 +794,22 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 			return true;
 		}
 		/*
-		 * An orderly close is the peer ending the session (its program or
-		 * its gleamd went); a reset or an error is the link failing, which
-		 * a resumable session survives.
+		 * Only a goodbye (BYE) ends a session.  A close without one, a
+		 * reset or an error is the link failing: a relay, a NAT or a
+		 * firewall between the two machines that restarted closes both
+		 * connections as an orderly close would.  A resumable session
+		 * survives them all.
 		 */
-		if (res == 0)
-			return false;
-		if (res < 0) {
-			if (res != -ECONNRESET)
-				gl_dbg("connection: %s", strerror(-res));
-			return lost(b);
-		}
+		if (res <= 0)
+			return lost(b, res ? strerror(-res) : "closed without a goodbye");
+		/*
+		 * The peer spoke on the connection the session was taken up on:
+		 * the take-up was real.  A connection taken up and lost before
+		 * that (one an attempt gave up on, held somewhere and delivered
+		 * late) leaves the grace period running from the first drop.
+		 */
+		if (b->hello_done)
+			b->detached_at = 0;
 		b->ilen += (size_t)res;
 		if (!drain_in(b))
 			return false;
@@ -746,7 +824,7 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 		if (res <= 0) {
 			if (b->bye)
 				shutdown(b->tcp, SHUT_RDWR);
-			return b->closing ? true : lost(b);
+			return b->closing ? true : lost(b, res ? strerror(-res) : "nothing sent");
 		}
 		b->osent += (size_t)res;
 		if (b->osent < b->olen) {
@@ -754,6 +832,13 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 			return true;
 		}
 		b->olen = b->osent = 0;
+		/* A goodbye that did not fit the full buffer goes now. */
+		if (b->bye_owed) {
+			b->bye_owed = false;
+			queue_bye(b);
+			post_send(b);
+			return true;
+		}
 		/* The goodbye is out: now the connection closes. */
 		if (b->bye) {
 			linger(b);
@@ -779,6 +864,9 @@ bool bridge_keepalive(struct bridge *b, uint64_t now, unsigned int dead_s)
 		gl_err("session: the peer sent nothing for %u s: taking %s for gone", dead_s,
 		       b->resumable ? "the connection" : "it");
 		if (b->resumable) {
+			/* The link failed when the peer was last heard, not now. */
+			if (!b->detached_at)
+				b->detached_at = b->last_rx;
 			bridge_detach(b);
 			return true;
 		}
@@ -806,16 +894,18 @@ void bridge_close(struct bridge *b)
 	 * what is being sent, and close once it is out.
 	 */
 	if (b->resumable && !b->detached && b->tcp >= 0 && b->obuf) {
-		struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = GLEAM_FRAME_BYE };
-
-		if (b->olen + sizeof(f) <= b->ocap) {
-			memcpy(b->obuf + b->olen, &f, sizeof(f));
-			b->olen += sizeof(f);
-			b->bye = true;
-			if (!b->sending)
-				post_send(b);
-			return;
-		}
+		b->bye = true;
+		/*
+		 * Without the goodbye the peer would keep the session for its
+		 * grace period: a buffer too full for it sends it next.
+		 */
+		if (b->olen + sizeof(struct gleam_frame) <= b->ocap)
+			queue_bye(b);
+		else
+			b->bye_owed = true;
+		if (!b->sending)
+			post_send(b);
+		return;
 	}
 	/* Pending operations complete with errors; the owner frees at zero. */
 	if (b->tcp >= 0)

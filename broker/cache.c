@@ -681,11 +681,17 @@ void ccache_resumed(struct bridge *b)
 	nset_free(&c->pinned);
 	c->nrelease = 0;
 	c->release_all = true;
-	/* What was named waits for a new answer; bytes about to go still go. */
+	/*
+	 * What was named waits for a new answer; bytes about to go still go,
+	 * and so do bytes that went on the lost connection ahead of a record
+	 * that had not (SENT: the record did not fit the same buffer): their
+	 * pin went with that connection.
+	 */
 	for (struct centry *e = c->head; e; e = e->next) {
 		struct nset_ent *t;
 
-		if (e->state == CE_DATA) {
+		if (e->state == CE_DATA || e->state == CE_SENT) {
+			e->state = CE_DATA;
 			t = nset_add(&c->pinned, &e->name);
 			if (t)
 				t->count++;

@@ -47,11 +47,16 @@ struct csess {
 	bool ctl_sending;		/* the reply is the kernel's until it is sent */
 	struct vgpu_link vl;		/* a /dev/vgpuN session: its id */
 	char via[16];			/* "socket" or the node's name */
-	/* Taking the session up again after its connection dropped. */
-	bool resuming;			/* connected again, waiting for the server's answer */
-	uint64_t try_at;		/* ns: the next attempt */
-	uint64_t tried_at;		/* ns: the current one began */
-	unsigned int tries;
+	/*
+	 * Reaching the server: the first time, and again after the session's
+	 * connection dropped.  An attempt connects and sends a hello (of kind
+	 * RESUME once the session has a token); it ends when the server
+	 * answers, or fails, and then the next is due after a pause.
+	 */
+	bool connecting;		/* the attempt's connect is in flight */
+	uint64_t tried_at;		/* ns: the attempt under way began; 0: none */
+	uint64_t try_at;		/* ns: the next attempt is due; 0: none */
+	unsigned int tries;		/* attempts since the session was last up */
 	/* Where the scheduler put the session, and what it learns from it. */
 	struct server *srv;		/* NULL: none was placed */
 	int gpu;			/* -1: not known */
@@ -184,6 +189,13 @@ static void start_connect(struct csess *s)
 		bridge_close(&s->b);
 		return;
 	}
+	if (!s->link) {
+		/* Until the server first answers, a failed attempt is tried again. */
+		if (!s->b.token && !s->b.hello_done)
+			s->b.restartable = cl.cfg->resume_s != 0;
+		s->tried_at = gl_now_ns();
+	}
+	s->connecting = true;
 	setsockopt(s->b.tcp, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	setsockopt(s->b.tcp, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
 	setsockopt(s->b.tcp, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
@@ -602,7 +614,8 @@ static void local_hello(struct csess *s, int n)
 	start_connect(s);
 }
 
-static void retry_later(struct csess *s);
+static void link_up(struct csess *s);
+static bool resumed(struct csess *s, const struct gleam_hello_ack *ack);
 
 static const char *srv_name(const struct csess *s)
 {
@@ -667,33 +680,24 @@ bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 			return false;
 		memcpy(&ack, p, sizeof(ack));
 		if (ack.status) {
-			gl_err("server refused %s: %s", s->resuming ? "to take the session up again" :
-			       "session", strerror((int)ack.status));
-			if (s->resuming && ack.status == EAGAIN) {
-				retry_later(s);
+			/* The server still holds the old connection: a moment later. */
+			if (b->token && ack.status == EAGAIN) {
+				gl_dbg("session %llu: the server cannot take it up yet",
+				       (unsigned long long)s->id);
 				bridge_detach(b);
 				return true;
 			}
+			gl_err("server refused %s: %s", b->token ? "to take the session up again" :
+			       "session", strerror((int)ack.status));
 			return false;
 		}
 		/* GLEAM_WIRE_F_GPU comes back where the server honours the GPU named. */
 		if (ack.version != GLEAM_WIRE_VERSION ||
 		    (ack.features & ~(GLEAM_WIRE_F_KNOWN | GLEAM_WIRE_F_GPU)))
 			return false;
-		if (s->resuming) {
-			if (ack.resume_token != b->token || !bridge_reattach(b, b->tcp, ack.resume_count)) {
-				gl_err("server: an answer that does not fit the session");
-				return false;
-			}
-			gl_info("session %llu (%s) taken up again after %.1f s, %u attempt(s)",
-				(unsigned long long)s->id, s->program,
-				(double)(gl_now_ns() - b->detached_at) / 1e9, s->tries + 1);
-			s->resuming = false;
-			s->tries = 0;
-			if (b->cc)
-				ccache_resumed(b);
-			return true;
-		}
+		if (b->token)
+			return resumed(s, &ack);
+		link_up(s);
 		b->restartable = false;
 		if (ack.features & GLEAM_WIRE_F_RESUME) {
 			if (!ack.resume_token)
@@ -737,18 +741,64 @@ bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 	}
 }
 
-/* The next attempt to take a dropped session up: 0.1 s, doubling, at most 2 s apart. */
+/*
+ * The next attempt to reach the server: 0.1 s after the drop, then
+ * doubling to at most 1 s apart, whatever the last one met: a session
+ * comes back within about a second of its link.
+ */
 static void retry_later(struct csess *s)
 {
 	uint64_t wait = 100000000ull << MIN(s->tries, 4u);
 
-	s->tries++;
-	s->resuming = false;
-	s->try_at = gl_now_ns() + MIN(wait, 2000000000ull);
-	if (s->b.tcp >= 0 && !s->b.recving && !s->b.sending) {
+	s->tried_at = 0;
+	s->try_at = gl_now_ns() + MIN(wait, 1000000000ull);
+	if (s->b.tcp >= 0 && !s->b.recving && !s->b.sending && !s->connecting) {
 		close(s->b.tcp);
 		s->b.tcp = -1;
 	}
+}
+
+/*
+ * Whatever ended the session's connection (a close without a goodbye, a
+ * reset, an error, a silence) or the attempt to take it up (refused,
+ * closed again at once, unanswered), the bridge detached it: the next
+ * attempt is due after a pause, until the grace period ends (take_up).
+ * Only a goodbye or a refusal from the server ends the session sooner.
+ */
+static void relink(struct csess *s)
+{
+	if (s->b.closing || s->link || !s->b.detached || s->try_at || s->connecting)
+		return;
+	if (s->b.token || s->b.restartable)
+		retry_later(s);
+}
+
+/* The server answered a hello: the session is up, and a later drop starts afresh. */
+static void link_up(struct csess *s)
+{
+	s->tried_at = 0;
+	s->try_at = 0;
+	s->tries = 0;
+	s->b.detached_at = 0;
+}
+
+/* The server's answer to a RESUME: it has the session, and took so many records. */
+static bool resumed(struct csess *s, const struct gleam_hello_ack *ack)
+{
+	struct bridge *b = &s->b;
+	uint64_t away = gl_now_ns() - b->detached_at;
+
+	if (!gl_secret_eq(&ack->resume_token, &b->token, sizeof(b->token)) ||
+	    !bridge_reattach(b, b->tcp, ack->resume_count)) {
+		gl_err("server: an answer that does not fit the session");
+		return false;
+	}
+	gl_info("session %llu (%s) taken up again after %.1f s, %u attempt(s)",
+		(unsigned long long)s->id, s->program, (double)away / 1e9, s->tries);
+	link_up(s);
+	if (b->cc)
+		ccache_resumed(b);
+	return true;
 }
 
 /* A server's control connection is connected, or failed to. */
@@ -775,13 +825,11 @@ static void on_connect(struct csess *s, int res)
 				 .features = GLEAM_WIRE_F_KNOWN & ~GLEAM_WIRE_F_GPU,
 				 .kind = GLEAM_HELLO_SESSION, .pid = (uint32_t)s->pid, .uid = s->uid };
 
+	s->connecting = false;
 	if (s->link) {
 		link_connected(s, res);
 		return;
 	}
-	/* Until the server answers, a failed connection is tried again. */
-	if (!s->b.token && !s->b.hello_done)
-		s->b.restartable = cl.cfg->resume_s != 0;
 	/* The GPU the scheduler chose, named only in the first hello: a resume keeps it. */
 	if (s->gpu_named && !s->b.token) {
 		h.features |= GLEAM_WIRE_F_GPU;
@@ -791,39 +839,32 @@ static void on_connect(struct csess *s, int res)
 		h.features &= ~GLEAM_WIRE_F_CACHE;
 	if (!cl.cfg->resume_s)
 		h.features &= ~GLEAM_WIRE_F_RESUME;
-	if (s->b.token) {
-		/* The same session, taken up again: the server says what it has. */
-		if (res < 0) {
-			gl_dbg("session %llu: server still unreachable: %s", (unsigned long long)s->id,
-			       strerror(-res));
-			retry_later(s);
+	if (res < 0) {
+		if (!s->b.token && !s->b.restartable) {
+			gl_err("cannot connect to server %s: %s", srv_name(s), strerror(-res));
+			bridge_close(&s->b);
 			return;
 		}
+		/* As for a dropped session: the program sees a delay, not an error. */
+		if (!s->b.detached_at)
+			gl_err("cannot connect to server %s: %s; trying again for %u s",
+			       srv_name(s), strerror(-res), cl.cfg->resume_s);
+		else
+			gl_dbg("session %llu: server %s still unreachable: %s",
+			       (unsigned long long)s->id, srv_name(s), strerror(-res));
+		bridge_detach(&s->b);
+		retry_later(s);
+		/* Its program may end meanwhile: the bell socket is watched. */
+		bridge_kick(&s->b);
+		return;
+	}
+	if (s->b.token) {
+		/* The same session, taken up again: the server says what it has. */
 		h.kind = GLEAM_HELLO_RESUME;
 		h.resume_token = s->b.token;
 		h.resume_count = s->b.in_count;
-		s->b.detached = false;
-		s->resuming = true;
-	} else if (res < 0) {
-		if (s->b.restartable) {
-			/* As for a dropped session: the program sees a delay, not an error. */
-			if (!s->b.detached) {
-				gl_err("cannot connect to server %s: %s; trying again for %u s",
-				       srv_name(s), strerror(-res), cl.cfg->resume_s);
-				s->b.detached = true;
-				s->b.detached_at = gl_now_ns();
-			}
-			retry_later(s);
-			/* Its program may end meanwhile: the bell socket is watched. */
-			bridge_kick(&s->b);
-			return;
-		}
-		gl_err("cannot connect to server %s: %s", srv_name(s), strerror(-res));
-		bridge_close(&s->b);
-		return;
-	} else {
-		s->b.detached = false;
 	}
+	s->b.detached = false;
 	gethostname(h.client, sizeof(h.client) - 1);
 	snprintf(h.program, sizeof(h.program), "%s", s->program);
 	bridge_queue_frame(&s->b, GLEAM_FRAME_HELLO, &h, sizeof(h));
@@ -979,35 +1020,56 @@ static void on_hash(void)
 }
 
 /*
- * A session whose connection dropped: connect again now and then until
- * the grace period ends, then end it (its program's calls fail).
+ * An attempt that meets no answer at all (a connect that hangs, a hello
+ * held somewhere) fails as one refused would, after the keepalive time.
+ */
+static void give_up_attempt(struct csess *s, uint64_t now)
+{
+	struct io_uring_sqe *sqe;
+
+	gl_dbg("session %llu: no answer from server %s: trying again", (unsigned long long)s->id,
+	       srv_name(s));
+	if (!s->b.detached_at)
+		s->b.detached_at = s->tried_at;
+	if (s->connecting) {
+		/* The connect ends with -ECANCELED; on_connect() fails the attempt. */
+		sqe = loop_sqe();
+		io_uring_prep_cancel(sqe, &s->b.op_connect, 0);
+		io_uring_sqe_set_data(sqe, NULL);
+		s->tried_at = now;
+		return;
+	}
+	bridge_detach(&s->b);
+	retry_later(s);
+}
+
+/*
+ * A session whose connection dropped, or that has not reached its server
+ * yet: an attempt when one is due, until the grace period ends; then the
+ * session ends and its program's calls fail.
  */
 static void take_up(struct csess *s, uint64_t now)
 {
-	if (now - s->b.detached_at > (uint64_t)cl.cfg->resume_s * 1000000000ull) {
+	uint64_t limit = (uint64_t)MAX(cl.cfg->keepalive_s, 1u) * 1000000000ull;
+
+	if (s->b.detached_at && now - s->b.detached_at > (uint64_t)cl.cfg->resume_s * 1000000000ull) {
 		gl_err("session %llu (%s): server %s not back in %u s: ending the session",
 		       (unsigned long long)s->id, s->program, srv_name(s), cl.cfg->resume_s);
 		bridge_close(&s->b);
 		return;
 	}
-	if (s->resuming) {
-		/* An answer that does not come is no answer. */
-		if (now - s->tried_at > (uint64_t)MAX(cl.cfg->keepalive_s, 1u) * 1000000000ull) {
-			bridge_detach(&s->b);
-			retry_later(s);
-		}
+	if (s->tried_at) {
+		if (now - s->tried_at > limit)
+			give_up_attempt(s, now);
 		return;
 	}
-	/* A connect that hangs (no answer at all) is given up like one refused. */
-	if (s->b.tcp >= 0 && s->tried_at && !s->b.recving && !s->b.sending &&
-	    now - s->tried_at > (uint64_t)MAX(cl.cfg->keepalive_s, 1u) * 1000000000ull) {
-		shutdown(s->b.tcp, SHUT_RDWR);
+	if (!s->b.detached || !s->try_at || now < s->try_at)
 		return;
-	}
-	if (now < s->try_at || s->b.tcp >= 0 || s->b.recving || s->b.sending)
+	/* The dropped connection's last operations complete first. */
+	if (s->b.tcp >= 0 || s->b.recving || s->b.sending)
 		return;
-	s->tried_at = now;
-	s->try_at = UINT64_MAX;
+	s->try_at = 0;
+	s->tries++;
 	/* A session not yet begun may begin elsewhere: its server may be the one gone. */
 	if (!s->b.token) {
 		if (s->placed) {
@@ -1041,12 +1103,10 @@ static void on_keepalive(void)
 	cl.keepalive_armed = false;
 	for (s = cl.sessions; s; s = next) {
 		next = s->next;
-		if ((s->b.token || s->b.restartable) && !s->b.closing &&
-		    (s->b.detached || s->resuming))
-			take_up(s, now);
 		if (!s->control && s->local_hello && !bridge_keepalive(&s->b, now, cl.cfg->keepalive_s))
 			gl_err("session %llu (%s): server %s unreachable", (unsigned long long)s->id,
 			       s->program, srv_name(s));
+		relink(s);
 		sess_maybe_free(s);
 	}
 }
@@ -1119,9 +1179,20 @@ static const struct sched_ops link_ops = {
 static void on_sched(void)
 {
 	uint64_t now = gl_now_ns();
+	struct csess *s, *next;
 
 	cl.sched_armed = false;
-	for (struct csess *s = cl.sessions; s; s = s->next) {
+	/* Stopping: no new connection to any server. */
+	if (g_loop.quit)
+		return;
+	/* Sessions reaching their server: on this tick, so that attempts come on time. */
+	for (s = cl.sessions; s; s = next) {
+		next = s->next;
+		if (!s->link && !s->b.closing && (s->b.token || s->b.restartable))
+			take_up(s, now);
+		sess_maybe_free(s);
+	}
+	for (s = cl.sessions; s; s = s->next) {
 		if (!s->srv || s->b.tcp < 0 || s->b.closing || s->b.detached)
 			continue;
 		if (s->link && s->link_up)
@@ -1263,7 +1334,26 @@ static void on_cqe(struct io_uring_cqe *cqe)
 	} else if (!bridge_complete(&s->b, op, cqe->res)) {
 		bridge_close(&s->b);
 	}
+	relink(s);
 	sess_maybe_free(s);
+}
+
+/*
+ * Asked to stop: every session says goodbye, so that its server ends it now
+ * instead of keeping it for the grace period; its program's calls fail, as
+ * they would if this gleamd had died.
+ */
+static void quit(void)
+{
+	struct csess *s, *next;
+
+	for (s = cl.sessions; s; s = next) {
+		next = s->next;
+		bridge_close(&s->b);
+		sess_maybe_free(s);
+	}
+	if (loop_quit_done(cl.sessions != NULL))
+		g_loop.stop = true;
 }
 
 /*
@@ -1363,6 +1453,7 @@ int client_main(struct config *c)
 	/* The servers are connected to at once, not a tick later. */
 	on_sched();
 	arm_sched();
+	loop_catch_signals();
 	while (!g_loop.stop) {
 		struct io_uring_cqe *cqe;
 		unsigned int head, n = 0;
@@ -1378,6 +1469,8 @@ int client_main(struct config *c)
 		arm_keepalive();
 		arm_sched();
 		vgpu_flush();
+		if (g_loop.quit)
+			quit();
 	}
 	unlink(c->socket_path);
 	linkmon_close();

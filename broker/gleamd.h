@@ -4,6 +4,7 @@
 #define GLEAM_GLEAMD_H
 
 #include <liburing.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -138,11 +139,12 @@ struct bridge {
 	 */
 	bool restartable;
 	bool detached;
-	bool bye;			/* closing: a BYE goes out first */
+	bool bye;			/* closing: what is queued (a BYE, a refusal) goes out first */
+	bool bye_owed;			/* the BYE waits for room in the buffer */
 	bool lingering;			/* BYE out: reading until the peer closes */
 	bool linger_cancel;		/* the read before it is being cancelled */
 	uint64_t linger_until;		/* ns: the reading ends then at the latest */
-	uint64_t detached_at;		/* ns */
+	uint64_t detached_at;		/* ns: the drop that began the grace period; 0: none */
 	uint64_t token;			/* what takes the session up again */
 	uint64_t out_count;		/* messages sent since the session began */
 	uint64_t in_count;		/* messages taken from the peer */
@@ -171,6 +173,8 @@ struct kept {
 struct loop {
 	struct io_uring ring;
 	bool stop;
+	volatile sig_atomic_t quit;	/* SIGTERM or SIGINT: say goodbye, then stop */
+	uint64_t quit_until;		/* ns: stop then, whatever is left */
 	/*
 	 * While sessions are busy the loop looks at its rings and completions
 	 * without sleeping for up to spin_ns after the last activity, so that
@@ -188,6 +192,18 @@ extern struct loop g_loop;
 struct io_uring_sqe *loop_sqe(void);
 /* GLEAM_LOOP_SPIN_US, or a default from the number of cores. */
 void loop_init_spin(void);
+/*
+ * SIGTERM and SIGINT ask the loop to stop: the role says goodbye to every
+ * session, then stops (a second signal ends it at once).  A child forked
+ * afterwards calls loop_child_signals() to die of them again.
+ */
+void loop_catch_signals(void);
+void loop_child_signals(void);
+/*
+ * While stopping: true once the role's sessions are gone or the time given
+ * to them is over; the caller closes every session before asking.
+ */
+bool loop_quit_done(bool sessions_left);
 /* Something happened on a session: keep looking for a while. */
 void loop_note_busy(void);
 /*
@@ -204,6 +220,8 @@ void bridge_tick(struct bridge *b, uint64_t now);
 /* Process a completion; returns false when the bridge should close. */
 bool bridge_complete(struct bridge *b, struct op *op, int res);
 void bridge_close(struct bridge *b);
+/* Close once the answer queued (a refused hello's) is out. */
+void bridge_refuse(struct bridge *b);
 /*
  * Once a second: a peer silent for a second is pinged; one silent for
  * dead_s is taken for gone and the bridge closed (false).

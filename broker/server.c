@@ -35,6 +35,7 @@ struct ssess {
 	int slot;		/* its worker's in the usage table, or -1 */
 	uint32_t stamped;	/* the worker's ring position last stamped */
 	bool refused;		/* its hello was answered with a refusal */
+	char peer[64];		/* the address its connection comes from */
 	char client[64];
 	char program[64];
 };
@@ -93,8 +94,9 @@ static void sess_maybe_free(struct ssess *s)
 	scache_free(s->b.sc);
 	if (s->worker) {
 		sv.nsessions--;
-		gl_info("session %llu from %s (%s) ended", (unsigned long long)s->id, s->client,
-			s->program);
+		gl_info("session %llu from %s (%s) ended: %llu records taken",
+			(unsigned long long)s->id, s->client, s->program,
+			(unsigned long long)s->b.in_count);
 	}
 	free(s);
 }
@@ -160,6 +162,7 @@ static int spawn_worker(struct ssess *s)
 		for (int i = 5; i < 1024; i++)
 			close(i);
 		signal(SIGPIPE, SIG_IGN);
+		loop_child_signals();
 		if (s->gpu >= 0 && show_one_gpu(s->gpu))
 			_exit(112);
 		wk_usage_child(s->slot, s->gpu);
@@ -198,6 +201,41 @@ static uint64_t new_token(void)
 }
 
 /*
+ * A hello refused: the answer must reach the peer, which would take a
+ * connection closed before it for a link that failed and try again; the
+ * connection closes behind the answer (bridge_refuse()), and anything
+ * more from the peer ends it.
+ */
+static bool refuse(struct ssess *s, struct gleam_hello_ack *ack, int err)
+{
+	ack->status = (uint32_t)err;
+	bridge_queue_frame(&s->b, GLEAM_FRAME_HELLO_ACK, ack, sizeof(*ack));
+	s->refused = true;
+	bridge_refuse(&s->b);
+	return true;
+}
+
+/*
+ * The live session a RESUME's token names, or NULL.  Only the token counts,
+ * not where the connection comes from: a client whose machine changed
+ * networks comes back from another address.  Every session is compared,
+ * each in constant time, so that how long a wrong guess takes says nothing
+ * of any token.
+ */
+static struct ssess *find_by_token(const struct ssess *n, uint64_t token)
+{
+	struct ssess *s, *found = NULL;
+
+	for (s = sv.sessions; s; s = s->next) {
+		bool eq = gl_secret_eq(&s->b.token, &token, sizeof(token));
+
+		if (eq && s != n && s->b.resumable && !s->b.closing && s->b.token)
+			found = s;
+	}
+	return found;
+}
+
+/*
  * A new connection n takes up the detached session its token names: the
  * session adopts the connection, says how many records it has taken, and
  * sends again the replies the client had not; n itself ends.
@@ -207,18 +245,15 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 	struct gleam_hello_ack ack = { .version = GLEAM_WIRE_VERSION };
 	struct ssess *s;
 	int fd = n->b.tcp;
+	uint64_t away;
 
 	/* n only carries the connection: it is no session of its own. */
 	n->control = true;
-	for (s = sv.sessions; s; s = s->next)
-		if (s != n && s->b.resumable && !s->b.closing && s->b.token &&
-		    s->b.token == h->resume_token)
-			break;
+	s = find_by_token(n, h->resume_token);
 	if (!s) {
-		gl_err("%s asked to take up a session that is not waiting", n->client);
-		ack.status = ENOENT;
-		bridge_queue_frame(&n->b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
-		return false;
+		gl_err("%s (%s) asked to take up a session that is not waiting", n->client,
+		       n->peer);
+		return refuse(n, &ack, ENOENT);
 	}
 	/*
 	 * A session that did not see its connection drop (nothing was posted
@@ -229,19 +264,15 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 		bridge_detach(&s->b);
 	/* The session's connection, if not yet closed, goes: this one replaces it. */
 	if (s->b.tcp >= 0) {
-		if (s->b.recving || s->b.sending) {
-			ack.status = EAGAIN;
-			bridge_queue_frame(&n->b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
-			return false;
-		}
+		if (s->b.recving || s->b.sending)
+			return refuse(n, &ack, EAGAIN);
 		close(s->b.tcp);
 		s->b.tcp = -1;
 	}
+	away = s->b.detached_at ? gl_now_ns() - s->b.detached_at : 0;
 	if (!bridge_reattach(&s->b, fd, h->resume_count)) {
 		gl_err("session %llu: the client took replies never sent", (unsigned long long)s->id);
-		ack.status = EINVAL;
-		bridge_queue_frame(&n->b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
-		return false;
+		return refuse(n, &ack, EINVAL);
 	}
 	n->b.tcp = -1;
 	ack.features = GLEAM_WIRE_F_ASYNC | GLEAM_WIRE_F_RESUME |
@@ -249,8 +280,9 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 	ack.session_id = s->id;
 	ack.resume_token = s->b.token;
 	ack.resume_count = s->b.in_count;
-	gl_info("session %llu from %s (%s) taken up again after %.1f s", (unsigned long long)s->id,
-		s->client, s->program, (double)(gl_now_ns() - s->b.detached_at) / 1e9);
+	gl_info("session %llu from %s (%s) taken up again from %s after %.1f s",
+		(unsigned long long)s->id, s->client, s->program, n->peer, (double)away / 1e9);
+	memcpy(s->peer, n->peer, sizeof(s->peer));
 	bridge_queue_frame(&s->b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
 	bridge_kick(&s->b);
 	note_records(s);
@@ -368,11 +400,8 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 	    (h.gpu && !(h.features & GLEAM_WIRE_F_GPU)) || h.reserved[0] || h.reserved[1] ||
 	    (h.kind != GLEAM_HELLO_RESUME && (h.resume_token || h.resume_count)) ||
 	    (h.kind != GLEAM_HELLO_SESSION && h.kind != GLEAM_HELLO_CONTROL &&
-	     h.kind != GLEAM_HELLO_RESUME)) {
-		ack.status = EPROTONOSUPPORT;
-		bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
-		return false;
-	}
+	     h.kind != GLEAM_HELLO_RESUME))
+		return refuse(s, &ack, EPROTONOSUPPORT);
 	h.client[sizeof(h.client) - 1] = 0;
 	h.program[sizeof(h.program) - 1] = 0;
 	snprintf(s->client, sizeof(s->client), "%s", h.client);
@@ -385,15 +414,7 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 			else
 				gl_err("%s (%s) asked for GPU %u of a server with %u: refused",
 				       s->client, s->program, h.gpu, sv.info.ngpus);
-			/*
-			 * The answer must reach the peer, which a close now
-			 * could cut off: the peer closes, or the keepalive
-			 * ends the connection.
-			 */
-			ack.status = EINVAL;
-			bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
-			s->refused = true;
-			return true;
+			return refuse(s, &ack, EINVAL);
 		}
 		s->gpu = (int)h.gpu;
 	}
@@ -414,11 +435,8 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 		return true;
 	}
 	err = spawn_worker(s);
-	if (err) {
-		ack.status = (uint32_t)-err;
-		bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
-		return false;
-	}
+	if (err)
+		return refuse(s, &ack, -err);
 	if (ack.features & GLEAM_WIRE_F_CACHE) {
 		b->sc = scache_new();
 		if (!b->sc)
@@ -432,12 +450,13 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 		ack.features |= GLEAM_WIRE_F_GPU;
 	sv.nsessions++;
 	if (s->gpu >= 0)
-		gl_info("session %llu from %s: %s (pid %u), worker %d on GPU %d",
-			(unsigned long long)s->id, s->client, s->program, h.pid, (int)s->worker,
-			s->gpu);
+		gl_info("session %llu from %s (%s): %s (pid %u), worker %d on GPU %d",
+			(unsigned long long)s->id, s->client, s->peer, s->program, h.pid,
+			(int)s->worker, s->gpu);
 	else
-		gl_info("session %llu from %s: %s (pid %u), worker %d", (unsigned long long)s->id,
-			s->client, s->program, h.pid, (int)s->worker);
+		gl_info("session %llu from %s (%s): %s (pid %u), worker %d",
+			(unsigned long long)s->id, s->client, s->peer, s->program, h.pid,
+			(int)s->worker);
 	bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
 	if (b->sc)
 		scache_send_info(b);
@@ -463,6 +482,7 @@ static void on_accept(int fd)
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
 	bridge_init(&s->b, false, s);
 	s->b.tcp = fd;
+	gl_peer_name(fd, s->peer, sizeof(s->peer));
 	s->gpu = -1;
 	s->slot = -1;
 	s->id = ++sv.next_id;
@@ -551,6 +571,24 @@ static void poll_all(void)
 	}
 }
 
+/*
+ * Asked to stop: every session ends with a goodbye, so that its client
+ * tells its program now rather than after trying to take it up for the
+ * grace period; the workers exit with their sessions.
+ */
+static void quit(void)
+{
+	struct ssess *s, *next;
+
+	for (s = sv.sessions; s; s = next) {
+		next = s->next;
+		bridge_close(&s->b);
+		sess_maybe_free(s);
+	}
+	if (loop_quit_done(sv.sessions != NULL))
+		g_loop.stop = true;
+}
+
 int server_main(struct config *c)
 {
 	struct sockaddr_storage ss;
@@ -616,6 +654,7 @@ int server_main(struct config *c)
 			(unsigned long long)(sv.gpus[i].total_mem >> 20));
 	post_accept();
 	post_timer();
+	loop_catch_signals();
 	while (!g_loop.stop) {
 		struct io_uring_cqe *cqe;
 		unsigned int head, n = 0;
@@ -645,6 +684,8 @@ int server_main(struct config *c)
 			}
 		}
 		io_uring_cq_advance(&g_loop.ring, n);
+		if (g_loop.quit)
+			quit();
 	}
 	return 0;
 }

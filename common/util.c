@@ -220,6 +220,31 @@ int gl_parse_hostport(const char *s, int dflt_port, struct sockaddr_storage *ss,
 	return 0;
 }
 
+void gl_peer_name(int fd, char *buf, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char host[64], port[16];
+
+	if (getpeername(fd, (struct sockaddr *)&ss, &sl) ||
+	    getnameinfo((struct sockaddr *)&ss, sl, host, sizeof(host), port, sizeof(port),
+			NI_NUMERICHOST | NI_NUMERICSERV)) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	snprintf(buf, len, ss.ss_family == AF_INET6 ? "[%s]:%s" : "%s:%s", host, port);
+}
+
+int gl_secret_eq(const void *a, const void *b, size_t n)
+{
+	const volatile unsigned char *x = a, *y = b;
+	unsigned char d = 0;
+
+	for (size_t i = 0; i < n; i++)
+		d |= x[i] ^ y[i];
+	return d == 0;
+}
+
 int gl_parse_size(const char *s, uint64_t *out)
 {
 	char *end;

@@ -41,6 +41,15 @@ struct sockaddr_storage;
 int gl_parse_hostport(const char *s, int dflt_port, struct sockaddr_storage *ss,
 		      socklen_t *len);
 
+/* A socket's peer as "a.b.c.d:port" or "[v6]:port"; "?" when it has none. */
+void gl_peer_name(int fd, char *buf, size_t len);
+
+/*
+ * Whether two secrets are equal, in a time that does not depend on where
+ * they differ: a peer that times its failed guesses learns nothing.
+ */
+int gl_secret_eq(const void *a, const void *b, size_t n);
+
 /* Parse sizes like 4M, 1g, 65536; 0 or -EINVAL. */
 int gl_parse_size(const char *s, uint64_t *out);
 

@@ -2,7 +2,7 @@
 # and hostile-input tests against running daemons.
 UNIT_SRCS := tests/unit/runner.c tests/unit/test_ring.c tests/unit/test_table.c \
 	tests/unit/test_image.c tests/unit/test_shim.c tests/unit/test_export.c \
-	tests/unit/test_chunkstore.c tests/unit/test_cubin.c
+	tests/unit/test_chunkstore.c tests/unit/test_cubin.c tests/unit/test_util.c
 # The export tables' algorithms depend on nothing else in the shim: linked in.
 UNIT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(UNIT_SRCS)) $(COMMON_OBJS) \
 	$(BUILD)/obj/libcuda-shim/md2.o $(BUILD)/obj/libcuda-shim/cls.o

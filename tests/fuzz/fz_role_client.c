@@ -59,26 +59,36 @@ bool fz_client_retake(struct bridge *b)
 {
 	struct csess *s = (struct csess *)b;
 
-	if (!b->detached || b->closing || s->resuming || b->tcp >= 0 || b->recving || b->sending)
+	if (!b->detached || b->closing || s->tried_at || b->tcp >= 0 || b->recving || b->sending)
 		return false;
-	s->try_at = 0;
+	/* Due now (0 would be none). */
+	s->try_at = 1;
 	take_up(s, gl_now_ns());
 	return b->tcp >= 0;
 }
 
-/* The grace period of every detached session ends now; whether there was one. */
+/*
+ * The grace period of every session waiting to be taken up ends now, as
+ * the scheduler's tick finds it (the tick itself would open control
+ * connections); whether there was one.
+ */
 bool fz_client_expire(void)
 {
+	uint64_t now = gl_now_ns();
+	struct csess *s, *next;
 	bool any = false;
 
-	for (struct csess *s = cl.sessions; s; s = s->next) {
-		if (s->b.token && !s->b.closing && (s->b.detached || s->resuming)) {
-			s->b.detached_at = 0;
+	for (s = cl.sessions; s; s = next) {
+		next = s->next;
+		if ((s->b.token || s->b.restartable) && !s->b.closing &&
+		    (s->b.detached || s->tried_at)) {
+			/* A drop long ago (0 would be none). */
+			s->b.detached_at = 1;
+			take_up(s, now);
 			any = true;
 		}
+		sess_maybe_free(s);
 	}
-	if (any)
-		on_keepalive();
 	return any;
 }
 

@@ -107,7 +107,8 @@ bool fz_server_expire(void)
 
 	for (struct ssess *s = sv.sessions; s; s = s->next) {
 		if (s->b.detached && !s->b.closing) {
-			s->b.detached_at = 0;
+			/* A drop long ago (0 would be none). */
+			s->b.detached_at = 1;
 			any = true;
 		}
 	}

@@ -40,6 +40,7 @@ PROGRAMS=(
 	"allocs"
 	"bigcopy"
 	"occupancy --device"
+	"steady launch 2"
 )
 
 # Run modes: name and the environment the Gleam runs get.

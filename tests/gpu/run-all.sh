@@ -9,8 +9,8 @@
 # table.  Logs and results go to $OUT (default build/gpu).
 #
 # GLEAM_GPU_PARTS chooses parts (default all): gpu-check occupancy torch
-# cudart cache resume silent kill probe bench.  GLEAM_SKIP_BENCH=1 leaves the
-# benchmarks out.
+# cudart cache resume silent outage kill probe bench.  GLEAM_SKIP_BENCH=1
+# leaves the benchmarks out.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -20,11 +20,11 @@ mkdir -p "$OUT"
 export BUILD
 
 nvidia-smi -L || { echo "SKIP: no NVIDIA GPU"; exit 77; }
-PARTS=${GLEAM_GPU_PARTS:-gpu-check occupancy torch cudart cache resume silent kill probe bench}
+PARTS=${GLEAM_GPU_PARTS:-gpu-check occupancy torch cudart cache resume silent outage kill probe bench}
 [ "${GLEAM_SKIP_BENCH:-0}" = 1 ] && PARTS=${PARTS/bench/}
 part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 # A part not run: its verdict says so, and does not fail the run.
-check_rc=0 occ_rc=0 torch_rc=0 cache_rc=0 resume_rc=0 silent_rc=0 kill_rc=0 bench_rc=0 cudart_fail=0 expect_fail=0
+check_rc=0 occ_rc=0 torch_rc=0 cache_rc=0 resume_rc=0 silent_rc=0 outage_rc=0 kill_rc=0 bench_rc=0 cudart_fail=0 expect_fail=0
 torch_res=skipped
 mem_before=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
 
@@ -116,10 +116,11 @@ if part cache; then
 fi
 
 # Links cut and stalled under programs on the GPU (tests/integration/resume.sh),
-# with the GPU's memory in use before and after.
+# PyTorch's ResNet-50 through a cut link and through a closed one among
+# them, with the GPU's memory in use before and after.
 resume_mem0=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
 if part resume; then
-	BACKEND=cuda GLEAM_TEST_LOGS=$OUT/resume timeout 300 tests/integration/resume.sh \
+	BACKEND=cuda GLEAM_TEST_LOGS=$OUT/resume timeout 420 tests/integration/resume.sh \
 		>"$OUT/resume.log" 2>&1
 	resume_rc=$?
 	sleep 2
@@ -130,6 +131,15 @@ if part silent; then
 	BACKEND=cuda GLEAM_TEST_LOGS=$OUT/silent timeout 200 tests/integration/silent.sh \
 		>"$OUT/silent.log" 2>&1
 	silent_rc=$?
+	sleep 2
+fi
+# Every way a link dies (closed, reset, refusing, a black hole) for 1 s
+# and 10 s under streams of copies and launches on the GPU, and past the
+# grace period (tests/integration/outage.sh).
+if part outage; then
+	BACKEND=cuda GLEAM_TEST_LOGS=$OUT/outage timeout 300 tests/integration/outage.sh \
+		>"$OUT/outage.log" 2>&1
+	outage_rc=$?
 	sleep 2
 fi
 resume_mem1=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
@@ -175,6 +185,8 @@ echo "== links cut under programs on the GPU (exit $resume_rc; GPU memory $resum
 grep -E '^(ok|FAIL)' "$OUT/resume.log" 2>/dev/null
 echo "== a silent link on the GPU (exit $silent_rc)"
 grep -E '^(ok|FAIL)' "$OUT/silent.log" 2>/dev/null
+echo "== links that die, on the GPU (exit $outage_rc)"
+grep -E '^(ok|FAIL)' "$OUT/outage.log" 2>/dev/null
 echo "== kills on the GPU (exit $kill_rc; GPU memory $resume_mem1 -> $kill_mem1 MiB)"
 grep -E '^(ok|FAIL)' "$OUT/kill.log" 2>/dev/null
 echo "== export-table probe"
@@ -194,6 +206,7 @@ printf '%-22s %s\n' "expected outputs" "$(verdict gpu-check "$([ $expect_fail -e
 printf '%-22s %s\n' "uploads by content" "$(verdict cache "$([ $cache_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "cut links" "$(verdict resume "$([ $resume_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "silent link" "$(verdict silent "$([ $silent_rc -eq 0 ] && echo PASS || echo FAIL)")"
+printf '%-22s %s\n' "links that die" "$(verdict outage "$([ $outage_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "kills" "$(verdict kill "$([ $kill_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "bench" "$(verdict bench "$([ $bench_rc -eq 0 ] && echo ran || echo FAIL)")"
-[ $check_rc -eq 0 ] && [ $occ_rc -eq 0 ] && { [ $torch_rc -eq 0 ] || [ $torch_rc -eq 77 ]; } && [ $expect_fail -eq 0 ] && [ $cudart_fail -eq 0 ] && [ $bench_rc -eq 0 ] && [ $resume_rc -eq 0 ] && [ $cache_rc -eq 0 ] && [ $silent_rc -eq 0 ] && [ $kill_rc -eq 0 ]
+[ $check_rc -eq 0 ] && [ $occ_rc -eq 0 ] && { [ $torch_rc -eq 0 ] || [ $torch_rc -eq 77 ]; } && [ $expect_fail -eq 0 ] && [ $cudart_fail -eq 0 ] && [ $bench_rc -eq 0 ] && [ $resume_rc -eq 0 ] && [ $cache_rc -eq 0 ] && [ $silent_rc -eq 0 ] && [ $outage_rc -eq 0 ] && [ $kill_rc -eq 0 ]

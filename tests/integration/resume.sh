@@ -7,8 +7,10 @@
 # of launches and of its synchronisations; the program must print what it
 # prints on an uncut run and exit 0.  A cut longer than the grace period
 # must end with a CUDA error, not a hang.  BACKEND=cuda runs it on the GPU
-# (tests/gpu/run-all.sh), with a PyTorch inference cut too where python3
-# has torch.  Ends with "N passed, N failed".
+# (tests/gpu/run-all.sh), with PyTorch inference through a cut link and
+# through a closed one too where python3 has torch.  Ends with "N passed,
+# N failed".  (tests/integration/outage.sh goes through every way a link
+# dies.)
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PORT=$((21000 + $$ % 20000))
@@ -94,33 +96,44 @@ else
 	bad "launch burst: exited $rc: $(tail -c 200 "$TMP/launches.out") $(tail -n 2 "$TMP/launches.err")"
 fi
 
-# On the GPU, with PyTorch: ResNet-50 inference with the link cut for 2 s
-# once the model is on the device; its outputs bit for bit those of a
-# direct run (tests/gpu/torch/compare.py).  Skipped where there is no GPU
-# or python3 cannot import torch.
-if [ "${BACKEND:-sim}" = cuda ] && python3 -c 'import torch, torchvision' 2>/dev/null; then
-	models=$ROOT/tests/gpu/torch/models.py
-	env -u LD_LIBRARY_PATH timeout 300 python3 "$models" resnet50 "$TMP/torch-direct.npz" \
-		--iters 20 >"$TMP/torch-direct.out" 2>"$TMP/torch-direct.err"
-	timeout 300 python3 "$models" resnet50 "$TMP/torch-cut.npz" --iters 20 \
-		>"$TMP/torch-cut.out" 2>"$TMP/torch-cut.err" &
+# torch_run NAME WHAT: PyTorch's ResNet-50 inference through Gleam with the
+# link down (linkem command WHAT) once the session is there and the weights
+# have had time to land; its outputs must be bit for bit those of the
+# direct run (tests/gpu/torch/compare.py).
+torch_run() {
+	local name=$1 what=$2 desc=$3 pid rc
+	timeout 300 python3 "$models" resnet50 "$TMP/torch-$name.npz" --iters 20 \
+		>"$TMP/torch-$name.out" 2>"$TMP/torch-$name.err" &
 	pid=$!
-	# The cut comes once the session is there and the weights have had time to land.
 	for _ in $(seq 600); do
 		"$BIN/gleamctl" status 2>/dev/null | grep -q python3 && break
 		sleep 0.05
 	done
 	sleep 3
-	"$BIN/linkem" --ctl "$CTL" cut 2s >/dev/null
+	# shellcheck disable=SC2086 # WHAT: a command and its arguments
+	"$BIN/linkem" --ctl "$CTL" $what >/dev/null
 	wait "$pid"
 	rc=$?
 	"$BIN/linkem" --ctl "$CTL" restore >/dev/null
 	if [ "$rc" -eq 0 ] && python3 "$ROOT/tests/gpu/torch/compare.py" --workload resnet50 \
-		"$TMP/torch-direct.npz" "$TMP/torch-cut.npz" >"$TMP/torch-compare.out" 2>&1; then
-		ok "PyTorch ResNet-50 with a 2 s cut: outputs bit for bit those of a direct run"
+		"$TMP/torch-direct.npz" "$TMP/torch-$name.npz" >"$TMP/torch-$name-compare.out" 2>&1; then
+		ok "PyTorch ResNet-50 with $desc: outputs bit for bit those of a direct run"
 	else
-		bad "PyTorch ResNet-50 with a 2 s cut: exit $rc: $(tail -n 2 "$TMP/torch-cut.err") $(tail -n 1 "$TMP/torch-compare.out" 2>/dev/null)"
+		bad "PyTorch ResNet-50 with $desc: exit $rc: $(tail -n 2 "$TMP/torch-$name.err") $(tail -n 1 "$TMP/torch-$name-compare.out" 2>/dev/null)"
 	fi
+}
+
+# On the GPU, with PyTorch: ResNet-50 inference with the link cut for 2 s
+# (reset, new connections refused), then closed for 3 s (both connections
+# closed with a FIN, new ones refused: a relay, NAT or firewall between the
+# machines that restarts).  Skipped where there is no GPU or python3
+# cannot import torch.
+if [ "${BACKEND:-sim}" = cuda ] && python3 -c 'import torch, torchvision' 2>/dev/null; then
+	models=$ROOT/tests/gpu/torch/models.py
+	env -u LD_LIBRARY_PATH timeout 300 python3 "$models" resnet50 "$TMP/torch-direct.npz" \
+		--iters 20 >"$TMP/torch-direct.out" 2>"$TMP/torch-direct.err"
+	torch_run cut "cut 2s" "a 2 s cut"
+	torch_run closed "close 3s new=refuse" "the link closed for 3 s (FIN both ways, new connections refused)"
 fi
 
 n=$(grep -c "taken up again" "$TMP/client.log")

@@ -12,5 +12,6 @@ Suite *export_suite(void);
 Suite *config_suite(void);
 Suite *chunkstore_suite(void);
 Suite *cubin_suite(void);
+Suite *util_suite(void);
 
 #endif

@@ -14,7 +14,9 @@
 
 static const char help_text[] =
 	"commands: rate R | delay T | jitter T | burst B (each also as "
-	"NAME-up / NAME-down), cut [T], stall [T], restore, show, stats, help";
+	"NAME-up / NAME-down), close|reset|refuse|blackhole [T] [new=FATE] "
+	"(cut = refuse, stall = blackhole; FATE: refuse, close, reset, hold), "
+	"restore, source ADDR:PORT|any, show, stats, help";
 
 void print_params(FILE *f, const char *name, const struct link_params *p,
 		  uint64_t depth)
@@ -110,11 +112,53 @@ static int set_param(struct relay *r, const char *cmd, const char *arg,
 	return 0;
 }
 
+/*
+ * "close|reset|refuse|blackhole [T] [new=FATE]": the link goes down for T
+ * (without T: until restore), new connections meeting FATE meanwhile.
+ */
+static int down(struct relay *r, int mode, char *a1, char *a2, char *reply,
+		size_t len)
+{
+	uint64_t v = NO_TIME;
+	int fate = NEW_DEFAULT;
+	char *args[2] = { a1, a2 };
+
+	for (int i = 0; i < 2 && args[i]; i++) {
+		if (!strncmp(args[i], "new=", 4)) {
+			if (fate != NEW_DEFAULT || parse_new(args[i] + 4, &fate)) {
+				snprintf(reply, len, "error: bad '%s' (new=refuse, "
+					 "close, reset or hold, once)", args[i]);
+				return -EINVAL;
+			}
+		} else if (v != NO_TIME || parse_time(args[i], &v)) {
+			snprintf(reply, len, "error: bad time '%s'", args[i]);
+			return -EINVAL;
+		}
+	}
+	relay_down(r, mode, fate, v);
+	snprintf(reply, len, "ok");
+	return 0;
+}
+
+/* "source ADDR:PORT" (port 0: any), or "source any". */
+static int source(struct relay *r, const char *arg, char *reply, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = 0;
+
+	if (!arg || (strcmp(arg, "any") && parse_addr(arg, true, &ss, &sl))) {
+		snprintf(reply, len, "error: source needs ADDR:PORT or 'any'");
+		return -EINVAL;
+	}
+	relay_set_source(r, &ss, sl);
+	snprintf(reply, len, "ok");
+	return 0;
+}
+
 int control_exec(struct relay *r, const char *line, char *reply, size_t len)
 {
-	char copy[512], *save, *cmd, *arg, *extra;
-	uint64_t v;
-	int ret;
+	char copy[512], *save, *cmd, *arg, *arg2, *extra;
+	int ret, mode;
 
 	snprintf(copy, sizeof(copy), "%s", line);
 	cmd = strtok_r(copy, " \t\r\n", &save);
@@ -123,37 +167,21 @@ int control_exec(struct relay *r, const char *line, char *reply, size_t len)
 		return 0;
 	}
 	arg = strtok_r(NULL, " \t\r\n", &save);
-	extra = strtok_r(NULL, " \t\r\n", &save);
-	if (extra) {
+	arg2 = arg ? strtok_r(NULL, " \t\r\n", &save) : NULL;
+	extra = arg2 ? strtok_r(NULL, " \t\r\n", &save) : NULL;
+	if (extra || (arg2 && parse_down(cmd, &mode))) {
 		snprintf(reply, len, "error: too many arguments");
 		return -EINVAL;
 	}
-	if (!strcmp(cmd, "cut")) {
-		v = NO_TIME;
-		if (arg && parse_time(arg, &v)) {
-			snprintf(reply, len, "error: bad time '%s'", arg);
-			return -EINVAL;
-		}
-		relay_cut(r, v);
-		snprintf(reply, len, "ok");
-		return 0;
-	}
-	if (!strcmp(cmd, "stall")) {
-		v = NO_TIME;
-		if (arg && parse_time(arg, &v)) {
-			snprintf(reply, len, "error: bad time '%s'", arg);
-			return -EINVAL;
-		}
-		relay_stall(r, v);
-		snprintf(reply, len, "ok");
-		return 0;
-	}
+	if (!parse_down(cmd, &mode))
+		return down(r, mode, arg, arg2, reply, len);
 	if (!strcmp(cmd, "restore")) {
-		relay_stall(r, 0);
 		relay_restore(r);
 		snprintf(reply, len, "ok");
 		return 0;
 	}
+	if (!strcmp(cmd, "source"))
+		return source(r, arg, reply, len);
 	if (!strcmp(cmd, "stats")) {
 		ret = relay_stats_json(r, reply, len);
 		if (ret)

@@ -21,6 +21,15 @@
 
 enum { DIR_UP = 0, DIR_DOWN = 1, NR_DIRS = 2 };
 
+/*
+ * The ways a link dies (Documentation/linkem.md), by what the connections
+ * open when it goes down meet: closed with a FIN, reset, reset with new
+ * ones refused, or held with nothing passing.
+ */
+enum { DOWN_CLOSE, DOWN_RESET, DOWN_REFUSE, DOWN_BLACKHOLE, NR_DOWNS };
+/* What a connection that comes while the link is down meets. */
+enum { NEW_DEFAULT = -1, NEW_REFUSE, NEW_CLOSE, NEW_RESET, NEW_HOLD, NR_NEWS };
+
 /* What one direction of the link does to the bytes that cross it. */
 struct link_params {
 	uint64_t rate_bps;	/* bits per second; 0: unlimited */
@@ -37,6 +46,10 @@ struct settings {
 	struct link_params dir[NR_DIRS];
 	uint64_t cut_at_ns;	/* NO_TIME: no scheduled cut */
 	uint64_t cut_for_ns;	/* NO_TIME: the scheduled cut is permanent */
+	int cut_mode;		/* DOWN_*: how the scheduled cut kills the link */
+	int cut_new;		/* NEW_*: what new connections meet during it */
+	struct sockaddr_storage source_addr;	/* connect from here; family 0: any */
+	socklen_t source_len;
 	const char *control_path;
 	const char *control_file;
 	bool json;
@@ -49,6 +62,14 @@ int parse_time(const char *s, uint64_t *ns);
 int parse_size(const char *s, uint64_t *bytes);
 int parse_addr(const char *s, bool passive, struct sockaddr_storage *ss,
 	       socklen_t *len);
+/* "close", "reset", "refuse", "blackhole" (and "cut", "stall"): DOWN_*. */
+int parse_down(const char *s, int *mode);
+/* "refuse", "close", "reset", "hold": NEW_*. */
+int parse_new(const char *s, int *fate);
+const char *down_name(int mode);
+const char *new_name(int fate);
+/* What a way of dying does to new connections unless told otherwise. */
+int down_default_new(int mode);
 void format_rate(char *buf, size_t len, uint64_t bps);
 void format_time(char *buf, size_t len, uint64_t ns);
 void format_addr(char *buf, size_t len, const struct sockaddr *sa,
@@ -133,10 +154,15 @@ int relay_listen_addr(struct relay *r, char *buf, size_t len);
 int relay_set_params(struct relay *r, int dir, const struct link_params *p);
 void relay_get_params(struct relay *r, int dir, struct link_params *p);
 uint64_t relay_bucket_depth(struct relay *r, int dir);
-void relay_cut(struct relay *r, uint64_t duration_ns);
+/*
+ * The link goes down the way mode says for duration_ns (NO_TIME: until
+ * restored; 0: only what it does to the open connections), and new
+ * connections meet fate meanwhile (NEW_DEFAULT: the mode's own).
+ */
+void relay_down(struct relay *r, int mode, int fate, uint64_t duration_ns);
 void relay_restore(struct relay *r);
-/* Hold every byte, resetting nothing, for duration_ns (NO_TIME: until restore). */
-void relay_stall(struct relay *r, uint64_t duration_ns);
+/* Connections to the target come from this address from now on (len 0: any). */
+void relay_set_source(struct relay *r, const struct sockaddr_storage *ss, socklen_t len);
 int relay_stats_json(struct relay *r, char *buf, size_t len);
 void relay_stats_text(struct relay *r, FILE *f);
 

@@ -27,15 +27,24 @@ static const char usage_text[] =
 "  --jitter-up T, --jitter-down T\n"
 "  --burst B              token bucket depth: 64k (default: 1 ms of rate,\n"
 "                         at least 64 KiB)\n"
-"  --cut-at T             at T after start, reset every connection\n"
-"  --cut-for T            and refuse new ones for T (default: for good)\n"
+"  --cut-at T             at T after start, the link goes down: every\n"
+"                         connection reset, new ones refused\n"
+"  --cut-for T            for T (default: for good)\n"
+"  --cut-mode M           how it goes down: close (FIN both sides, new\n"
+"                         ones closed at once), reset (reset both sides,\n"
+"                         new ones reset at once), refuse (the default),\n"
+"                         blackhole (nothing passes, nothing is reset)\n"
+"  --cut-new F            what new connections meet meanwhile: refuse,\n"
+"                         close, reset or hold (default: the mode's)\n"
+"  --source ADDR:PORT     connect to the target from this address\n"
 "  --control PATH         accept commands on this unix socket\n"
 "  --control-file PATH    run the commands in this file on SIGUSR1\n"
 "  --json                 statistics as JSON on stdout (exit, SIGUSR2)\n"
 "  --seed N               seed of the jitter (default: from the clock)\n"
 "\n"
 "Commands: rate R, delay T, jitter T, burst B (also NAME-up, NAME-down),\n"
-"cut [T], stall [T], restore, show, stats, help.\n";
+"close|reset|refuse|blackhole [T] [new=F] (cut = refuse, stall =\n"
+"blackhole), restore, source ADDR:PORT|any, show, stats, help.\n";
 
 enum {
 	OPT_LISTEN = 256,
@@ -44,7 +53,7 @@ enum {
 	OPT_DELAY, OPT_DELAY_UP, OPT_DELAY_DOWN,
 	OPT_JITTER, OPT_JITTER_UP, OPT_JITTER_DOWN,
 	OPT_BURST,
-	OPT_CUT_AT, OPT_CUT_FOR,
+	OPT_CUT_AT, OPT_CUT_FOR, OPT_CUT_MODE, OPT_CUT_NEW, OPT_SOURCE,
 	OPT_CONTROL, OPT_CONTROL_FILE, OPT_CTL,
 	OPT_JSON, OPT_SEED, OPT_HELP,
 };
@@ -64,6 +73,9 @@ static const struct option options[] = {
 	{ "burst", required_argument, NULL, OPT_BURST },
 	{ "cut-at", required_argument, NULL, OPT_CUT_AT },
 	{ "cut-for", required_argument, NULL, OPT_CUT_FOR },
+	{ "cut-mode", required_argument, NULL, OPT_CUT_MODE },
+	{ "cut-new", required_argument, NULL, OPT_CUT_NEW },
+	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "control", required_argument, NULL, OPT_CONTROL },
 	{ "control-file", required_argument, NULL, OPT_CONTROL_FILE },
 	{ "ctl", required_argument, NULL, OPT_CTL },
@@ -108,7 +120,7 @@ static int bad(const char *opt, const char *val)
 
 static void print_settings(struct relay *r, const struct settings *s)
 {
-	char la[80], ca[80], t1[32], t2[32];
+	char la[80], ca[80], t1[80], t2[32];
 	int d;
 
 	relay_listen_addr(r, la, sizeof(la));
@@ -127,7 +139,15 @@ static void print_settings(struct relay *r, const struct settings *s)
 			snprintf(t2, sizeof(t2), "good");
 		else
 			format_time(t2, sizeof(t2), s->cut_for_ns);
-		fprintf(stderr, "linkem: cut at %s for %s\n", t1, t2);
+		fprintf(stderr, "linkem: %s at %s for %s, new connections %s\n",
+			down_name(s->cut_mode), t1, t2,
+			new_name(s->cut_new == NEW_DEFAULT ?
+				 down_default_new(s->cut_mode) : s->cut_new));
+	}
+	if (s->source_len) {
+		format_addr(t1, sizeof(t1), (const struct sockaddr *)&s->source_addr,
+			    s->source_len);
+		fprintf(stderr, "linkem: connecting from %s\n", t1);
 	}
 	if (s->control_path)
 		fprintf(stderr, "linkem: control socket %s\n", s->control_path);
@@ -149,6 +169,8 @@ int main(int argc, char **argv)
 
 	s.cut_at_ns = NO_TIME;
 	s.cut_for_ns = NO_TIME;
+	s.cut_mode = DOWN_REFUSE;
+	s.cut_new = NEW_DEFAULT;
 	s.seed = mono_ns() ^ ((uint64_t)getpid() << 32);
 
 	while ((opt = getopt_long(argc, argv, "+h", options, NULL)) != -1) {
@@ -190,6 +212,18 @@ int main(int argc, char **argv)
 		case OPT_CUT_FOR:
 			if (parse_time(optarg, &s.cut_for_ns))
 				return bad("cut-for", optarg);
+			break;
+		case OPT_CUT_MODE:
+			if (parse_down(optarg, &s.cut_mode))
+				return bad("cut-mode", optarg);
+			break;
+		case OPT_CUT_NEW:
+			if (parse_new(optarg, &s.cut_new))
+				return bad("cut-new", optarg);
+			break;
+		case OPT_SOURCE:
+			if (parse_addr(optarg, true, &s.source_addr, &s.source_len))
+				return bad("source", optarg);
 			break;
 		case OPT_CONTROL:
 			s.control_path = optarg;
@@ -239,8 +273,9 @@ int main(int argc, char **argv)
 		return bad("listen", listen);
 	if (parse_addr(conn, false, &s.connect_addr, &s.connect_len))
 		return bad("connect", conn);
-	if (s.cut_for_ns != NO_TIME && s.cut_at_ns == NO_TIME) {
-		fprintf(stderr, "linkem: --cut-for needs --cut-at\n");
+	if ((s.cut_for_ns != NO_TIME || s.cut_mode != DOWN_REFUSE ||
+	     s.cut_new != NEW_DEFAULT) && s.cut_at_ns == NO_TIME) {
+		fprintf(stderr, "linkem: --cut-for, --cut-mode and --cut-new need --cut-at\n");
 		return 2;
 	}
 	for (d = 0; d < NR_DIRS; d++) {

@@ -168,6 +168,83 @@ int parse_addr(const char *s, bool passive, struct sockaddr_storage *ss,
 	return 0;
 }
 
+static const char *const down_names[NR_DOWNS] = {
+	[DOWN_CLOSE] = "close",
+	[DOWN_RESET] = "reset",
+	[DOWN_REFUSE] = "refuse",
+	[DOWN_BLACKHOLE] = "blackhole",
+};
+
+static const char *const new_names[NR_NEWS] = {
+	[NEW_REFUSE] = "refuse",
+	[NEW_CLOSE] = "close",
+	[NEW_RESET] = "reset",
+	[NEW_HOLD] = "hold",
+};
+
+int parse_down(const char *s, int *mode)
+{
+	int i;
+
+	/* The names of old: a cut resets and refuses, a stall holds. */
+	if (!strcmp(s, "cut")) {
+		*mode = DOWN_REFUSE;
+		return 0;
+	}
+	if (!strcmp(s, "stall")) {
+		*mode = DOWN_BLACKHOLE;
+		return 0;
+	}
+	for (i = 0; i < NR_DOWNS; i++) {
+		if (!strcmp(s, down_names[i])) {
+			*mode = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+int parse_new(const char *s, int *fate)
+{
+	int i;
+
+	for (i = 0; i < NR_NEWS; i++) {
+		if (!strcmp(s, new_names[i])) {
+			*fate = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+const char *down_name(int mode)
+{
+	return mode >= 0 && mode < NR_DOWNS ? down_names[mode] : "?";
+}
+
+const char *new_name(int fate)
+{
+	return fate >= 0 && fate < NR_NEWS ? new_names[fate] : "?";
+}
+
+/*
+ * A relay that restarts, or a proxy that cannot reach the far side,
+ * closes what comes as it closed what was there; a NAT or firewall that
+ * lost its state resets both; a closed port resets and refuses; a route
+ * gone holds everything.
+ */
+int down_default_new(int mode)
+{
+	static const int fate[NR_DOWNS] = {
+		[DOWN_CLOSE] = NEW_CLOSE,
+		[DOWN_RESET] = NEW_RESET,
+		[DOWN_REFUSE] = NEW_REFUSE,
+		[DOWN_BLACKHOLE] = NEW_HOLD,
+	};
+
+	return mode >= 0 && mode < NR_DOWNS ? fate[mode] : NEW_REFUSE;
+}
+
 void format_rate(char *buf, size_t len, uint64_t bps)
 {
 	if (!bps)

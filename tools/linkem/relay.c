@@ -32,6 +32,9 @@
 #define MAX_EVENTS		128
 #define EARLY_START_NS		50000ULL
 #define EARLY_MAX_NS		200000ULL
+/* How long a connection closed the orderly way is read for its peer's FIN. */
+#define DRAIN_NS		(2 * NSEC_PER_SEC)
+#define DRAIN_READS		16
 
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
@@ -44,6 +47,7 @@ enum {
 	EP_CTL_CLIENT,
 	EP_CLIENT,	/* accepted socket: source of up, sink of down */
 	EP_SERVER,	/* connected socket: sink of up, source of down */
+	EP_DRAIN,	/* closed with a FIN, read until the peer's */
 };
 
 struct endpoint {
@@ -81,6 +85,13 @@ struct relay_conn {
 	struct relay_conn *next, *prev;
 };
 
+/* A socket closed the orderly way, waiting for its peer to close too. */
+struct drain {
+	struct endpoint ep;
+	uint64_t until;		/* closed then, FIN or not */
+	struct drain *next, *prev;
+};
+
 struct ctl_client {
 	struct endpoint ep;
 	size_t len;
@@ -94,6 +105,7 @@ struct relay_stats {
 	uint64_t closed;
 	uint64_t reset;
 	uint64_t cut_reset;
+	uint64_t cut_closed;
 	uint64_t connect_failed;
 	uint64_t cuts;
 };
@@ -108,12 +120,13 @@ struct relay {
 	struct relay_conn *live;
 	struct relay_conn *grave;
 	struct ctl_client *ctl_clients;
+	struct drain *drains;
 	uint64_t start_ns;
 	uint64_t cut_at;	/* absolute; NO_TIME: none scheduled */
-	bool cut_active;
-	uint64_t cut_until;	/* NO_TIME: until restored */
-	bool stalled;		/* a silent link: bytes held, nothing reset */
-	uint64_t stall_until;	/* NO_TIME: until restored */
+	bool down;		/* an outage is under way */
+	int down_mode;		/* DOWN_*: how it began */
+	int down_new;		/* NEW_*: what new connections meet */
+	uint64_t down_until;	/* NO_TIME: until restored */
 	uint64_t relisten_at;
 	uint64_t armed;		/* the timer's expiry */
 	uint64_t early_ns;	/* how long before a deadline to wake */
@@ -243,6 +256,101 @@ static void conn_close(struct relay *r, struct relay_conn *c, bool rst)
 		r->st.reset++;
 	else
 		r->st.closed++;
+}
+
+/*
+ * Closing the orderly way: a FIN goes out now, and what the peer still
+ * sends is read and dropped until it closes its end too, for DRAIN_NS at
+ * most.  A socket closed with bytes unread sends a reset instead, which is
+ * the other way of dying.  fd may already be in the epoll set (a relayed
+ * connection's), or not (one accepted and closed at once).
+ */
+static void drain_add(struct relay *r, int fd, uint64_t now, bool watched)
+{
+	struct epoll_event ev = { .events = EPOLLIN | EPOLLRDHUP };
+	struct drain *dr;
+
+	shutdown(fd, SHUT_WR);
+	dr = calloc(1, sizeof(*dr));
+	if (!dr) {
+		close(fd);
+		return;
+	}
+	dr->ep = (struct endpoint){ .kind = EP_DRAIN, .fd = fd };
+	dr->until = now + DRAIN_NS;
+	ev.data.ptr = &dr->ep;
+	if (epoll_ctl(r->epfd, watched ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &ev)) {
+		close(fd);
+		free(dr);
+		return;
+	}
+	dr->next = r->drains;
+	if (dr->next)
+		dr->next->prev = dr;
+	r->drains = dr;
+}
+
+static void drain_close(struct relay *r, struct drain *dr)
+{
+	close(dr->ep.fd);
+	if (dr->prev)
+		dr->prev->next = dr->next;
+	else
+		r->drains = dr->next;
+	if (dr->next)
+		dr->next->prev = dr->prev;
+	free(dr);
+}
+
+static void drain_read(struct relay *r, struct drain *dr)
+{
+	static char sink[65536];
+	ssize_t n;
+	int i;
+
+	/* Level-triggered: a peer that sends on brings the loop back. */
+	for (i = 0; i < DRAIN_READS; i++) {
+		n = read(dr->ep.fd, sink, sizeof(sink));
+		if (n > 0)
+			continue;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		/* The peer's FIN, or its reset: nothing more to wait for. */
+		drain_close(r, dr);
+		return;
+	}
+}
+
+/* The drains whose peers did not close in time are closed all the same. */
+static void drains_expire(struct relay *r, uint64_t now)
+{
+	struct drain *dr, *next;
+
+	for (dr = r->drains; dr; dr = next) {
+		next = dr->next;
+		if (now >= dr->until)
+			drain_close(r, dr);
+	}
+}
+
+/*
+ * A relayed connection closed both ways with a FIN, as a relay that
+ * restarts closes it: what it still held is dropped.  A target connection
+ * not yet made is simply let go.
+ */
+static void conn_fin(struct relay *r, struct relay_conn *c, uint64_t now)
+{
+	if (c->dead)
+		return;
+	drain_add(r, c->cli.fd, now, true);
+	c->cli.fd = -1;
+	if (c->srv.fd >= 0 && c->connected) {
+		drain_add(r, c->srv.fd, now, true);
+		c->srv.fd = -1;
+	}
+	conn_close(r, c, false);
 }
 
 static void reap(struct relay *r, bool all)
@@ -444,6 +552,10 @@ static void conn_connect(struct relay *r, struct relay_conn *c)
 		goto fail;
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	c->srv.fd = fd;
+	/* A client that changed networks: its connections come from elsewhere. */
+	if (r->s.source_len &&
+	    bind(fd, (struct sockaddr *)&r->s.source_addr, r->s.source_len))
+		goto fail;
 	if (connect(fd, (struct sockaddr *)&r->s.connect_addr,
 		    r->s.connect_len) && errno != EINPROGRESS)
 		goto fail;
@@ -539,6 +651,38 @@ static int listener_open(struct relay *r)
 	return ret;
 }
 
+/* New connections are refused while the link is down that way. */
+static bool refusing(const struct relay *r)
+{
+	return r->down && r->down_new == NEW_REFUSE;
+}
+
+/* Nothing is delivered while the link holds what it has. */
+static bool held(const struct relay *r)
+{
+	return r->down && (r->down_mode == DOWN_BLACKHOLE || r->down_new == NEW_HOLD);
+}
+
+/*
+ * A connection that comes while the link is down and is not held (nor
+ * refused: a listener closed a moment ago may have had it queued): closed
+ * with a FIN or reset at once, as a proxy that cannot reach the far side
+ * does.
+ */
+static void turn_away(struct relay *r, int fd, uint64_t now)
+{
+	r->st.accepted++;
+	if (r->down_new == NEW_CLOSE) {
+		r->st.closed++;
+		r->st.cut_closed++;
+		drain_add(r, fd, now, false);
+		return;
+	}
+	r->st.reset++;
+	r->st.cut_reset++;
+	close_endpoint(&(struct endpoint){ .fd = fd }, true);
+}
+
 static void listener_accept(struct relay *r, uint64_t now)
 {
 	int fd;
@@ -554,49 +698,79 @@ static void listener_accept(struct relay *r, uint64_t now)
 					strerror(errno));
 			return;
 		}
-		conn_accept(r, fd, now);
+		if (r->down && r->down_new != NEW_HOLD)
+			turn_away(r, fd, now);
+		else
+			conn_accept(r, fd, now);
 	}
+}
+
+static void listener_close(struct relay *r)
+{
+	if (r->lis.fd < 0)
+		return;
+	close(r->lis.fd);
+	r->lis.fd = -1;
+}
+
+/* The open connections meet the way the link dies; returns how many. */
+static uint64_t kill_open(struct relay *r, int mode, uint64_t now)
+{
+	uint64_t n = 0;
+
+	/* A black hole resets nothing: only the applications' own checks notice. */
+	if (mode == DOWN_BLACKHOLE)
+		return 0;
+	while (r->live) {
+		if (mode == DOWN_CLOSE)
+			conn_fin(r, r->live, now);
+		else
+			conn_close(r, r->live, true);
+		n++;
+	}
+	if (mode == DOWN_CLOSE)
+		r->st.cut_closed += n;
+	else
+		r->st.cut_reset += n;
+	return n;
 }
 
 /*
- * A link gone silent (Wi-Fi out of range, a cable pulled two hops away):
- * no connection is reset, bytes are still taken from each side, and none is
- * delivered until the stall ends, when they go in order.  Each side's TCP
- * sees nothing wrong: only what the applications do themselves notices.
+ * The link goes down: its open connections closed, reset or held, new ones
+ * refused, closed, reset or held until it comes back.  Held bytes are
+ * delivered, in order, when it does.  A link already down goes down again
+ * the new way.
  */
-void relay_stall(struct relay *r, uint64_t duration_ns)
+void relay_down(struct relay *r, int mode, int fate, uint64_t duration_ns)
 {
-	uint64_t now = mono_ns();
-
-	r->stalled = true;
-	r->stall_until = duration_ns == NO_TIME ? NO_TIME : now + duration_ns;
-	fprintf(stderr, "linkem: stall at %.3f s\n", (double)(now - r->start_ns) / 1e9);
-}
-
-void relay_cut(struct relay *r, uint64_t duration_ns)
-{
-	uint64_t n = 0, now = mono_ns();
+	static const char *const done[NR_DOWNS] = {
+		[DOWN_CLOSE] = "closed", [DOWN_RESET] = "reset",
+		[DOWN_REFUSE] = "reset", [DOWN_BLACKHOLE] = "held",
+	};
+	static const char *const meet[NR_NEWS] = {
+		[NEW_REFUSE] = "refused", [NEW_CLOSE] = "closed at once",
+		[NEW_RESET] = "reset at once", [NEW_HOLD] = "held",
+	};
+	uint64_t n, now = mono_ns();
 	char t[32];
 
-	while (r->live) {
-		conn_close(r, r->live, true);
-		n++;
-	}
-	r->st.cut_reset += n;
-	if (r->lis.fd >= 0) {
-		close(r->lis.fd);
-		r->lis.fd = -1;
-	}
-	r->cut_active = true;
-	r->cut_until = duration_ns == NO_TIME ? NO_TIME : now + duration_ns;
+	if (fate == NEW_DEFAULT)
+		fate = down_default_new(mode);
+	n = mode == DOWN_BLACKHOLE ? r->st.active : kill_open(r, mode, now);
+	r->down = true;
+	r->down_mode = mode;
+	r->down_new = fate;
+	r->down_until = duration_ns == NO_TIME ? NO_TIME : now + duration_ns;
+	if (fate == NEW_REFUSE)
+		listener_close(r);
 	r->st.cuts++;
 	if (duration_ns == NO_TIME)
 		snprintf(t, sizeof(t), "until restored");
 	else
 		format_time(t, sizeof(t), duration_ns);
-	fprintf(stderr, "linkem: cut at %.3f s: %llu connections reset, "
-		"refusing for %s\n", (now - r->start_ns) / 1e9,
-		(unsigned long long)n, t);
+	fprintf(stderr, "linkem: %s at %.3f s: %llu connections %s, new ones %s, "
+		"for %s\n", down_name(mode), (now - r->start_ns) / 1e9,
+		(unsigned long long)n, done[mode], meet[fate], t);
 }
 
 void relay_restore(struct relay *r)
@@ -604,17 +778,27 @@ void relay_restore(struct relay *r)
 	uint64_t now = mono_ns();
 	int ret;
 
-	if (!r->cut_active)
+	if (!r->down)
 		return;
-	r->cut_active = false;
-	ret = listener_open(r);
-	if (ret) {
-		fprintf(stderr, "linkem: listen again: %s; retrying\n",
-			strerror(-ret));
-		r->relisten_at = now + RELISTEN_RETRY_NS;
+	r->down = false;
+	if (r->lis.fd < 0) {
+		ret = listener_open(r);
+		if (ret) {
+			fprintf(stderr, "linkem: listen again: %s; retrying\n",
+				strerror(-ret));
+			r->relisten_at = now + RELISTEN_RETRY_NS;
+		}
 	}
 	fprintf(stderr, "linkem: link restored at %.3f s\n",
 		(now - r->start_ns) / 1e9);
+}
+
+void relay_set_source(struct relay *r, const struct sockaddr_storage *ss,
+		      socklen_t len)
+{
+	if (len)
+		memcpy(&r->s.source_addr, ss, len);
+	r->s.source_len = len;
 }
 
 int relay_set_params(struct relay *r, int dir, const struct link_params *p)
@@ -671,17 +855,19 @@ int relay_stats_json(struct relay *r, char *buf, size_t len)
 		     "{\"elapsed_s\":%.6f,\"up\":%s,\"down\":%s,"
 		     "\"connections\":{\"accepted\":%llu,\"active\":%llu,"
 		     "\"closed\":%llu,\"reset\":%llu,\"cut_reset\":%llu,"
-		     "\"connect_failed\":%llu},\"cuts\":%llu,"
-		     "\"cut_active\":%s}",
+		     "\"cut_closed\":%llu,\"connect_failed\":%llu},"
+		     "\"cuts\":%llu,\"cut_active\":%s,\"cut_mode\":\"%s\"}",
 		     (mono_ns() - r->start_ns) / 1e9, up, down,
 		     (unsigned long long)r->st.accepted,
 		     (unsigned long long)r->st.active,
 		     (unsigned long long)r->st.closed,
 		     (unsigned long long)r->st.reset,
 		     (unsigned long long)r->st.cut_reset,
+		     (unsigned long long)r->st.cut_closed,
 		     (unsigned long long)r->st.connect_failed,
 		     (unsigned long long)r->st.cuts,
-		     r->cut_active ? "true" : "false");
+		     r->down ? "true" : "false",
+		     r->down ? down_name(r->down_mode) : "none");
 	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
 }
 
@@ -924,6 +1110,9 @@ static void dispatch(struct relay *r, struct endpoint *ep, uint32_t ev,
 	case EP_CTL_CLIENT:
 		control_read(r, container_of(ep, struct ctl_client, ep));
 		break;
+	case EP_DRAIN:
+		drain_read(r, container_of(ep, struct drain, ep));
+		break;
 	default:
 		conn_event(r, ep, ev);
 		break;
@@ -936,8 +1125,8 @@ static void process_releases(struct relay *r, int d, uint64_t now)
 	struct link_event *e, ev;
 	struct relay_half *h;
 
-	/* A stalled link delivers nothing, in order, until it resumes. */
-	if (r->stalled)
+	/* A link that holds delivers nothing, in order, until it is back. */
+	if (held(r))
 		return;
 	while ((e = fifo_peek(f)) && e->when <= now) {
 		ev = *e;
@@ -981,17 +1170,14 @@ static void run_timers(struct relay *r, uint64_t now)
 {
 	if (r->cut_at != NO_TIME && now >= r->cut_at) {
 		r->cut_at = NO_TIME;
-		relay_cut(r, r->s.cut_for_ns);
+		relay_down(r, r->s.cut_mode, r->s.cut_new, r->s.cut_for_ns);
 	}
-	if (r->cut_active && r->cut_until != NO_TIME && now >= r->cut_until)
+	if (r->down && r->down_until != NO_TIME && now >= r->down_until)
 		relay_restore(r);
-	if (r->stalled && r->stall_until != NO_TIME && now >= r->stall_until) {
-		r->stalled = false;
-		fprintf(stderr, "linkem: stall ended\n");
-	}
-	if (!r->cut_active && r->lis.fd < 0 && now >= r->relisten_at &&
+	if (!refusing(r) && r->lis.fd < 0 && now >= r->relisten_at &&
 	    listener_open(r))
 		r->relisten_at = now + RELISTEN_RETRY_NS;
+	drains_expire(r, now);
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b)
@@ -1002,23 +1188,24 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 static uint64_t next_deadline(struct relay *r, uint64_t now)
 {
 	struct link_event *e;
+	struct drain *dr;
 	uint64_t t = NO_TIME;
 	int d;
 
 	for (d = 0; d < NR_DIRS; d++) {
 		e = fifo_peek(&r->dir[d].fifo);
-		if (e && !r->stalled)
+		if (e && !held(r))
 			t = min_u64(t, e->when);
 		if (r->ready_len[d])
 			t = min_u64(t, bucket_ready_at(&r->dir[d].tb, now));
 	}
 	t = min_u64(t, r->cut_at);
-	if (r->stalled)
-		t = min_u64(t, r->stall_until);
-	if (r->cut_active)
-		t = min_u64(t, r->cut_until);
-	else if (r->lis.fd < 0)
+	if (r->down)
+		t = min_u64(t, r->down_until);
+	if (!refusing(r) && r->lis.fd < 0)
 		t = min_u64(t, r->relisten_at);
+	for (dr = r->drains; dr; dr = dr->next)
+		t = min_u64(t, dr->until);
 	return t;
 }
 
@@ -1165,6 +1352,8 @@ void relay_destroy(struct relay *r)
 	while (r->live)
 		conn_close(r, r->live, false);
 	reap(r, true);
+	while (r->drains)
+		drain_close(r, r->drains);
 	while (r->ctl_clients)
 		ctl_client_close(r, r->ctl_clients);
 	if (r->ctl.fd >= 0) {

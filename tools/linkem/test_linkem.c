@@ -2,8 +2,9 @@
 /*
  * test_linkem: runs linkem between this program's client and its server on
  * loopback and checks what it measures against linkem's settings: round
- * trip times, throughput each way and shared between connections, cuts and
- * reconnection, and run-time changes.  Medians and whole transfers of a
+ * trip times, throughput each way and shared between connections, each way
+ * a link dies (closed, reset, refusing, a black hole) and reconnection, the
+ * address connections come from, and run-time changes.  Medians and whole transfers of a
  * second or so keep it steady on a busy machine.
  *
  * usage: test_linkem PATH-TO-LINKEM [TEST...]   (all tests by default)
@@ -253,6 +254,15 @@ static void *serve_conn(void *arg)
 	case 'G':
 		serve_generate(fd);
 		break;
+	case 'A': {
+		/* The address the connection came from, as linkem connected. */
+		struct sockaddr_in sa;
+		socklen_t sl = sizeof(sa);
+
+		if (!getpeername(fd, (struct sockaddr *)&sa, &sl))
+			write_all(fd, &sa.sin_addr, sizeof(sa.sin_addr));
+		break;
+	}
 	case 'H':
 		while ((n = read(fd, buf, sizeof(buf))) > 0)
 			;
@@ -1012,6 +1022,247 @@ static void test_permanent_cut(void)
 	      l.out);
 }
 
+/*
+ * How a connection ended within ms: 0 for a FIN, the errno of a reset or
+ * an error, -ETIMEDOUT when it did not, -EAGAIN when bytes came instead.
+ */
+static int ending(int fd, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	ssize_t n;
+	char c;
+
+	if (poll(&p, 1, ms) <= 0)
+		return -ETIMEDOUT;
+	n = read(fd, &c, 1);
+	if (n == 0)
+		return 0;
+	return n < 0 ? errno : -EAGAIN;
+}
+
+static const char *ending_name(int e)
+{
+	switch (e) {
+	case 0:
+		return "FIN";
+	case -ETIMEDOUT:
+		return "nothing";
+	case -EAGAIN:
+		return "bytes";
+	default:
+		return e > 0 ? strerror(e) : strerror(-e);
+	}
+}
+
+/* The server's side of the held connection: how it ended, or -ETIMEDOUT. */
+static int hold_ending(uint64_t *at)
+{
+	int e;
+
+	pthread_mutex_lock(&hold_lock);
+	*at = hold_end_ns;
+	e = hold_end_ns ? hold_err : -ETIMEDOUT;
+	hold_end_ns = 0;
+	pthread_mutex_unlock(&hold_lock);
+	return e;
+}
+
+/*
+ * One way of dying through the control socket: what the open connection
+ * and the server's side of another meet, what a connection made during the
+ * outage meets, and when connections go through again.  want_old and
+ * want_new are ending() values (-ECONNREFUSED: the connect is refused;
+ * -ETIMEDOUT: held, the byte echoed once the link is back).
+ */
+static void way(const char *cmd, const char *arg2, int want_old, int want_new)
+{
+	char path[64], args[128], c = 'z', d = 'q';
+	int fd = -1, hfd = -1, nfd = -1, ret, old = -1, srv = -1, new = -1;
+	int refused = 0, late_old = -1, late_new = -1;
+	uint64_t t0 = 0, at = 0, back = 0;
+	struct linkem l;
+
+	snprintf(path, sizeof(path), "/tmp/linkem-test-%d-way.sock", getpid());
+	snprintf(args, sizeof(args), "--delay 1ms --control %s", path);
+	hold_ending(&at);
+	ret = linkem_start(&l, args);
+	if (!ret) {
+		hfd = dial(l.port);
+		ret = hfd < 0 ? hfd : write_all(hfd, "H", 1);
+	}
+	if (!ret) {
+		fd = echo_open(l.port);
+		ret = fd < 0 ? fd : write_all(fd, &c, 1);
+	}
+	if (!ret)
+		ret = read_all(fd, &c, 1);
+	if (!ret) {
+		t0 = now_ns();
+		if (arg2) {
+			char *argv[] = { (char *)linkem_path, "--ctl", path,
+					 (char *)cmd, "500ms", (char *)arg2, NULL };
+			int ofd, st;
+			pid_t pid;
+
+			ret = spawn(argv, &ofd, NULL, &pid);
+			if (!ret) {
+				char reply[64] = "";
+
+				if (read(ofd, reply, sizeof(reply) - 1) <= 0 ||
+				    strncmp(reply, "ok", 2))
+					ret = -EINVAL;
+				close(ofd);
+				waitpid(pid, &st, 0);
+			}
+		} else {
+			ret = linkem_ctl(path, cmd, "500ms");
+		}
+	}
+	if (ret) {
+		check(false, "%s: cannot start: %s", cmd, strerror(-ret));
+		goto out;
+	}
+	/* A black hole answers nothing: the byte written is held. */
+	if (want_old == -ETIMEDOUT)
+		write_all(fd, &c, 1);
+	old = ending(fd, 200);
+	sleep_ns(50 * MS);
+	srv = hold_ending(&at);
+	/* Only a held connection is written to: a write could take a reset's error. */
+	nfd = want_new == -ETIMEDOUT ? echo_open(l.port) : dial(l.port);
+	if (nfd < 0) {
+		new = nfd;
+	} else {
+		if (want_new == -ETIMEDOUT)
+			write_all(nfd, &d, 1);
+		new = ending(nfd, 150);
+	}
+	/* What was held arrives once the link is back. */
+	if (want_old == -ETIMEDOUT)
+		late_old = ending(fd, 2000);
+	if (want_new == -ETIMEDOUT && nfd >= 0)
+		late_new = ending(nfd, 2000);
+	back = until_reconnected(l.port, &refused);
+	check(old == want_old && (want_old != -ETIMEDOUT || late_old == -EAGAIN),
+	      "%s%s%s: the open connection met %s (want %s)%s", cmd,
+	      arg2 ? " " : "", arg2 ? arg2 : "", ending_name(old),
+	      ending_name(want_old), want_old == -ETIMEDOUT ?
+	      (late_old == -EAGAIN ? ", its byte echoed after the outage" :
+	       ", and its byte was lost") : "");
+	check(want_old == -ETIMEDOUT ? srv == -ETIMEDOUT :
+	      srv == (want_old ? ECONNRESET : 0),
+	      "%s: the server's side met %s", cmd, ending_name(srv));
+	check(new == want_new && (want_new != -ETIMEDOUT || late_new == -EAGAIN),
+	      "%s: a connection made during the outage met %s (want %s)", cmd,
+	      ending_name(new), ending_name(want_new));
+	check(back && near((back - t0) / 1e9, 0.5),
+	      "%s 500ms: connections go through again after %.3f s", cmd,
+	      back ? (back - t0) / 1e9 : -1.0);
+out:
+	if (fd >= 0)
+		close(fd);
+	if (hfd >= 0)
+		close(hfd);
+	if (nfd >= 0)
+		close(nfd);
+	linkem_stop(&l);
+}
+
+static void test_close(void)
+{
+	way("close", NULL, 0, 0);
+}
+
+static void test_reset(void)
+{
+	way("reset", NULL, ECONNRESET, ECONNRESET);
+}
+
+static void test_refuse(void)
+{
+	way("refuse", NULL, ECONNRESET, -ECONNREFUSED);
+}
+
+static void test_blackhole(void)
+{
+	way("blackhole", NULL, -ETIMEDOUT, -ETIMEDOUT);
+}
+
+/* What new connections meet, chosen apart from the way the link died. */
+static void test_new_fate(void)
+{
+	way("close", "new=refuse", 0, -ECONNREFUSED);
+	way("blackhole", "new=reset", -ETIMEDOUT, ECONNRESET);
+}
+
+/* A scheduled outage of another way than the default: --cut-mode. */
+static void test_cut_mode(void)
+{
+	int fd = -1, nfd = -1, old = -1, new = -1, refused = 0, ret;
+	uint64_t broke = 0, back = 0;
+	struct linkem l;
+
+	ret = linkem_start(&l, "--cut-at 300ms --cut-for 400ms --cut-mode close");
+	if (!ret)
+		fd = echo_open(l.port);
+	if (ret || fd < 0) {
+		check(false, "cut-mode close: cannot start");
+		linkem_stop(&l);
+		return;
+	}
+	old = ending(fd, 1000);
+	broke = now_ns();
+	nfd = dial(l.port);
+	new = nfd < 0 ? nfd : ending(nfd, 150);
+	back = until_reconnected(l.port, &refused);
+	check(old == 0 && near((broke - l.t_ready) / 1e9, 0.3),
+	      "--cut-at 300ms --cut-mode close: FIN at %.3f s (%s)",
+	      (broke - l.t_ready) / 1e9, ending_name(old));
+	check(new == 0 && back && near((back - l.t_ready) / 1e9, 0.7),
+	      "--cut-for 400ms: new connections closed at once (%s), through "
+	      "again at %.3f s, want 0.700 s", ending_name(new),
+	      back ? (back - l.t_ready) / 1e9 : -1.0);
+	close(fd);
+	if (nfd >= 0)
+		close(nfd);
+	linkem_stop(&l);
+}
+
+/* The address the target sees: --source, then 'source any'. */
+static void test_source(void)
+{
+	char path[64], args[160], a1[32] = "?", a2[32] = "?";
+	struct in_addr in1 = {0}, in2 = {0};
+	struct linkem l;
+	int fd, ret;
+
+	snprintf(path, sizeof(path), "/tmp/linkem-test-%d-src.sock", getpid());
+	snprintf(args, sizeof(args), "--source 127.0.0.2:0 --control %s", path);
+	ret = linkem_start(&l, args);
+	fd = ret ? ret : dial(l.port);
+	if (fd >= 0) {
+		ret = write_all(fd, "A", 1);
+		if (!ret)
+			ret = read_all(fd, &in1, sizeof(in1));
+		close(fd);
+	}
+	if (!ret)
+		ret = linkem_ctl(path, "source", "any");
+	fd = ret ? ret : dial(l.port);
+	if (fd >= 0) {
+		ret = write_all(fd, "A", 1);
+		if (!ret)
+			ret = read_all(fd, &in2, sizeof(in2));
+		close(fd);
+	}
+	linkem_stop(&l);
+	inet_ntop(AF_INET, &in1, a1, sizeof(a1));
+	inet_ntop(AF_INET, &in2, a2, sizeof(a2));
+	check(!ret && !strcmp(a1, "127.0.0.2") && !strcmp(a2, "127.0.0.1"),
+	      "--source 127.0.0.2:0: the target saw %s; after 'source any', %s",
+	      a1, a2);
+}
+
 /* At high rates the CPU, not linkem's model, may be the limit. */
 static void test_high_rate(void)
 {
@@ -1054,6 +1305,13 @@ static const struct {
 	{ "control", test_control },
 	{ "signal", test_signal_file },
 	{ "permanent-cut", test_permanent_cut },
+	{ "close", test_close },
+	{ "reset", test_reset },
+	{ "refuse", test_refuse },
+	{ "blackhole", test_blackhole },
+	{ "new-fate", test_new_fate },
+	{ "cut-mode", test_cut_mode },
+	{ "source", test_source },
 	{ "high-rate", test_high_rate },
 };
 
