@@ -12,6 +12,8 @@
  */
 #include <errno.h>
 #include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -20,6 +22,8 @@
 #include "cache.h"
 #include "gleam_api_gen.h"
 #include "gleamd.h"
+#include "peerlog.h"
+#include "tls.h"
 #include "util.h"
 
 #define OBUF_CAP	(GLEAM_FRAME_MAX + sizeof(struct gleam_frame))
@@ -189,6 +193,24 @@ static void post_bell_recv(struct bridge *b)
 	b->inflight++;
 }
 
+/*
+ * On a TLS connection the socket is read into the connection's ciphertext
+ * buffer; what is already there and still to be opened is taken first,
+ * through a completion of its own (a nop), so that records are opened
+ * only where completions are handled.
+ */
+static void prep_tls_recv(struct bridge *b, struct io_uring_sqe *sqe)
+{
+	struct gl_tls *t = b->tls;
+
+	if (t->done && gl_tls_pending(t)) {
+		io_uring_prep_nop(sqe);
+		t->replay = true;
+		return;
+	}
+	io_uring_prep_recv(sqe, b->tcp, t->in + t->in_len, gl_tls_in_room(t), 0);
+}
+
 static void post_tcp_recv(struct bridge *b)
 {
 	struct io_uring_sqe *sqe;
@@ -199,22 +221,153 @@ static void post_tcp_recv(struct bridge *b)
 	sqe = loop_sqe();
 	if (!sqe)
 		return;
-	io_uring_prep_recv(sqe, b->tcp, b->ibuf + b->ilen, b->icap - b->ilen, 0);
+	if (b->tls)
+		prep_tls_recv(b, sqe);
+	else
+		io_uring_prep_recv(sqe, b->tcp, b->ibuf + b->ilen, b->icap - b->ilen, 0);
 	io_uring_sqe_set_data(sqe, &b->op_tcp_recv);
 	b->recving = true;
 	b->inflight++;
 }
 
+/*
+ * What goes next on a TLS connection: ciphertext still waiting (the
+ * handshake's, or a record not yet sent whole), else the plaintext, sealed
+ * now; false when there is nothing to send yet (the handshake is not
+ * over).  A seal that fails makes the connection fail.
+ */
+static bool tls_next_send(struct bridge *b, const void **p, size_t *n)
+{
+	struct gl_tls *t = b->tls;
+
+	if (t->out_len == t->out_sent) {
+		if (!t->done || !*n)
+			return false;
+		if (gl_tls_seal(t, *p, *n)) {
+			gl_err("session: TLS: %s", t->why);
+			shutdown(b->tcp, SHUT_RDWR);
+			return false;
+		}
+	}
+	*p = t->out + t->out_sent;
+	*n = t->out_len - t->out_sent;
+	t->out_busy = true;
+	return true;
+}
+
 static void post_send(struct bridge *b)
 {
-	struct io_uring_sqe *sqe = loop_sqe();
+	const void *p = b->obuf + b->osent;
+	size_t n = b->olen - b->osent;
+	struct io_uring_sqe *sqe;
 
-	if (!sqe)
+	if (b->tls && !tls_next_send(b, &p, &n))
 		return;
-	io_uring_prep_send(sqe, b->tcp, b->obuf + b->osent, b->olen - b->osent, MSG_NOSIGNAL);
+	sqe = loop_sqe();
+	if (!sqe) {
+		if (b->tls)
+			b->tls->out_busy = false;
+		return;
+	}
+	io_uring_prep_send(sqe, b->tcp, p, n, MSG_NOSIGNAL);
 	io_uring_sqe_set_data(sqe, &b->op_tcp_send);
 	b->sending = true;
 	b->inflight++;
+}
+
+int bridge_tls_start(struct bridge *b, struct ssl_ctx_st *ctx, bool server, const char *host)
+{
+	int err;
+
+	gl_tls_free(b->tls);
+	b->tls = NULL;
+	err = gl_tls_new(&b->tls, ctx, server, host);
+	if (err)
+		return err;
+	/* A client speaks first: its hello goes as soon as the socket is connected. */
+	if (!server && gl_tls_handshake(b->tls) < 0)
+		return -EPROTO;
+	if (b->tls->out_len && !b->sending)
+		post_send(b);
+	return 0;
+}
+
+const char *bridge_peer_identity(const struct bridge *b)
+{
+	return b->tls && b->tls->done ? b->tls->peer : NULL;
+}
+
+const char *bridge_tls_why(const struct bridge *b)
+{
+	return b->tls ? b->tls->why : "";
+}
+
+void bridge_drop_tcp(struct bridge *b)
+{
+	if (b->tcp >= 0)
+		close(b->tcp);
+	b->tcp = -1;
+	gl_tls_free(b->tls);
+	b->tls = NULL;
+}
+
+/* What a TLS read brought: handshake progress, or plaintext, or neither. */
+enum { TLS_MORE = -10000, TLS_FAIL = -10001 };
+
+/*
+ * Ciphertext arrived (res bytes; 0 on a nop that asked for what is
+ * buffered): the handshake moves on, or records are opened into ibuf.
+ * The plaintext's length; res as it was for an end or an error; TLS_MORE
+ * when nothing new can be parsed yet; TLS_FAIL when the connection must
+ * end for good (a certificate or a handshake refused, a record that does
+ * not open before the session began): tls_refused is set, the reason in
+ * the TLS state, for the owner to tell when it closes the connection.
+ */
+static int tls_received(struct bridge *b, int res)
+{
+	struct gl_tls *t = b->tls;
+	size_t total = 0;
+	int r;
+
+	if (t->replay)
+		t->replay = false;
+	else if (res <= 0)
+		return res;
+	else
+		gl_tls_received(t, (size_t)res);
+	if (!t->done) {
+		r = gl_tls_handshake(t);
+		if (t->out_len > t->out_sent && !b->sending)
+			post_send(b);
+		if (r < 0) {
+			b->tls_refused = true;
+			return TLS_FAIL;
+		}
+		if (!r)
+			return TLS_MORE;
+		/* Up: what waited for the handshake goes now. */
+		if (!b->sending)
+			post_send(b);
+	}
+	while (b->ilen + total < b->icap) {
+		ssize_t n = gl_tls_open(t, b->ibuf + b->ilen + total, b->icap - b->ilen - total);
+
+		if (n > 0) {
+			total += (size_t)n;
+			continue;
+		}
+		if (n == 0 || total)
+			break;
+		if (n == -EPIPE)
+			return 0;
+		if (!b->hello_done) {
+			b->tls_refused = true;
+			return TLS_FAIL;
+		}
+		gl_err("session: TLS: %s", t->why);
+		return -EPROTO;
+	}
+	return total ? (int)total : TLS_MORE;
 }
 
 bool bridge_keep(struct bridge *b, const void *msg, uint32_t len)
@@ -445,6 +598,26 @@ static void fill_out(struct bridge *b)
 	post_send(b);
 }
 
+/*
+ * What the peer did wrong: on a server, through the per-peer limit of the
+ * log, since any peer can do it again and again.
+ */
+static void peer_err(struct bridge *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void peer_err(struct bridge *b, const char *fmt, ...)
+{
+	char line[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (b->peer)
+		peer_log(b->peer, "%s", line);
+	else
+		gl_err("%s", line);
+}
+
 /* Parse what arrived; copy messages into the ring.  false: close. */
 static bool drain_in(struct bridge *b)
 {
@@ -468,7 +641,7 @@ static bool drain_in(struct bridge *b)
 			memcpy(&f, b->ibuf + off, sizeof(f));
 			if (f.magic != GLEAM_WIRE_MAGIC || f.flags || f.reserved ||
 			    f.len > GLEAM_FRAME_MAX) {
-				gl_err("peer sent a malformed frame header (magic %#x type %u flags %#x len %u)",
+				peer_err(b, "peer sent a malformed frame header (magic %#x type %u flags %#x len %u)",
 				       f.magic, f.type, f.flags, f.len);
 				ok = false;
 				break;
@@ -493,7 +666,7 @@ static bool drain_in(struct bridge *b)
 				}
 				memcpy(&a, b->ibuf + off + sizeof(f), sizeof(a));
 				if (a.count < b->kept_first || a.count > b->out_count) {
-					gl_err("peer acknowledged messages never sent");
+					peer_err(b, "peer acknowledged messages never sent");
 					ok = false;
 					break;
 				}
@@ -521,14 +694,14 @@ static bool drain_in(struct bridge *b)
 			if (len < (records ? sizeof(struct gleam_rec) : sizeof(struct gleam_reply)) ||
 			    (len & 7) || len > GLEAM_REC_MAX || len > b->frame_left ||
 			    len > b->in_dir->size / 2) {
-				gl_err("peer sent a malformed message (length %u)", len);
+				peer_err(b, "peer sent a malformed message (length %u)", len);
 				ok = false;
 				break;
 			}
 			if (b->ilen - off < len)
 				break;
 			if (!bridge_header_ok(b, b->ibuf + off, len, records)) {
-				gl_err("peer sent a malformed message header");
+				peer_err(b, "peer sent a malformed message header");
 				ok = false;
 				break;
 			}
@@ -538,7 +711,7 @@ static bool drain_in(struct bridge *b)
 				/* Its bytes come back from the session's pinned chunks. */
 				elen = scache_expanded_len(b, b->ibuf + off, len);
 				if (!elen || elen > b->in_dir->size / 2) {
-					gl_err("peer named bytes it has not pinned, or named them badly");
+					peer_err(b, "peer named bytes it has not pinned, or named them badly");
 					ok = false;
 					break;
 				}
@@ -741,20 +914,36 @@ static bool lost(struct bridge *b, const char *why)
 		gl_info("session: connection lost (%s); keeping the session to take it up again",
 			why);
 	bridge_detach(b);
-	if (!b->recving && !b->sending && b->tcp >= 0) {
-		close(b->tcp);
-		b->tcp = -1;
-	}
+	if (!b->recving && !b->sending && b->tcp >= 0)
+		bridge_drop_tcp(b);
 	return true;
 }
 
 /* An operation on a dropped connection ended: close it once none is left. */
 static void detached_op_done(struct bridge *b)
 {
-	if (!b->recving && !b->sending && b->tcp >= 0 && b->detached) {
-		close(b->tcp);
-		b->tcp = -1;
+	if (!b->recving && !b->sending && b->tcp >= 0 && b->detached)
+		bridge_drop_tcp(b);
+}
+
+/*
+ * res bytes of a TLS connection's ciphertext went: the plaintext they
+ * carried, once all of it is out; 0 while more is to go (sent now) or when
+ * they were the handshake's.
+ */
+static int tls_sent(struct bridge *b, int res)
+{
+	struct gl_tls *t = b->tls;
+	size_t plain = t->out_plain;
+
+	if (!gl_tls_sent(t, (size_t)res)) {
+		post_send(b);
+		return 0;
 	}
+	t->out_plain = 0;
+	if (!plain && b->olen > b->osent)
+		post_send(b);
+	return (int)plain;
 }
 
 bool bridge_complete(struct bridge *b, struct op *op, int res)
@@ -793,6 +982,15 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 			detached_op_done(b);
 			return true;
 		}
+		if (b->tls) {
+			res = tls_received(b, res);
+			if (res == TLS_FAIL)
+				return false;
+			if (res == TLS_MORE) {
+				post_tcp_recv(b);
+				return true;
+			}
+		}
 		/*
 		 * Only a goodbye (BYE) ends a session.  A close without one, a
 		 * reset or an error is the link failing: a relay, a NAT or a
@@ -817,6 +1015,8 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 		return true;
 	case OP_TCP_SEND:
 		b->sending = false;
+		if (b->tls)
+			b->tls->out_busy = false;
 		if (b->detached) {
 			detached_op_done(b);
 			return true;
@@ -825,6 +1025,11 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 			if (b->bye)
 				shutdown(b->tcp, SHUT_RDWR);
 			return b->closing ? true : lost(b, res ? strerror(-res) : "nothing sent");
+		}
+		if (b->tls) {
+			res = tls_sent(b, res);
+			if (res <= 0)
+				return true;
 		}
 		b->osent += (size_t)res;
 		if (b->osent < b->olen) {

@@ -12,12 +12,14 @@ GLEAMD_SRCS += broker/vgpu.c
 GLEAMD_SRCS += broker/scheduler.c broker/linkmon.c broker/tcpinfo.c
 # GPU utilisation on the cuda backend, through NVML (dlopen).
 GLEAMD_SRCS += broker/nvml.c
+# Who gets in and what they may do (Documentation/security.md).
+GLEAMD_SRCS += broker/tenant.c broker/peerlog.c
 GLEAMD_NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null || \
 		    echo -I/usr/include/libnl3)
 # Linked statically, like liburing: GPU machines need not have libnl.
 GLEAMD_NL_LIBS := -Wl,-Bstatic -lnl-route-3 -lnl-genl-3 -lnl-3 -Wl,-Bdynamic
 GLEAMD_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(GLEAMD_SRCS)) $(BUILD)/obj/gen/worker_gen.o \
-	$(COMMON_OBJS) $(BUILD)/obj/kmod/user/vgpu_user.o $(BUILD)/obj/kmod/user/vgpu_nl.o
+	$(COMMON_OBJS) $(TLS_OBJS) $(BUILD)/obj/kmod/user/vgpu_user.o $(BUILD)/obj/kmod/user/vgpu_nl.o
 GLEAMD := $(BUILD)/bin/gleamd
 
 $(BUILD)/obj/broker/%.o: CFLAGS_EXTRA := -Ibroker -Ikmod/user
@@ -28,7 +30,7 @@ $(BUILD)/obj/broker/linkmon.o: CFLAGS_EXTRA := -Ibroker $(GLEAMD_NL_CFLAGS)
 $(GLEAMD): $(GLEAMD_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(GLEAMD_OBJS) -Wl,-Bstatic -luring -lzstd -Wl,-Bdynamic $(GLEAMD_NL_LIBS) \
-		-lcrypto -ldl -lpthread -lm
+		$(TLS_LIBS) -ldl -lpthread -lm
 
 ALL_TARGETS += $(GLEAMD)
 

@@ -21,12 +21,14 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <unistd.h>
 
 #include "cache.h"
 #include "hashpool.h"
 #include "gleam_api_gen.h"
 #include "gleamd.h"
+#include "tenant.h"
 #include "util.h"
 
 /* ---- name sets ---- */
@@ -166,9 +168,14 @@ struct cache_stats ccache_total, scache_total;
 /*
  * PLAIN: sent as it is.  HASH: its name is being computed.  WAIT: its name
  * was asked about.  DATA: its bytes go first.  SENT: they went.  NAMED:
- * the session has its name pinned.
+ * the session has its name pinned.  PROVE: the server holds it, another
+ * tenant's, and the proof that the session holds it too is being computed.
+ * PROOF: the proof goes first, then the record as NAMED.
  */
-enum { CE_PLAIN, CE_HASH, CE_WAIT, CE_DATA, CE_SENT, CE_NAMED };
+enum { CE_PLAIN, CE_HASH, CE_WAIT, CE_DATA, CE_SENT, CE_NAMED, CE_PROVE, CE_PROOF };
+
+/* A pin the server holds for the session that waits for its proof. */
+#define PIN_UNPROVEN	1u
 
 struct centry {
 	struct centry *next;
@@ -178,6 +185,7 @@ struct centry {
 	uint32_t dlen;
 	uint8_t state;
 	struct chunk_name name;
+	struct chunk_name proof;	/* CE_PROVE, CE_PROOF */
 	unsigned char rec[] __attribute__((aligned(8)));
 };
 
@@ -190,16 +198,25 @@ struct centry {
  */
 #define QUESTIONS_MAX	16
 
+struct qname {
+	struct chunk_name name;
+	uint32_t len;
+};
+
 struct question {
 	struct question *next;
 	uint64_t id;
 	uint32_t n;
-	struct chunk_name names[];
+	struct qname names[];
 };
 
 struct ccache {
 	bool ready;
+	bool prove;			/* GLEAM_WIRE_F_PROVE */
+	unsigned char nonce[CHUNK_NAME_LEN];
 	uint32_t chunk_size, threshold, query_max;
+	uint64_t pin_max;		/* the server's bound on the session's pins */
+	uint64_t pinned_bytes;		/* what pinned holds: the server's count too */
 	struct centry *head, **tail;
 	size_t queued;
 	struct nset pinned;		/* count: queued records that name it */
@@ -223,15 +240,63 @@ static struct hashpool *pool;
 void (*ccache_on_held)(struct bridge *b, const struct chunk_name *name, uint32_t len);
 
 
-struct ccache *ccache_new(void)
+struct ccache *ccache_new(bool prove)
 {
 	struct ccache *c = calloc(1, sizeof(*c));
 
 	if (c) {
 		c->tail = &c->head;
 		c->qtail = &c->qhead;
+		c->prove = prove;
 	}
 	return c;
+}
+
+/* Pins: the server's count of the session's pinned bytes is kept here too. */
+static struct nset_ent *pin_add(struct ccache *c, const struct chunk_name *n, uint32_t len)
+{
+	struct nset_ent *e = nset_find(&c->pinned, n);
+
+	if (e)
+		return e;
+	e = nset_add(&c->pinned, n);
+	if (e) {
+		e->len = len;
+		c->pinned_bytes += len;
+	}
+	return e;
+}
+
+static void pin_del(struct ccache *c, struct nset_ent *e)
+{
+	c->pinned_bytes -= e->len;
+	nset_del(&c->pinned, e);
+}
+
+static void pins_forget(struct ccache *c)
+{
+	nset_free(&c->pinned);
+	c->pinned_bytes = 0;
+}
+
+/* Whether the bytes of a chunk of len may go as CACHE_DATA: they pin it too. */
+static bool pin_room(const struct ccache *c, uint32_t len)
+{
+	return !c->pin_max || c->pinned_bytes + len <= c->pin_max;
+}
+
+/*
+ * The proof that the session holds the bytes of entry e: computed on the
+ * hashing threads, or here without them.
+ */
+static void start_proof(struct ccache *c, struct centry *e)
+{
+	e->state = CE_PROVE;
+	if (pool && !hashpool_submit_prefixed(pool, &e->job, e->rec + e->doff, e->dlen,
+					      c->chunk_size, c->nonce, &e->proof))
+		return;
+	e->state = chunk_hash_keyed(c->nonce, e->rec + e->doff, e->dlen, &e->proof) ? CE_PLAIN :
+		   CE_PROOF;
 }
 
 void ccache_free(struct ccache *c)
@@ -242,11 +307,11 @@ void ccache_free(struct ccache *c)
 		return;
 	for (e = c->head; e; e = n) {
 		n = e->next;
-		if (e->state == CE_HASH)
+		if (e->state == CE_HASH || e->state == CE_PROVE)
 			hashpool_cancel(pool, &e->job);
 		free(e);
 	}
-	nset_free(&c->pinned);
+	pins_forget(c);
 	nset_free(&c->asked);
 	nset_free(&c->to_ask);
 	free(c->release);
@@ -285,9 +350,17 @@ bool ccache_info(struct bridge *b, const void *p, uint32_t len)
 		return false;
 	memcpy(&i, p, len);
 	if (i.chunk_size < GLEAM_CACHE_CHUNK_MIN || i.chunk_size > GLEAM_CACHE_CHUNK_MAX ||
-	    (i.chunk_size & (i.chunk_size - 1)) || i.flags || i.reserved[0] || i.reserved[1] ||
-	    i.reserved[2] || i.reserved[3] || !i.query_max || i.query_max > GLEAM_CACHE_QUERY_MAX)
+	    (i.chunk_size & (i.chunk_size - 1)) || i.flags || !i.query_max ||
+	    i.query_max > GLEAM_CACHE_QUERY_MAX)
 		return false;
+	/* The nonce is there only where proofs were agreed on. */
+	if (!c->prove) {
+		for (size_t k = 0; k < sizeof(i.nonce); k++)
+			if (i.nonce[k])
+				return false;
+	}
+	memcpy(c->nonce, i.nonce, sizeof(c->nonce));
+	c->pin_max = i.pin_max;
 	c->chunk_size = i.chunk_size;
 	c->threshold = i.threshold;
 	c->query_max = i.query_max;
@@ -343,7 +416,7 @@ static void decide(struct ccache *c, struct centry *e)
 			return;
 		}
 		/* No memory for the question: the bytes go. */
-		pin = nset_add(&c->pinned, &e->name);
+		pin = pin_room(c, e->dlen) ? pin_add(c, &e->name, e->dlen) : NULL;
 		if (!pin) {
 			e->state = CE_PLAIN;
 			return;
@@ -447,12 +520,13 @@ static void ask(struct bridge *b)
 		r.length = e->count;
 		memcpy(p + (size_t)n * sizeof(r), &r, sizeof(r));
 		nset_add(&c->asked, &e->name);
-		qn->names[n] = e->name;
+		qn->names[n].name = e->name;
+		qn->names[n].len = e->count;
 		n++;
 	}
 	/* The asked names leave the set to ask (deletion moves entries: look them up). */
 	for (uint32_t i = 0; i < n; i++) {
-		struct nset_ent *e = nset_find(&c->to_ask, &qn->names[i]);
+		struct nset_ent *e = nset_find(&c->to_ask, &qn->names[i].name);
 
 		if (e)
 			nset_del(&c->to_ask, e);
@@ -477,31 +551,42 @@ static void send_release(struct bridge *b)
 {
 	struct ccache *c = b->cc;
 	struct gleam_cache_release r = { 0 };
-	uint32_t n = 0;
+	uint32_t room = MIN(c->nrelease, (uint32_t)GLEAM_CACHE_RELEASE_MAX), n = 0, keep = 0;
+	struct gleam_frame f;
 	unsigned char *q;
 
 	if (!c->nrelease)
 		return;
+	q = out_frame(b, GLEAM_FRAME_CACHE_RELEASE, (uint32_t)(sizeof(r) + room * CHUNK_NAME_LEN));
+	/* No room: they wait for the next frame. */
+	if (!q)
+		return;
 	for (uint32_t i = 0; i < c->nrelease; i++) {
 		struct nset_ent *pin = nset_find(&c->pinned, &c->release[i]);
 
-		if (pin && !pin->count) {
-			c->release[n++] = c->release[i];
-			nset_del(&c->pinned, pin);
+		if (!pin || pin->count)
+			continue;
+		/* Past one frame's worth: the rest go in the next. */
+		if (n == room) {
+			c->release[keep++] = c->release[i];
+			continue;
 		}
+		memcpy(q + sizeof(r) + (size_t)n * CHUNK_NAME_LEN, c->release[i].b, CHUNK_NAME_LEN);
+		n++;
+		pin_del(c, pin);
 	}
-	c->nrelease = 0;
-	n = MIN(n, GLEAM_CACHE_RELEASE_MAX);
-	if (!n)
+	c->nrelease = keep;
+	/* The frame shrinks to what it holds, or goes when it holds nothing. */
+	b->olen -= (size_t)(room - n) * CHUNK_NAME_LEN;
+	if (!n) {
+		b->olen -= sizeof(f) + sizeof(r);
 		return;
+	}
 	r.count = n;
-	q = out_frame(b, GLEAM_FRAME_CACHE_RELEASE, (uint32_t)(sizeof(r) + n * CHUNK_NAME_LEN));
-	if (!q) {
-		/* No room: they stay pinned, counted zero, until the session ends. */
-		return;
-	}
 	memcpy(q, &r, sizeof(r));
-	memcpy(q + sizeof(r), c->release, (size_t)n * CHUNK_NAME_LEN);
+	memcpy(&f, q - sizeof(f), sizeof(f));
+	f.len = (uint32_t)(sizeof(r) + (size_t)n * CHUNK_NAME_LEN);
+	memcpy(q - sizeof(f), &f, sizeof(f));
 }
 
 /* The record as it crosses: its bytes replaced by its name. */
@@ -524,6 +609,39 @@ static bool out_named(struct bridge *b, struct centry *e, size_t *rec_start)
 	memcpy(b->obuf + b->olen + e->doff + sizeof(refs), &r, sizeof(r));
 	b->olen += n;
 	(void)rec_start;
+	return true;
+}
+
+/* Whether the proof being computed for e is there (it is then CE_PROOF, or PLAIN). */
+static bool proof_ready(struct ccache *c, struct centry *e)
+{
+	if (!hashpool_finished(&e->job))
+		return false;
+	e->state = hashpool_job_error(&e->job) ? CE_PLAIN : CE_PROOF;
+	(void)c;
+	return true;
+}
+
+/*
+ * The proof that the session holds e's bytes, before the record that names
+ * them: the server lets the name be used from then on.
+ */
+static bool out_proof(struct bridge *b, struct centry *e)
+{
+	struct gleam_cache_prove h = { .count = 1 };
+	struct gleam_cache_proof pr = { .ref = { .length = e->dlen } };
+	struct nset_ent *pin = nset_find(&b->cc->pinned, &e->name);
+	unsigned char *q = out_frame(b, GLEAM_FRAME_CACHE_PROVE, sizeof(h) + sizeof(pr));
+
+	if (!q)
+		return false;
+	memcpy(pr.ref.name, e->name.b, sizeof(pr.ref.name));
+	memcpy(pr.proof, e->proof.b, sizeof(pr.proof));
+	memcpy(q, &h, sizeof(h));
+	memcpy(q + sizeof(h), &pr, sizeof(pr));
+	if (pin)
+		pin->flags &= ~PIN_UNPROVEN;
+	e->state = CE_NAMED;
 	return true;
 }
 
@@ -600,6 +718,13 @@ void ccache_fill_out(struct bridge *b)
 	while ((e = c->head) && e->state != CE_WAIT && e->state != CE_HASH) {
 		struct nset_ent *pin;
 
+		if (e->state == CE_PROVE && !proof_ready(c, e))
+			break;
+		if (e->state == CE_PROOF) {
+			close_records(b, &start);
+			if (!out_proof(b, e))
+				break;
+		}
 		if (e->state == CE_DATA) {
 			struct gleam_cache_data d = { .ref = { .length = e->dlen } };
 			unsigned char *q;
@@ -678,7 +803,7 @@ void ccache_resumed(struct bridge *b)
 	c->nquestions = 0;
 	nset_free(&c->asked);
 	nset_free(&c->to_ask);
-	nset_free(&c->pinned);
+	pins_forget(c);
 	c->nrelease = 0;
 	c->release_all = true;
 	/*
@@ -692,14 +817,18 @@ void ccache_resumed(struct bridge *b)
 
 		if (e->state == CE_DATA || e->state == CE_SENT) {
 			e->state = CE_DATA;
-			t = nset_add(&c->pinned, &e->name);
+			t = pin_add(c, &e->name, e->dlen);
 			if (t)
 				t->count++;
 			else
 				e->state = CE_PLAIN;
 			continue;
 		}
-		if (e->state != CE_NAMED && e->state != CE_WAIT)
+		/* A proof goes with its connection's pin: the name is asked about again. */
+		if (e->state == CE_PROVE)
+			hashpool_cancel(pool, &e->job);
+		if (e->state != CE_NAMED && e->state != CE_WAIT && e->state != CE_PROVE &&
+		    e->state != CE_PROOF)
 			continue;
 		e->state = CE_WAIT;
 		t = nset_add(&c->to_ask, &e->name);
@@ -710,13 +839,46 @@ void ccache_resumed(struct bridge *b)
 	}
 }
 
+/* A waiting entry learns the answer: held (to be proven, maybe) or not. */
+static bool answered(struct ccache *c, struct centry *e, bool held, bool prove)
+{
+	struct nset_ent *pin = nset_find(&c->pinned, &e->name);
+
+	if (pin) {
+		e->state = CE_NAMED;
+		pin->count++;
+		return true;
+	}
+	/* Not held, and no room to pin its bytes: they go in the record. */
+	if (!held && !pin_room(c, e->dlen)) {
+		e->state = CE_PLAIN;
+		return true;
+	}
+	pin = pin_add(c, &e->name, e->dlen);
+	if (!pin)
+		return false;
+	pin->count = 1;
+	if (!held) {
+		e->state = CE_DATA;
+		return true;
+	}
+	if (prove) {
+		/* Its first record proves it; the others name it after. */
+		pin->flags |= PIN_UNPROVEN;
+		start_proof(c, e);
+		return true;
+	}
+	e->state = CE_NAMED;
+	return true;
+}
+
 bool ccache_have(struct bridge *b, const void *p, uint32_t len)
 {
 	struct ccache *c = b->cc;
 	struct gleam_cache_have h;
 	struct question *qn = c ? c->qhead : NULL;
-	const uint64_t *bits;
-	struct nset held = { 0 }, in_q = { 0 };
+	const uint64_t *bits, *pbits;
+	struct nset held = { 0 }, in_q = { 0 }, prove = { 0 };
 	struct centry *e;
 	size_t words;
 	bool ok = false;
@@ -726,46 +888,45 @@ bool ccache_have(struct bridge *b, const void *p, uint32_t len)
 	memcpy(&h, p, sizeof(h));
 	words = (h.count + 63) / 64;
 	/* Answers come in the order the questions went. */
-	if (h.id != qn->id || h.reserved || h.count != qn->n || len != sizeof(h) + words * 8) {
+	if (h.id != qn->id || h.reserved || h.count != qn->n || (!c->prove && h.prove) ||
+	    len != sizeof(h) + words * 8 * (c->prove ? 2 : 1)) {
 		gl_err("server: a malformed answer to question %llu (count %u of %u, %u bytes)",
 		       (unsigned long long)h.id, h.count, qn->n, len);
 		return false;
 	}
 	bits = (const uint64_t *)((const unsigned char *)p + sizeof(h));
+	pbits = bits + words;
 	for (uint32_t i = 0; i < qn->n; i++) {
-		if (!nset_add(&in_q, &qn->names[i]))
+		bool is_held = bits[i / 64] >> (i % 64) & 1;
+
+		if (!nset_add(&in_q, &qn->names[i].name))
 			goto out;
-		if ((bits[i / 64] >> (i % 64) & 1) && !nset_add(&held, &qn->names[i]))
+		if (is_held && !nset_add(&held, &qn->names[i].name))
+			goto out;
+		if (is_held && c->prove && (pbits[i / 64] >> (i % 64) & 1) &&
+		    !nset_add(&prove, &qn->names[i].name))
 			goto out;
 	}
 	/* Every waiting record decides: named if held; else the first sends the bytes. */
 	for (e = c->head; e; e = e->next) {
-		struct nset_ent *pin;
-
 		if (e->state != CE_WAIT || !nset_find(&in_q, &e->name))
 			continue;
-		pin = nset_find(&c->pinned, &e->name);
-		if (pin) {
-			e->state = CE_NAMED;
-			pin->count++;
-			continue;
-		}
-		pin = nset_add(&c->pinned, &e->name);
-		if (!pin)
+		if (!answered(c, e, nset_find(&held, &e->name), nset_find(&prove, &e->name)))
 			goto out;
-		pin->count = 1;
-		e->state = nset_find(&held, &e->name) ? CE_NAMED : CE_DATA;
 	}
 	/* Names pinned by the answer that no record needs any more go back. */
-	for (size_t k = 0; k < held.cap; k++) {
-		if (!held.e[k].used || nset_find(&c->pinned, &held.e[k].name))
+	for (uint32_t i = 0; i < qn->n; i++) {
+		struct nset_ent *pin;
+
+		if (!nset_find(&held, &qn->names[i].name) || nset_find(&c->pinned, &qn->names[i].name))
 			continue;
-		if (nset_add(&c->pinned, &held.e[k].name))
-			release_add(c, &held.e[k].name);
+		pin = pin_add(c, &qn->names[i].name, qn->names[i].len);
+		if (pin)
+			release_add(c, &qn->names[i].name);
 	}
 	/* The question's names are no longer on the wire. */
 	for (uint32_t i = 0; i < qn->n; i++) {
-		struct nset_ent *a = nset_find(&c->asked, &qn->names[i]);
+		struct nset_ent *a = nset_find(&c->asked, &qn->names[i].name);
 
 		if (a)
 			nset_del(&c->asked, a);
@@ -779,6 +940,7 @@ bool ccache_have(struct bridge *b, const void *p, uint32_t len)
 out:
 	nset_free(&held);
 	nset_free(&in_q);
+	nset_free(&prove);
 	/* The bridge moves on once it has read the frame (not here: it is reading). */
 	return ok;
 }
@@ -786,15 +948,38 @@ out:
 /* ---- server role ---- */
 
 struct scache {
-	struct nset pins;		/* ptr: the chunk, one reference */
+	struct nset pins;		/* ptr: the chunk, one reference; flags: PIN_UNPROVEN */
 	uint64_t pinned_bytes;
+	uint64_t pin_max;		/* its share of the server's pin_mem */
 	uint64_t serial;		/* names the session to the store threads */
+	struct tenant *tenant;		/* whose chunks it may name */
+	bool prove;			/* GLEAM_WIRE_F_PROVE */
+	unsigned char nonce[CHUNK_NAME_LEN];
 	struct cache_stats st;
 };
 
 static struct chunk_store *store;
 static uint64_t store_mem_limit, store_disk_limit;
 static char store_dir[256];
+/* Pins: per session, for all sessions, and what the live sessions took of it. */
+static uint64_t pin_max = CACHE_PIN_MAX, pin_mem = 4 * CACHE_PIN_MAX, pin_taken;
+static bool tenant_scope;
+/* Names a tenant proved, at most; past it the set starts again (it proves anew). */
+#define PROVEN_MAX	(1U << 20)
+/* A session gets no pins when less than this is left for it. */
+#define PIN_MIN		(4 * CACHE_CHUNK)
+
+static bool proven(struct tenant *t, const struct chunk_name *n)
+{
+	return nset_find(&t->proven, n) != NULL;
+}
+
+static void prove_own(struct tenant *t, const struct chunk_name *n)
+{
+	if (t->proven.n >= PROVEN_MAX)
+		nset_free(&t->proven);
+	nset_add(&t->proven, n);
+}
 
 /*
  * Chunks received are verified and written by store threads, off the
@@ -812,6 +997,13 @@ struct sjob {
 	struct sjob *next;
 	struct chunk *k;
 	uint64_t serial;
+	struct tenant *tenant;
+};
+
+/* A chunk the store verified: its tenant has shown it holds it. */
+struct proved {
+	struct tenant *tenant;
+	struct chunk_name name;
 };
 
 static struct {
@@ -821,20 +1013,48 @@ static struct {
 	uint64_t queued;		/* bytes waiting */
 	uint64_t *liars;		/* serials whose chunk was refused */
 	size_t nliars, liars_cap;
+	struct proved *proved;		/* chunks verified, for their tenants */
+	size_t nproved, proved_cap;
 	pthread_t th[STORE_THREADS_MAX];
 	unsigned int nth;
 } sq = { .lock = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
 
 static uint64_t next_serial;
 
-/* The store's verdict on a chunk; -EBADMSG is remembered for the loop. */
-static void store_one(struct chunk *k, uint64_t serial)
+/* Under sq.lock: t holds the chunk named n, for the loop to note. */
+static void note_proved(struct tenant *t, const struct chunk_name *n)
+{
+	if (sq.nproved == sq.proved_cap) {
+		size_t cap = sq.proved_cap ? 2 * sq.proved_cap : 64;
+		struct proved *p = cap <= PROVEN_MAX ? realloc(sq.proved, cap * sizeof(*p)) : NULL;
+
+		if (!p)
+			return;
+		sq.proved = p;
+		sq.proved_cap = cap;
+	}
+	sq.proved[sq.nproved].tenant = t;
+	sq.proved[sq.nproved++].name = *n;
+}
+
+/*
+ * The store's verdict on a chunk; -EBADMSG is remembered for the loop, and
+ * so is a chunk verified (stored, or held already), as its tenant's own.
+ */
+static void store_one(struct chunk *k, uint64_t serial, struct tenant *t)
 {
 	struct chunk_name n = k->name;
 	int err = chunk_store_add(store, &n, k);
 
-	if (err != -EBADMSG)
+	if (err != -EBADMSG) {
+		/* Verified whether or not it could be kept: only a bad length is not. */
+		if (err != -EINVAL) {
+			pthread_mutex_lock(&sq.lock);
+			note_proved(t, &n);
+			pthread_mutex_unlock(&sq.lock);
+		}
 		return;
+	}
 	pthread_mutex_lock(&sq.lock);
 	if (sq.nliars == sq.liars_cap) {
 		size_t cap = sq.liars_cap ? 2 * sq.liars_cap : 16;
@@ -864,7 +1084,7 @@ static void *store_thread(void *arg)
 			sq.tail = &sq.todo;
 		sq.queued -= j->k->len;
 		pthread_mutex_unlock(&sq.lock);
-		store_one(j->k, j->serial);
+		store_one(j->k, j->serial, j->tenant);
 		chunk_unref(j->k);
 		free(j);
 	}
@@ -872,7 +1092,7 @@ static void *store_thread(void *arg)
 }
 
 /* Hand a chunk to the store threads, or store it here when they are behind. */
-static void store_later(struct chunk *k, uint64_t serial)
+static void store_later(struct chunk *k, uint64_t serial, struct tenant *t)
 {
 	struct sjob *j = sq.nth ? malloc(sizeof(*j)) : NULL;
 
@@ -880,11 +1100,12 @@ static void store_later(struct chunk *k, uint64_t serial)
 	if (!j || sq.queued + k->len > STORE_QUEUE_MAX) {
 		pthread_mutex_unlock(&sq.lock);
 		free(j);
-		store_one(k, serial);
+		store_one(k, serial, t);
 		return;
 	}
 	j->k = chunk_ref(k);
 	j->serial = serial;
+	j->tenant = t;
 	j->next = NULL;
 	*sq.tail = j;
 	sq.tail = &j->next;
@@ -895,18 +1116,33 @@ static void store_later(struct chunk *k, uint64_t serial)
 
 void scache_reap(void (*liar)(uint64_t serial))
 {
+	struct proved *p;
 	uint64_t *l;
-	size_t n;
+	size_t n, np;
 
 	pthread_mutex_lock(&sq.lock);
 	l = sq.liars;
 	n = sq.nliars;
 	sq.liars = NULL;
 	sq.nliars = sq.liars_cap = 0;
+	p = sq.proved;
+	np = sq.nproved;
+	sq.proved = NULL;
+	sq.nproved = sq.proved_cap = 0;
 	pthread_mutex_unlock(&sq.lock);
 	for (size_t i = 0; i < n; i++)
 		liar(l[i]);
+	for (size_t i = 0; i < np; i++)
+		prove_own(p[i].tenant, &p[i].name);
 	free(l);
+	free(p);
+}
+
+void scache_limits(uint64_t session, uint64_t all, bool scope)
+{
+	pin_max = session;
+	pin_mem = all;
+	tenant_scope = scope;
 }
 
 uint64_t scache_serial(const struct scache *c)
@@ -961,12 +1197,27 @@ struct chunk_store *scache_store(void)
 	return store;
 }
 
-struct scache *scache_new(void)
+struct scache *scache_new(struct tenant *t, bool prove)
 {
-	struct scache *c = calloc(1, sizeof(struct scache));
+	uint64_t share = MIN(pin_max, pin_mem - MIN(pin_mem, pin_taken));
+	struct scache *c;
 
-	if (c)
-		c->serial = ++next_serial;
+	/* Without room for a few chunks the session goes without: it sends bytes. */
+	if (share < PIN_MIN)
+		return NULL;
+	c = calloc(1, sizeof(struct scache));
+	if (!c)
+		return NULL;
+	c->serial = ++next_serial;
+	c->tenant = t;
+	c->prove = prove;
+	c->pin_max = share;
+	pin_taken += share;
+	if (prove && getrandom(c->nonce, sizeof(c->nonce), 0) != sizeof(c->nonce)) {
+		pin_taken -= share;
+		free(c);
+		return NULL;
+	}
 	return c;
 }
 
@@ -974,6 +1225,7 @@ void scache_free(struct scache *c)
 {
 	if (!c)
 		return;
+	pin_taken -= c->pin_max;
 	for (size_t i = 0; i < c->pins.cap; i++)
 		if (c->pins.e[i].used)
 			chunk_unref(c->pins.e[i].ptr);
@@ -997,17 +1249,20 @@ void scache_send_info(struct bridge *b)
 	struct gleam_cache_info i = {
 		.chunk_size = CACHE_CHUNK,
 		.threshold = CACHE_THRESHOLD,
-		.pin_max = CACHE_PIN_MAX,
+		.pin_max = b->sc->pin_max,
 		.query_max = GLEAM_CACHE_QUERY_MAX,
 	};
 	struct chunk_store_stats st;
 
+	if (b->sc->prove)
+		memcpy(i.nonce, b->sc->nonce, sizeof(i.nonce));
 	chunk_store_stats(store, &st);
 	i.mem_limit = st.mem_bytes;
 	bridge_queue_frame(b, GLEAM_FRAME_CACHE_INFO, &i, sizeof(i));
 }
 
-static bool pin(struct scache *c, struct chunk *k)
+/* Pin k for the session (its reference is the pin's); flags: PIN_UNPROVEN or 0. */
+static bool pin(struct scache *c, struct chunk *k, uint32_t flags)
 {
 	struct nset_ent *e = nset_find(&c->pins, &k->name);
 
@@ -1022,8 +1277,49 @@ static bool pin(struct scache *c, struct chunk *k)
 	}
 	e->ptr = k;
 	e->count = k->len;
+	e->flags = flags;
 	c->pinned_bytes += k->len;
 	return true;
+}
+
+/*
+ * One name of a query: whether it is held for the session, and whether the
+ * session must prove it holds the bytes before naming it.  A tenant is
+ * told of its own chunks (uploaded or proved); of another's only where
+ * the session proves what it names (and the store is shared), and then
+ * pinned unproven; never beyond the session's pins.
+ */
+static bool query_one(struct scache *c, const struct gleam_cache_ref *r, bool want_pin,
+		      bool *prove)
+{
+	struct nset_ent *e;
+	struct chunk_name n;
+	struct chunk *k;
+	bool own;
+
+	memcpy(n.b, r->name, sizeof(n.b));
+	e = nset_find(&c->pins, &n);
+	if (e) {
+		*prove = e->flags & PIN_UNPROVEN;
+		return true;
+	}
+	own = proven(c->tenant, &n);
+	if (!own && (tenant_scope || !c->prove || !want_pin))
+		return false;
+	if (c->pinned_bytes + r->length > c->pin_max)
+		return false;
+	if (chunk_store_get(store, &n, &k))
+		return false;
+	if (k->len != r->length) {
+		chunk_unref(k);
+		return false;
+	}
+	if (!want_pin) {
+		chunk_unref(k);
+		return true;
+	}
+	*prove = !own;
+	return pin(c, k, own ? 0 : PIN_UNPROVEN);
 }
 
 static bool on_query(struct bridge *b, const unsigned char *p, uint32_t len)
@@ -1031,7 +1327,7 @@ static bool on_query(struct bridge *b, const unsigned char *p, uint32_t len)
 	struct scache *c = b->sc;
 	struct gleam_cache_query q;
 	struct gleam_cache_have h = { 0 };
-	uint64_t *bits;
+	uint64_t *bits, *pbits;
 	unsigned char *out;
 	size_t words, olen;
 
@@ -1042,42 +1338,30 @@ static bool on_query(struct bridge *b, const unsigned char *p, uint32_t len)
 	    q.reserved || len != sizeof(q) + (uint64_t)q.count * sizeof(struct gleam_cache_ref))
 		return false;
 	words = (q.count + 63) / 64;
-	olen = sizeof(h) + words * 8;
+	olen = sizeof(h) + words * 8 * (c->prove ? 2 : 1);
 	out = calloc(1, olen);
 	if (!out)
 		return false;
 	bits = (uint64_t *)(out + sizeof(h));
+	pbits = bits + words;
 	c->st.queries++;
 	for (uint32_t i = 0; i < q.count; i++) {
 		struct gleam_cache_ref r;
-		struct chunk_name n;
-		struct chunk *k;
+		bool prove = false;
 
 		memcpy(&r, p + sizeof(q) + (size_t)i * sizeof(r), sizeof(r));
 		if (r.reserved || !r.length || r.length > CACHE_CHUNK) {
 			free(out);
 			return false;
 		}
-		memcpy(n.b, r.name, sizeof(n.b));
-		if (nset_find(&c->pins, &n)) {
-			bits[i / 64] |= 1ull << (i % 64);
-			h.held++;
+		if (!query_one(c, &r, q.flags & GLEAM_CACHE_Q_PIN, &prove))
 			continue;
-		}
-		if (c->pinned_bytes + r.length > CACHE_PIN_MAX)
-			continue;
-		if (chunk_store_get(store, &n, &k))
-			continue;
-		if (k->len != r.length) {
-			chunk_unref(k);
-			continue;
-		}
-		if ((q.flags & GLEAM_CACHE_Q_PIN) && !pin(c, k))
-			continue;
-		if (!(q.flags & GLEAM_CACHE_Q_PIN))
-			chunk_unref(k);
 		bits[i / 64] |= 1ull << (i % 64);
 		h.held++;
+		if (prove) {
+			pbits[i / 64] |= 1ull << (i % 64);
+			h.prove++;
+		}
 	}
 	h.id = q.id;
 	h.count = q.count;
@@ -1087,10 +1371,11 @@ static bool on_query(struct bridge *b, const unsigned char *p, uint32_t len)
 	return true;
 }
 
-static bool on_data(struct bridge *b, const unsigned char *p, uint32_t len)
+static bool on_data(struct bridge *b, const unsigned char *p, uint32_t len, const char **why)
 {
 	struct scache *c = b->sc;
 	struct gleam_cache_data d;
+	struct nset_ent *e;
 	struct chunk_name n;
 	struct chunk *k;
 
@@ -1101,6 +1386,12 @@ static bool on_data(struct bridge *b, const unsigned char *p, uint32_t len)
 	    len != sizeof(d) + ALIGN8(d.ref.length))
 		return false;
 	memcpy(n.b, d.ref.name, sizeof(n.b));
+	e = nset_find(&c->pins, &n);
+	/* Bytes pin too: past the session's share they are refused, and it ends. */
+	if (!e && c->pinned_bytes + d.ref.length > c->pin_max) {
+		*why = "pinned bytes beyond the session's limit (pin_max in CACHE_INFO)";
+		return false;
+	}
 	k = chunk_alloc(d.ref.length);
 	if (!k)
 		return false;
@@ -1109,10 +1400,18 @@ static bool on_data(struct bridge *b, const unsigned char *p, uint32_t len)
 	c->st.bytes_sent += d.ref.length;
 	/*
 	 * The store hashes the bytes and keeps only a chunk that is its
-	 * name's; the session holds its own bytes for its record meanwhile.
+	 * name's (and then counts it the tenant's own); the session holds its
+	 * own bytes for its record meanwhile, in place of a pin that waited
+	 * for a proof.
 	 */
-	store_later(k, c->serial);
-	return pin(c, k);
+	store_later(k, c->serial, c->tenant);
+	if (e && (e->flags & PIN_UNPROVEN) && ((struct chunk *)e->ptr)->len == k->len) {
+		chunk_unref(e->ptr);
+		e->ptr = k;
+		e->flags = 0;
+		return true;
+	}
+	return pin(c, k, 0);
 }
 
 static bool on_release(struct bridge *b, const unsigned char *p, uint32_t len)
@@ -1149,7 +1448,50 @@ static bool on_release(struct bridge *b, const unsigned char *p, uint32_t len)
 	return true;
 }
 
-bool scache_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len)
+/*
+ * Proofs that the session holds chunks it was told to prove: each is the
+ * hash of the session's nonce and the chunk, computed here over the bytes
+ * held.  One that holds makes the pin usable and the chunk the tenant's
+ * own; one that does not ends the session.
+ */
+static bool on_prove(struct bridge *b, const unsigned char *p, uint32_t len, const char **why)
+{
+	struct scache *c = b->sc;
+	struct gleam_cache_prove h;
+
+	if (!c->prove || len < sizeof(h))
+		return false;
+	memcpy(&h, p, sizeof(h));
+	if (h.reserved || !h.count || h.count > GLEAM_CACHE_PROVE_MAX ||
+	    len != sizeof(h) + (uint64_t)h.count * sizeof(struct gleam_cache_proof))
+		return false;
+	for (uint32_t i = 0; i < h.count; i++) {
+		struct gleam_cache_proof pr;
+		struct chunk_name n, want;
+		struct nset_ent *e;
+		struct chunk *k;
+
+		memcpy(&pr, p + sizeof(h) + (size_t)i * sizeof(pr), sizeof(pr));
+		memcpy(n.b, pr.ref.name, sizeof(n.b));
+		e = nset_find(&c->pins, &n);
+		if (pr.ref.reserved || !e || !(e->flags & PIN_UNPROVEN)) {
+			*why = "a proof for a chunk the session was not asked to prove";
+			return false;
+		}
+		k = e->ptr;
+		if (k->len != pr.ref.length || chunk_hash_keyed(c->nonce, k->data, k->len, &want) ||
+		    !gl_secret_eq(want.b, pr.proof, sizeof(want.b))) {
+			*why = "a proof of possession that does not hold";
+			return false;
+		}
+		e->flags = 0;
+		prove_own(c->tenant, &n);
+	}
+	return true;
+}
+
+bool scache_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len,
+		     const char **why)
 {
 	if (!b->sc)
 		return false;
@@ -1157,9 +1499,11 @@ bool scache_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 	case GLEAM_FRAME_CACHE_QUERY:
 		return on_query(b, p, len);
 	case GLEAM_FRAME_CACHE_DATA:
-		return on_data(b, p, len);
+		return on_data(b, p, len, why);
 	case GLEAM_FRAME_CACHE_RELEASE:
 		return on_release(b, p, len);
+	case GLEAM_FRAME_CACHE_PROVE:
+		return on_prove(b, p, len, why);
 	default:
 		return false;
 	}
@@ -1191,7 +1535,9 @@ static uint32_t refs_of(struct bridge *b, const void *rec, uint32_t len, uint32_
 		       sizeof(r));
 		memcpy(n.b, r.name, sizeof(n.b));
 		e = nset_find(&b->sc->pins, &n);
-		if (r.reserved || !e || ((struct chunk *)e->ptr)->len != r.length)
+		/* Only bytes the session showed it holds. */
+		if (r.reserved || !e || (e->flags & PIN_UNPROVEN) ||
+		    ((struct chunk *)e->ptr)->len != r.length)
 			return 0;
 		sum += r.length;
 	}

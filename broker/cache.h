@@ -23,6 +23,8 @@ struct nset_ent {
 	uint32_t used;		/* 0: free */
 	uint32_t count;
 	void *ptr;
+	uint32_t len;		/* the chunk's length, where the owner keeps it */
+	uint32_t flags;		/* the owner's */
 };
 
 struct nset {
@@ -51,8 +53,11 @@ struct cache_stats {
 
 struct ccache;
 
-/* The session's cache, once the server granted GLEAM_WIRE_F_CACHE. */
-struct ccache *ccache_new(void);
+/*
+ * The session's cache, once the server granted GLEAM_WIRE_F_CACHE; prove:
+ * and GLEAM_WIRE_F_PROVE.
+ */
+struct ccache *ccache_new(bool prove);
 void ccache_free(struct ccache *c);
 /* The server's CACHE_INFO: cutting and naming may start; false: malformed. */
 bool ccache_info(struct bridge *b, const void *p, uint32_t len);
@@ -87,14 +92,31 @@ struct scache;
 
 /* The daemon's store; 0 or -errno. */
 int scache_open(const char *dir, uint64_t mem_limit, uint64_t disk_limit);
+/*
+ * Pins (Documentation/cache.md): at most pin_max bytes per session, and
+ * pin_mem bytes for all sessions together, which each session's share is
+ * taken from when it begins.  tenant_scope: a tenant is told only of
+ * chunks it uploaded or proved, never of another's.
+ */
+void scache_limits(uint64_t pin_max, uint64_t pin_mem, bool tenant_scope);
 bool scache_enabled(void);
 struct chunk_store *scache_store(void);
-struct scache *scache_new(void);
+/*
+ * A session's pins, for tenant t (tenant.h); prove: the session proves
+ * what it holds (GLEAM_WIRE_F_PROVE).  NULL without memory, or when the
+ * pins of the sessions already begun leave this one too little.
+ */
+struct tenant;
+struct scache *scache_new(struct tenant *t, bool prove);
 void scache_free(struct scache *c);
 /* The CACHE_INFO frame sent after a hello that granted the cache. */
 void scache_send_info(struct bridge *b);
-/* CACHE_QUERY, CACHE_DATA and CACHE_RELEASE frames; false: close the session. */
-bool scache_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len);
+/*
+ * CACHE_QUERY, CACHE_DATA, CACHE_RELEASE and CACHE_PROVE frames; false:
+ * close the session, *why saying why where it is more than malformed.
+ */
+bool scache_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len,
+		     const char **why);
 /*
  * The length a CACHED record will have with its bytes back, or 0 if the
  * record is malformed or names what the session has not pinned.
@@ -113,7 +135,10 @@ uint64_t scache_serial(const struct scache *c);
  */
 char *scache_report(unsigned int op, const struct cache_stats *live, size_t *len);
 void scache_sum(const struct scache *c, struct cache_stats *t);
-/* Sessions whose chunk the store refused since last asked: liar(serial) each. */
+/*
+ * Sessions whose chunk the store refused since last asked: liar(serial)
+ * each; and chunks it verified are marked as their tenants' own.
+ */
 void scache_reap(void (*liar)(uint64_t serial));
 
 #endif /* GLEAM_CACHE_H */

@@ -104,6 +104,24 @@ int chunk_hash(const void *data, size_t len, struct chunk_name *out)
 	return -EIO;
 }
 
+int chunk_hash_keyed(const unsigned char *key, const void *data, size_t len,
+		     struct chunk_name *out)
+{
+	const EVP_MD *md = chunk_md();
+	EVP_MD_CTX *ctx = md ? EVP_MD_CTX_new() : NULL;
+	unsigned int n = 0;
+	int r = -EIO;
+
+	if (ctx && EVP_DigestInit_ex2(ctx, md, NULL) == 1 &&
+	    EVP_DigestUpdate(ctx, key, CHUNK_NAME_LEN) == 1 && EVP_DigestUpdate(ctx, data, len) == 1 &&
+	    EVP_DigestFinal_ex(ctx, out->b, &n) == 1 && n == CHUNK_NAME_LEN)
+		r = 0;
+	EVP_MD_CTX_free(ctx);
+	if (r)
+		memset(out, 0, sizeof(*out));
+	return r;
+}
+
 bool chunk_name_eq(const struct chunk_name *a, const struct chunk_name *b)
 {
 	return !memcmp(a->b, b->b, CHUNK_NAME_LEN);

@@ -52,6 +52,12 @@ struct evp_md_st;
 const struct evp_md_st *chunk_md(void);
 /* SHA-256 of data into out; 0, or -EIO if the library failed (out zeroed). */
 int chunk_hash(const void *data, size_t len, struct chunk_name *out);
+/*
+ * SHA-256 of key (CHUNK_NAME_LEN bytes) followed by data: what proves that
+ * one holds data, to a peer that chose key.  0 or -EIO.
+ */
+int chunk_hash_keyed(const unsigned char *key, const void *data, size_t len,
+		     struct chunk_name *out);
 bool chunk_name_eq(const struct chunk_name *a, const struct chunk_name *b);
 /* 64 lower-case hex digits and a NUL. */
 void chunk_name_hex(const struct chunk_name *n, char hex[2 * CHUNK_NAME_LEN + 1]);

@@ -13,6 +13,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <grp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +27,7 @@
 #include "gleamd.h"
 #include "linkmon.h"
 #include "scheduler.h"
+#include "tls.h"
 #include "util.h"
 #include "vgpu.h"
 
@@ -38,6 +40,7 @@ struct csess {
 	char program[64];
 	time_t started;
 	bool control;
+	bool admin;			/* its peer may change servers and placement */
 	bool local_hello;
 	uint64_t server_session;
 	struct sockaddr_storage addr;
@@ -70,7 +73,7 @@ struct csess {
 	/* A server's control connection instead of a session. */
 	struct server *link;
 	bool link_up;			/* its hello was answered */
-	char link_why[64];		/* why it is being closed */
+	char link_why[192];		/* why it is being closed */
 };
 
 /* Sessions that ended lately, for gleamctl and the benchmarks. */
@@ -102,7 +105,10 @@ static struct {
 	uint64_t sessions_total;
 	struct sockaddr_storage server;
 	socklen_t server_len;
+	struct ssl_ctx_st *tls;		/* NULL: plain TCP (loopback, or --insecure) */
 } cl;
+
+static const char *srv_name(const struct csess *s);
 
 static void post_accept(void)
 {
@@ -123,6 +129,8 @@ static void sess_free(struct csess *s)
 		}
 	}
 	vgpu_unlink(&s->vl);
+	if (s->link && s->b.tls_refused)
+		snprintf(s->link_why, sizeof(s->link_why), "TLS: %s", bridge_tls_why(&s->b));
 	if (s->link && s->link->conn == s)
 		sched_link_down(s->link, s->link_why[0] ? s->link_why : "connection closed", gl_now_ns());
 	/* What the last moments of the session moved count too. */
@@ -141,8 +149,10 @@ static void sess_free(struct csess *s)
 	}
 	free(s->names);
 	free(s->lens);
-	if (s->b.tcp >= 0)
-		close(s->b.tcp);
+	if (s->b.tls_refused && !s->link)
+		gl_err("session %llu (%s): TLS with server %s failed: %s", (unsigned long long)s->id,
+		       s->program, srv_name(s), bridge_tls_why(&s->b));
+	bridge_drop_tcp(&s->b);
 	if (s->b.bell >= 0)
 		close(s->b.bell);
 	bridge_ring_stats(&s->b.ring, &s->b.st);
@@ -458,6 +468,18 @@ static char *status(bool json)
 	return b;
 }
 
+/*
+ * Whether a server may be reached without TLS: only on this machine, or
+ * when told --insecure (Documentation/security.md).
+ */
+static bool plain_ok(const char *server)
+{
+	char host[256];
+
+	return cl.tls || cl.cfg->insecure ||
+	       (!gl_host_of(server, host, sizeof(host)) && gl_host_is_loopback(host));
+}
+
 /* gleamctl stats, servers and assign: the scheduler's part. */
 static char *sched_request(unsigned int op, const char *arg)
 {
@@ -472,6 +494,12 @@ static char *sched_request(unsigned int op, const char *arg)
 	case GLEAM_CTL_SERVERS_JSON:
 		return sched_servers(op == GLEAM_CTL_SERVERS_JSON);
 	case GLEAM_CTL_SERVER_ADD:
+		if (!plain_ok(arg)) {
+			err = -EACCES;
+			snprintf(msg, sizeof(msg), "this gleamd has no credentials (tls-cert) to reach "
+				 "a server on another machine");
+			break;
+		}
 		err = sched_server_add(arg, msg, sizeof(msg));
 		break;
 	case GLEAM_CTL_SERVER_REMOVE:
@@ -496,6 +524,41 @@ static char *sched_request(unsigned int op, const char *arg)
 	return r;
 }
 
+/* Requests that change where sessions go: for administrators only. */
+static bool changes_placement(unsigned int op)
+{
+	return op == GLEAM_CTL_SERVER_ADD || op == GLEAM_CTL_SERVER_REMOVE ||
+	       op == GLEAM_CTL_ASSIGN || op == GLEAM_CTL_ASSIGN_CLEAR;
+}
+
+/*
+ * Whether the peer of a local connection administers this gleamd: root,
+ * the user it runs as, or a member of admin-group (by the kernel's word on
+ * the peer: SO_PEERCRED, SO_PEERGROUPS).
+ */
+static bool local_admin(int fd, const struct ucred *cred)
+{
+	gid_t groups[256];
+	socklen_t len = sizeof(groups);
+	struct group *g;
+
+	if (cred->uid == 0 || cred->uid == geteuid())
+		return true;
+	if (!cl.cfg->admin_group[0])
+		return false;
+	g = getgrnam(cl.cfg->admin_group);
+	if (!g)
+		return false;
+	if (cred->gid == g->gr_gid)
+		return true;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len))
+		return false;
+	for (size_t i = 0; i < len / sizeof(groups[0]); i++)
+		if (groups[i] == g->gr_gid)
+			return true;
+	return false;
+}
+
 static void control_request(struct csess *s, const struct gleam_ctl_req *req, size_t n)
 {
 	struct io_uring_sqe *sqe;
@@ -512,6 +575,12 @@ static void control_request(struct csess *s, const struct gleam_ctl_req *req, si
 	}
 	if (n != sizeof(*req) || req->reserved0) {
 		reply = strdup("error: malformed request\n");
+	} else if (changes_placement(req->op) && !s->admin) {
+		gl_err("uid %u (pid %d) may not change placement (root, this gleamd's user or "
+		       "group %s may): refused", (unsigned int)s->uid, (int)s->pid,
+		       cl.cfg->admin_group[0] ? cl.cfg->admin_group : "(none set)");
+		reply = strdup("error: not allowed: only root, the user gleamd runs as and its "
+			       "admin-group may change servers and placement\n");
 	} else if (req->op == GLEAM_CTL_STATUS || req->op == GLEAM_CTL_STATUS_JSON) {
 		reply = status(req->op == GLEAM_CTL_STATUS_JSON);
 	} else if (!memchr(req->arg, 0, sizeof(req->arg))) {
@@ -580,6 +649,7 @@ static void local_hello(struct csess *s, int n)
 	if (!getsockopt(s->b.bell, SOL_SOCKET, SO_PEERCRED, &cred, &clen)) {
 		s->pid = cred.pid;
 		s->uid = cred.uid;
+		s->admin = local_admin(s->b.bell, &cred);
 	}
 	s->local_hello = true;
 	if (h.kind == GLEAM_LOCAL_CONTROL) {
@@ -616,6 +686,19 @@ static void local_hello(struct csess *s, int n)
 
 static void link_up(struct csess *s);
 static bool resumed(struct csess *s, const struct gleam_hello_ack *ack);
+
+/* What a server's refusal of a hello means, for the log. */
+static const char *refusal(uint32_t status)
+{
+	switch (status) {
+	case EUSERS:
+		return "its limit of sessions is reached (max-sessions, max-sessions-tenant)";
+	case EACCES:
+		return "this identity is not allowed";
+	default:
+		return strerror((int)status);
+	}
+}
 
 static const char *srv_name(const struct csess *s)
 {
@@ -688,7 +771,7 @@ bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 				return true;
 			}
 			gl_err("server refused %s: %s", b->token ? "to take the session up again" :
-			       "session", strerror((int)ack.status));
+			       "session", refusal(ack.status));
 			return false;
 		}
 		/* GLEAM_WIRE_F_GPU comes back where the server honours the GPU named. */
@@ -711,7 +794,7 @@ bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 			link_sample_tcp(&s->srv->link, b->tcp, &s->tcp, gl_now_ns());
 		/* Uploads are named once the server's CACHE_INFO says how. */
 		if (ack.features & GLEAM_WIRE_F_CACHE) {
-			b->cc = ccache_new();
+			b->cc = ccache_new(ack.features & GLEAM_WIRE_F_PROVE);
 			if (!b->cc)
 				return false;
 		}
@@ -729,8 +812,10 @@ bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 	case GLEAM_FRAME_ERROR:
 		if (len >= sizeof(struct gleam_wire_error)) {
 			const struct gleam_wire_error *e = p;
+			char msg[4 * sizeof(e->msg) + 1];
 
-			gl_err("server: %.*s", (int)sizeof(e->msg), e->msg);
+			gl_escape(msg, sizeof(msg), e->msg, sizeof(e->msg));
+			gl_err("server: %s", msg);
 		}
 		return false;
 	case GLEAM_FRAME_BYE:
@@ -752,10 +837,8 @@ static void retry_later(struct csess *s)
 
 	s->tried_at = 0;
 	s->try_at = gl_now_ns() + MIN(wait, 1000000000ull);
-	if (s->b.tcp >= 0 && !s->b.recving && !s->b.sending && !s->connecting) {
-		close(s->b.tcp);
-		s->b.tcp = -1;
-	}
+	if (s->b.tcp >= 0 && !s->b.recving && !s->b.sending && !s->connecting)
+		bridge_drop_tcp(&s->b);
 }
 
 /*
@@ -801,6 +884,26 @@ static bool resumed(struct csess *s, const struct gleam_hello_ack *ack)
 	return true;
 }
 
+/*
+ * TLS on a connection just made, where this gleamd has credentials: the
+ * server's certificate must name the host it was reached by.  0 or -errno.
+ */
+static int start_tls(struct csess *s)
+{
+	char host[256];
+
+	if (!cl.tls) {
+		if (plain_ok(srv_name(s)))
+			return 0;
+		gl_err("server %s is not on this machine, and this gleamd has no credentials "
+		       "(tls-cert) or --insecure: not reaching it", srv_name(s));
+		return -EACCES;
+	}
+	if (gl_host_of(srv_name(s), host, sizeof(host)))
+		return -EINVAL;
+	return bridge_tls_start(&s->b, cl.tls, false, host);
+}
+
 /* A server's control connection is connected, or failed to. */
 static void link_connected(struct csess *s, int res)
 {
@@ -808,8 +911,9 @@ static void link_connected(struct csess *s, int res)
 				 .features = GLEAM_WIRE_F_USAGE, .kind = GLEAM_HELLO_CONTROL,
 				 .pid = (uint32_t)getpid() };
 
-	if (res < 0) {
-		snprintf(s->link_why, sizeof(s->link_why), "%s", strerror(-res));
+	if (res < 0 || start_tls(s)) {
+		snprintf(s->link_why, sizeof(s->link_why), "%s", res < 0 ? strerror(-res) :
+			 "cannot start TLS");
 		bridge_close(&s->b);
 		return;
 	}
@@ -836,7 +940,7 @@ static void on_connect(struct csess *s, int res)
 		h.gpu = (uint32_t)s->gpu;
 	}
 	if (cl.cfg->no_cache)
-		h.features &= ~GLEAM_WIRE_F_CACHE;
+		h.features &= ~(GLEAM_WIRE_F_CACHE | GLEAM_WIRE_F_PROVE);
 	if (!cl.cfg->resume_s)
 		h.features &= ~GLEAM_WIRE_F_RESUME;
 	if (res < 0) {
@@ -856,6 +960,10 @@ static void on_connect(struct csess *s, int res)
 		retry_later(s);
 		/* Its program may end meanwhile: the bell socket is watched. */
 		bridge_kick(&s->b);
+		return;
+	}
+	if (start_tls(s)) {
+		bridge_close(&s->b);
 		return;
 	}
 	if (s->b.token) {
@@ -1396,9 +1504,42 @@ static bool socket_answers(const struct sockaddr_un *sa)
 	return false;
 }
 
+/*
+ * Credentials, or plain TCP where that is allowed (Documentation/security.md):
+ * 0, or -errno with the reason logged.
+ */
+static int client_security(struct config *c)
+{
+	char err[256];
+
+	if (gl_tls_complete(&c->tls)) {
+		cl.tls = gl_tls_ctx(false, &c->tls, err, sizeof(err));
+		if (!cl.tls) {
+			gl_err("cannot use the credentials: %s", err);
+			return -EINVAL;
+		}
+		gl_info("TLS: identity from %s, servers checked against %s", c->tls.cert, c->tls.ca);
+		return 0;
+	}
+	for (unsigned int i = 0; i < MAX(c->nservers, 1u); i++) {
+		const char *v = c->nservers ? c->servers[i] : c->server;
+
+		if (!plain_ok(v)) {
+			gl_err("server %s is not on this machine: give this gleamd credentials "
+			       "(--tls-cert, Documentation/security.md) or --insecure", v);
+			return -EACCES;
+		}
+	}
+	if (c->insecure)
+		gl_err("INSECURE: no credentials: what crosses to the servers is neither "
+		       "authenticated nor encrypted");
+	return 0;
+}
+
 int client_main(struct config *c)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char why[256];
 	int err;
 
 	cl.cfg = c;
@@ -1410,6 +1551,8 @@ int client_main(struct config *c)
 	cl.second.tv_sec = 1;
 	cl.eighth.tv_nsec = 125 * 1000 * 1000;
 	cl.tick.tv_nsec = (long long)c->flush_us * 1000;
+	if (client_security(c))
+		return 1;
 	err = gl_parse_hostport(c->server, GLEAM_WIRE_PORT, &cl.server, &cl.server_len);
 	if (err) {
 		gl_err("cannot resolve server '%s'", c->server);
@@ -1424,6 +1567,11 @@ int client_main(struct config *c)
 	}
 	strcpy(sa.sun_path, c->socket_path);
 	gl_mkdir_parent(c->socket_path);
+	err = gl_private_dir(c->socket_path, why, sizeof(why));
+	if (err) {
+		gl_err("refusing the socket's directory: %s", why);
+		return 1;
+	}
 	cl.listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (cl.listen_fd < 0)
 		return 1;

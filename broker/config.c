@@ -24,6 +24,10 @@ void config_defaults(struct config *c, enum role role)
 	c->keepalive_s = 5;
 	c->resume_s = 30;
 	c->cache_disk = 64ULL << 30;
+	c->max_sessions = 256;
+	c->max_sessions_tenant = 64;
+	c->pin_max = 64ULL << 20;
+	c->pin_mem = 2ULL << 30;
 }
 
 /* A size: digits with an optional K, M, G or T (powers of 1024); 0 or -EINVAL. */
@@ -45,6 +49,68 @@ static int parse_size(const char *v, uint64_t *out)
 		return -EINVAL;
 	*out = (uint64_t)n << shift;
 	return 0;
+}
+
+/* A count in [lo, hi]; 0 or -EINVAL. */
+static int parse_count(const char *v, unsigned int lo, unsigned int hi, unsigned int *out)
+{
+	char *end;
+	unsigned long n = strtoul(v, &end, 10);
+
+	if (end == v || *end || *v < '0' || *v > '9' || n < lo || n > hi)
+		return -EINVAL;
+	*out = (unsigned int)n;
+	return 0;
+}
+
+static int set_path(char *dst, size_t len, const char *v)
+{
+	if (!*v || strlen(v) >= len)
+		return -EINVAL;
+	strcpy(dst, v);
+	return 0;
+}
+
+/* The keys of Documentation/security.md: credentials, administrators, limits. */
+static int config_set_security(struct config *c, const char *k, const char *v)
+{
+	if (!strcmp(k, "tls-ca"))
+		return set_path(c->tls.ca, sizeof(c->tls.ca), v);
+	if (!strcmp(k, "tls-cert"))
+		return set_path(c->tls.cert, sizeof(c->tls.cert), v);
+	if (!strcmp(k, "tls-key"))
+		return set_path(c->tls.key, sizeof(c->tls.key), v);
+	if (!strcmp(k, "insecure") && (!strcmp(v, "yes") || !strcmp(v, "no"))) {
+		c->insecure = !strcmp(v, "yes");
+		return 0;
+	}
+	if (!strcmp(k, "admin")) {
+		if (!gl_ident_ok(v) || c->nadmins == GLEAM_CFG_ADMINS_MAX)
+			return -EINVAL;
+		strcpy(c->admins[c->nadmins++], v);
+		return 0;
+	}
+	if (!strcmp(k, "admin-group"))
+		return set_path(c->admin_group, sizeof(c->admin_group), v);
+	if (!strcmp(k, "worker-user"))
+		return set_path(c->worker_user, sizeof(c->worker_user), v);
+	if (!strcmp(k, "max-sessions"))
+		return parse_count(v, 1, 65536, &c->max_sessions);
+	if (!strcmp(k, "max-sessions-tenant"))
+		return parse_count(v, 1, 65536, &c->max_sessions_tenant);
+	if (!strcmp(k, "pin-max"))
+		return parse_size(v, &c->pin_max);
+	if (!strcmp(k, "pin-mem"))
+		return parse_size(v, &c->pin_mem);
+	if (!strcmp(k, "gpu-mem-session"))
+		return parse_size(v, &c->gpu_mem_session);
+	if (!strcmp(k, "gpu-mem-tenant"))
+		return parse_size(v, &c->gpu_mem_tenant);
+	if (!strcmp(k, "cache-scope") && (!strcmp(v, "shared") || !strcmp(v, "tenant"))) {
+		c->cache_tenant = !strcmp(v, "tenant");
+		return 0;
+	}
+	return -EINVAL;
 }
 
 int config_set(struct config *c, const char *k, const char *v)
@@ -94,7 +160,7 @@ int config_set(struct config *c, const char *k, const char *v)
 	else if (!strcmp(k, "cache-disk"))
 		return parse_size(v, &c->cache_disk);
 	else
-		return -EINVAL;
+		return config_set_security(c, k, v);
 	return 0;
 }
 

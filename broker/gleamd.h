@@ -12,11 +12,14 @@
 #include "gleam_record.h"
 #include "gleam_wire.h"
 #include "ring.h"
+#include "tls.h"
 
 enum role { ROLE_CLIENT = 1, ROLE_SERVER = 2 };
 
 /* Servers a client may name in its config file and options. */
 #define GLEAM_CFG_SERVERS_MAX	16
+/* Administrators a server may name. */
+#define GLEAM_CFG_ADMINS_MAX	16
 
 struct config {
 	enum role role;
@@ -39,6 +42,21 @@ struct config {
 	uint64_t cache_disk;		/* server: bytes of chunks kept on disk */
 	unsigned int keepalive_s;	/* a peer silent this long is gone; 0: never */
 	unsigned int resume_s;		/* a dropped session waits this long; 0: never */
+	/* Who may do what (Documentation/security.md). */
+	struct gl_tls_files tls;	/* both: CA, own certificate and key; none: plain */
+	bool insecure;			/* server: plain TCP beyond loopback; client: to it */
+	char admins[GLEAM_CFG_ADMINS_MAX][GL_TLS_NAME_MAX];	/* server: identities */
+	unsigned int nadmins;
+	char admin_group[64];		/* client: group that may change placement */
+	/* server: limits */
+	unsigned int max_sessions;	/* sessions in all */
+	unsigned int max_sessions_tenant;	/* sessions of one identity */
+	uint64_t pin_max;		/* bytes one session may pin */
+	uint64_t pin_mem;		/* bytes all sessions together may pin */
+	uint64_t gpu_mem_session;	/* device memory one session may allocate; 0: no limit */
+	uint64_t gpu_mem_tenant;	/* ... one identity's sessions together */
+	char worker_user[64];		/* server run as root: the workers' user */
+	bool cache_tenant;		/* server: a tenant sees only chunks it proved it has */
 };
 
 int config_load(struct config *c, const char *path);
@@ -158,6 +176,9 @@ struct bridge {
 	uint64_t ping_at;		/* ns: when we last asked it for a sign of life */
 	struct ccache *cc;		/* client: uploads by content, once granted */
 	struct scache *sc;		/* server: the session's pinned chunks */
+	struct gl_tls *tls;		/* TLS on tcp (common/tls.h); NULL: plain */
+	const char *peer;		/* server: the peer's address, for peer_log(); or NULL */
+	bool tls_refused;		/* its handshake or first record failed: why in tls */
 };
 
 /* A message sent and not yet acknowledged: a copy, as the ring held it. */
@@ -212,6 +233,20 @@ void loop_note_busy(void);
  */
 void loop_wait(void (*poll_all)(void));
 void bridge_init(struct bridge *b, bool client, void *owner);
+/*
+ * TLS on the connected b->tcp: the handshake runs on the bridge's own
+ * reads and sends, and what the bridge sends afterwards is sealed, what it
+ * reads opened.  host: the name the server's certificate must carry (a
+ * client's).  0 or -errno.
+ */
+struct ssl_ctx_st;
+int bridge_tls_start(struct bridge *b, struct ssl_ctx_st *ctx, bool server, const char *host);
+/* The peer's identity, once TLS is up; NULL on a plain connection. */
+const char *bridge_peer_identity(const struct bridge *b);
+/* Why TLS failed on the connection (tls_refused), or "". */
+const char *bridge_tls_why(const struct bridge *b);
+/* Close the connection's socket, and end its TLS. */
+void bridge_drop_tcp(struct bridge *b);
 void bridge_kick(struct bridge *b);
 /* On the flush timer: send what arrived unrung; stop polling when idle. */
 void bridge_tick(struct bridge *b, uint64_t now);

@@ -36,12 +36,14 @@ struct hashpool {
 	pthread_t threads[];
 };
 
-static void hash_chunk(EVP_MD_CTX *ctx, const EVP_MD *md, const unsigned char *p, size_t len,
-		       struct chunk_name *out, int *error)
+static void hash_chunk(EVP_MD_CTX *ctx, const EVP_MD *md, const unsigned char *prefix,
+		       const unsigned char *p, size_t len, struct chunk_name *out, int *error)
 {
 	unsigned int n = 0;
 
-	if (ctx && EVP_DigestInit_ex2(ctx, md, NULL) == 1 && EVP_DigestUpdate(ctx, p, len) == 1 &&
+	if (ctx && EVP_DigestInit_ex2(ctx, md, NULL) == 1 &&
+	    (!prefix || EVP_DigestUpdate(ctx, prefix, CHUNK_NAME_LEN) == 1) &&
+	    EVP_DigestUpdate(ctx, p, len) == 1 &&
 	    EVP_DigestFinal_ex(ctx, out->b, &n) == 1 && n == CHUNK_NAME_LEN)
 		return;
 	memset(out, 0, sizeof(*out));
@@ -105,7 +107,7 @@ static void *worker(void *arg)
 
 		off = i * job->chunk_size;
 		len = (size_t)MIN((uint64_t)job->chunk_size, job->len - off);
-		hash_chunk(ctx, md, job->buf + off, len, &job->names[i], &error);
+		hash_chunk(ctx, md, job->prefix, job->buf + off, len, &job->names[i], &error);
 
 		pthread_mutex_lock(&p->lock);
 		moved = job_done(p, job, i, error);
@@ -203,9 +205,17 @@ void hashpool_destroy(struct hashpool *p)
 int hashpool_submit(struct hashpool *p, struct hashpool_job *job, const void *buf, uint64_t len,
 		    uint32_t chunk_size, struct chunk_name *names)
 {
+	return hashpool_submit_prefixed(p, job, buf, len, chunk_size, NULL, names);
+}
+
+int hashpool_submit_prefixed(struct hashpool *p, struct hashpool_job *job, const void *buf,
+			     uint64_t len, uint32_t chunk_size, const unsigned char *prefix,
+			     struct chunk_name *names)
+{
 	if (!chunk_size || chunk_size > CHUNK_SIZE_MAX)
 		return -EINVAL;
 	memset(job, 0, sizeof(*job));
+	job->prefix = prefix;
 	job->buf = buf;
 	job->len = len;
 	job->chunk_size = chunk_size;

@@ -34,6 +34,7 @@ struct hashpool_job {
 	uint64_t len;
 	uint32_t chunk_size;
 	struct chunk_name *names;	/* chunk_count(len, chunk_size) of them */
+	const unsigned char *prefix;	/* hashed before each chunk (a proof's nonce), or NULL */
 	/* The pool's, under its lock, except ready. */
 	struct list_head node;		/* on the pool's queue while chunks are unclaimed */
 	uint64_t count;
@@ -63,6 +64,14 @@ unsigned int hashpool_threads(const struct hashpool *p);
 int hashpool_submit(struct hashpool *p, struct hashpool_job *job, const void *buf, uint64_t len,
 		    uint32_t chunk_size, struct chunk_name *names);
 
+/*
+ * The same, each chunk's hash taken over prefix (CHUNK_NAME_LEN bytes,
+ * kept by the caller as the buffer is) followed by the chunk: the proofs
+ * of Documentation/cache.md.
+ */
+int hashpool_submit_prefixed(struct hashpool *p, struct hashpool_job *job, const void *buf,
+			     uint64_t len, uint32_t chunk_size, const unsigned char *prefix,
+			     struct chunk_name *names);
 /* How many names, from the first, are final; safe without waiting, from any thread. */
 static inline uint64_t hashpool_ready(const struct hashpool_job *job)
 {

@@ -128,7 +128,32 @@ static void usage(void)
 		"                --server may repeat, --placement auto|round-robin|random,\n"
 		"                --state-dir DIR (servers added and pins, default /var/lib/gleam)\n"
 		"server options: --cache-dir DIR, --cache-mem SIZE (default 4G),\n"
-		"                --cache-disk SIZE (default 64G), --cache on|off\n");
+		"                --cache-disk SIZE (default 64G), --cache on|off\n"
+		"security (Documentation/security.md): --tls-cert FILE [--tls-key FILE]\n"
+		"                [--tls-ca FILE], --insecure; server: --admin NAME (repeats),\n"
+		"                --max-sessions N, --max-sessions-tenant N, --pin-max SIZE,\n"
+		"                --pin-mem SIZE, --gpu-mem-session SIZE, --gpu-mem-tenant SIZE,\n"
+		"                --worker-user USER, --cache-scope shared|tenant;\n"
+		"                client: --admin-group GROUP\n");
+}
+
+/*
+ * What the daemon did not open is not its own: descriptors inherited from
+ * whoever started it (a pipe of a script's, a make's jobserver) would keep
+ * them open for as long as the daemon runs.  Standard input and output go
+ * to /dev/null; standard error stays, for the log.
+ */
+static void own_descriptors(void)
+{
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+
+	close_range(3, ~0U, 0);
+	if (fd < 0)
+		return;
+	dup2(fd, 0);
+	dup2(fd, 1);
+	if (fd > 2)
+		close(fd);
 }
 
 int main(int argc, char **argv)
@@ -151,13 +176,29 @@ int main(int argc, char **argv)
 		{ "cache-disk", required_argument, NULL, 'K' },
 		{ "placement", required_argument, NULL, 'P' },
 		{ "state-dir", required_argument, NULL, 'T' },
+		/* Documentation/security.md: each option is its config key. */
+		{ "tls-ca", required_argument, NULL, 'Z' },
+		{ "tls-cert", required_argument, NULL, 'Z' },
+		{ "tls-key", required_argument, NULL, 'Z' },
+		{ "insecure", no_argument, NULL, 'Z' },
+		{ "admin", required_argument, NULL, 'Z' },
+		{ "admin-group", required_argument, NULL, 'Z' },
+		{ "max-sessions", required_argument, NULL, 'Z' },
+		{ "max-sessions-tenant", required_argument, NULL, 'Z' },
+		{ "pin-max", required_argument, NULL, 'Z' },
+		{ "pin-mem", required_argument, NULL, 'Z' },
+		{ "gpu-mem-session", required_argument, NULL, 'Z' },
+		{ "gpu-mem-tenant", required_argument, NULL, 'Z' },
+		{ "worker-user", required_argument, NULL, 'Z' },
+		{ "cache-scope", required_argument, NULL, 'Z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct config c;
 	enum role role;
-	int o;
+	int o, idx;
 
+	own_descriptors();
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage();
 		return argc < 2 ? 2 : 0;
@@ -180,7 +221,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "h", opts, &idx)) != -1) {
 		const char *key = NULL;
 
 		switch (o) {
@@ -199,12 +240,14 @@ int main(int argc, char **argv)
 		case 'K': key = "cache-disk"; break;
 		case 'P': key = "placement"; break;
 		case 'T': key = "state-dir"; break;
+		case 'Z': key = opts[idx].name; break;
 		case 'f': continue;
 		case 'L': gl_log_level = atoi(optarg); continue;
 		case 'h': usage(); return 0;
 		default: usage(); return 2;
 		}
-		if (config_set(&c, key, optarg)) {
+		/* An option without a value (--insecure) says yes. */
+		if (config_set(&c, key, optarg ? optarg : "yes")) {
 			gl_err("bad value for --%s: %s", key, optarg);
 			return 2;
 		}

@@ -21,8 +21,18 @@
 #include "cache.h"
 #include "gleamd.h"
 #include "nvml.h"
+#include "peerlog.h"
+#include "tenant.h"
+#include "tls.h"
 #include "util.h"
 #include "worker.h"
+
+/* Connections not yet past their hello, at most; the next are closed at once. */
+#define PENDING_MAX		128
+/* A connection gets this long for its handshake and hello. */
+#define HELLO_NS		(10 * 1000000000ull)
+/* Control connections of one tenant, at most. */
+#define CONTROLS_MAX		32
 
 struct ssess {
 	struct bridge b;
@@ -35,8 +45,13 @@ struct ssess {
 	int slot;		/* its worker's in the usage table, or -1 */
 	uint32_t stamped;	/* the worker's ring position last stamped */
 	bool refused;		/* its hello was answered with a refusal */
+	bool pending;		/* counted in sv.pending: no hello yet */
+	bool admin;		/* its identity may read and change the server's state */
+	bool ctl_counted;	/* a control connection counted on its tenant */
+	uint64_t accepted;	/* ns: when its connection came */
+	struct tenant *tenant;	/* whose it is, once its hello came */
 	char peer[64];		/* the address its connection comes from */
-	char client[64];
+	char client[64];	/* what the peer said, escaped */
 	char program[64];
 };
 
@@ -52,6 +67,8 @@ static struct {
 	struct gleam_gpu_info gpus[GLEAM_GPUS_MAX];
 	const char *backend;
 	pid_t sampler;		/* NVML's (nvml.c), or 0 */
+	struct ssl_ctx_st *tls;	/* NULL: plain TCP (loopback, or --insecure) */
+	unsigned int pending;	/* connections without a hello yet */
 } sv;
 
 static void post_accept(void)
@@ -82,8 +99,15 @@ static void sess_maybe_free(struct ssess *s)
 			break;
 		}
 	}
-	if (s->b.tcp >= 0)
-		close(s->b.tcp);
+	if (s->b.tls_refused)
+		peer_log(s->peer, "TLS refused: %s", bridge_tls_why(&s->b));
+	if (s->pending)
+		sv.pending--;
+	if (s->tenant && s->worker)
+		s->tenant->sessions--;
+	if (s->ctl_counted)
+		s->tenant->controls--;
+	bridge_drop_tcp(&s->b);
 	/* Closing the bell tells the worker to clean up and exit. */
 	if (s->b.bell >= 0)
 		close(s->b.bell);
@@ -229,10 +253,28 @@ static struct ssess *find_by_token(const struct ssess *n, uint64_t token)
 	for (s = sv.sessions; s; s = s->next) {
 		bool eq = gl_secret_eq(&s->b.token, &token, sizeof(token));
 
-		if (eq && s != n && s->b.resumable && !s->b.closing && s->b.token)
+		/* Only its own identity takes a session up: a token alone is not enough. */
+		if (eq && s != n && s->b.resumable && !s->b.closing && s->b.token &&
+		    s->tenant == n->tenant)
 			found = s;
 	}
 	return found;
+}
+
+/*
+ * Whether a session's connection still stands: a RESUME never takes a
+ * connection that is alive from its session.  One the peer closed or
+ * reset is not; one that merely went quiet is, until the keepalive says
+ * otherwise.
+ */
+static bool conn_alive(int fd)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	if (fd < 0 || getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len))
+		return false;
+	return ti.tcpi_state == TCP_ESTABLISHED;
 }
 
 /*
@@ -251,23 +293,26 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 	n->control = true;
 	s = find_by_token(n, h->resume_token);
 	if (!s) {
-		gl_err("%s (%s) asked to take up a session that is not waiting", n->client,
-		       n->peer);
+		peer_log(n->peer, "%s (%s) asked to take up a session that is not waiting",
+			 n->client, n->tenant->name);
 		return refuse(n, &ack, ENOENT);
 	}
 	/*
-	 * A session that did not see its connection drop (nothing was posted
-	 * on it, its worker's ring being full) learns it from the token: only
-	 * its client has it.
+	 * A session whose connection still stands is not taken from it: the
+	 * client tries again, and by then the connection has dropped for
+	 * good (a close, a reset, or the keepalive's silence) or it was no
+	 * client of this session that asked.  Nor is one taken while
+	 * this connection's own handshake is still being sent.
 	 */
+	if ((!s->b.detached && conn_alive(s->b.tcp)) || n->b.sending)
+		return refuse(n, &ack, EAGAIN);
 	if (!s->b.detached)
 		bridge_detach(&s->b);
 	/* The session's connection, if not yet closed, goes: this one replaces it. */
 	if (s->b.tcp >= 0) {
 		if (s->b.recving || s->b.sending)
 			return refuse(n, &ack, EAGAIN);
-		close(s->b.tcp);
-		s->b.tcp = -1;
+		bridge_drop_tcp(&s->b);
 	}
 	away = s->b.detached_at ? gl_now_ns() - s->b.detached_at : 0;
 	if (!bridge_reattach(&s->b, fd, h->resume_count)) {
@@ -275,6 +320,9 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 		return refuse(n, &ack, EINVAL);
 	}
 	n->b.tcp = -1;
+	/* The connection's TLS goes with it. */
+	s->b.tls = n->b.tls;
+	n->b.tls = NULL;
 	ack.features = GLEAM_WIRE_F_ASYNC | GLEAM_WIRE_F_RESUME |
 		       (s->b.sc ? GLEAM_WIRE_F_CACHE : 0) | (s->gpu >= 0 ? GLEAM_WIRE_F_GPU : 0);
 	ack.session_id = s->id;
@@ -306,162 +354,280 @@ static void count_gpu_sessions(void)
 	}
 }
 
-bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len)
+/* CACHE_CTL: the store's state, its listing or its clearing, for administrators only. */
+static bool on_cache_ctl(struct ssess *s, const void *p, uint32_t len)
 {
-	struct ssess *s = (struct ssess *)b;
-	struct gleam_hello h;
+	struct cache_stats live = { 0 };
+	struct gleam_cache_ctl c;
+	size_t n;
+	char *rep;
+
+	if (len != sizeof(c))
+		return false;
+	memcpy(&c, p, sizeof(c));
+	if (c.reserved || c.reserved2 || c.op < GLEAM_CACHE_CTL_STATS ||
+	    c.op > GLEAM_CACHE_CTL_CLEAR)
+		return false;
+	if (!s->admin) {
+		peer_log(s->peer, "%s is no administrator: its request on the chunk store is refused",
+			 s->tenant->name);
+		send_error(&s->b, EPERM, "only an administrator of this server may do that");
+		return true;
+	}
+	if (!scache_enabled()) {
+		send_error(&s->b, ENOENT, "this server keeps no chunk store (--cache off)");
+		return true;
+	}
+	for (struct ssess *o = sv.sessions; o; o = o->next)
+		if (o->b.sc)
+			scache_sum(o->b.sc, &live);
+	rep = scache_report(c.op, &live, &n);
+	if (!rep) {
+		send_error(&s->b, ENOMEM, "no memory for the report");
+		return true;
+	}
+	if (c.op == GLEAM_CACHE_CTL_CLEAR)
+		gl_info("chunk store cleared at the request of %s (%s)", s->tenant->name, s->peer);
+	bridge_queue_frame(&s->b, GLEAM_FRAME_CACHE_REPORT, rep, (uint32_t)n);
+	free(rep);
+	return true;
+}
+
+/* INFO: the server's GPUs, and with USAGE what is in use on them. */
+static void on_info_req(struct ssess *s)
+{
+	static unsigned char buf[sizeof(sv.info) + sizeof(sv.gpus) +
+				 sizeof(struct gleam_server_usage) +
+				 GLEAM_GPUS_MAX * sizeof(struct gleam_gpu_usage)];
+	size_t n = sizeof(sv.info) + sv.info.ngpus * sizeof(sv.gpus[0]);
+
+	sv.info.sessions = sv.nsessions;
+	count_gpu_sessions();
+	memcpy(buf, &sv.info, sizeof(sv.info));
+	memcpy(buf + sizeof(sv.info), sv.gpus, sv.info.ngpus * sizeof(sv.gpus[0]));
+	if (s->usage) {
+		struct gleam_server_usage *u = (void *)(buf + n);
+		struct gleam_gpu_usage *g = (void *)(u + 1);
+
+		wk_usage_sum(sv.backend, sv.info.ngpus, u, g);
+		u->sessions = sv.nsessions;
+		for (unsigned int i = 0; i < sv.info.ngpus; i++)
+			g[i].mem_total = sv.gpus[i].total_mem;
+		n += sizeof(*u) + sv.info.ngpus * sizeof(struct gleam_gpu_usage);
+	}
+	bridge_queue_frame(&s->b, GLEAM_FRAME_INFO, buf, (uint32_t)n);
+}
+
+static bool is_admin(const char *name)
+{
+	for (unsigned int i = 0; i < sv.cfg->nadmins; i++)
+		if (!strcmp(sv.cfg->admins[i], name))
+			return true;
+	return false;
+}
+
+/*
+ * Who the peer is: the identity its certificate proved, or, on a server
+ * without credentials, nobody in particular (every peer the same tenant,
+ * and trusted with everything: Documentation/security.md).
+ */
+static bool identify(struct ssess *s)
+{
+	const char *who = sv.tls ? bridge_peer_identity(&s->b) : TENANT_NONE;
+
+	if (!who)
+		return false;
+	s->tenant = tenant_get(who);
+	s->admin = !sv.tls || is_admin(who);
+	return s->tenant != NULL;
+}
+
+/* What the hello asks that this server will not do: 0, or the errno it answers. */
+static int hello_check(struct ssess *s, const struct gleam_hello *h)
+{
+	if (h->min_version > GLEAM_WIRE_VERSION || h->version < GLEAM_WIRE_VERSION ||
+	    (h->gpu && !(h->features & GLEAM_WIRE_F_GPU)) || h->reserved[0] || h->reserved[1] ||
+	    (h->kind != GLEAM_HELLO_RESUME && (h->resume_token || h->resume_count)) ||
+	    (h->kind != GLEAM_HELLO_SESSION && h->kind != GLEAM_HELLO_CONTROL &&
+	     h->kind != GLEAM_HELLO_RESUME))
+		return EPROTONOSUPPORT;
+	if (!(h->features & GLEAM_WIRE_F_GPU))
+		return 0;
+	if (h->kind != GLEAM_HELLO_SESSION) {
+		peer_log(s->peer, "%s (%s) named a GPU in a hello that is no new session's: refused",
+			 s->client, s->program);
+		return EINVAL;
+	}
+	if (h->gpu >= sv.info.ngpus) {
+		peer_log(s->peer, "%s (%s) asked for GPU %u of a server with %u: refused", s->client,
+			 s->program, h->gpu, sv.info.ngpus);
+		return EINVAL;
+	}
+	s->gpu = (int)h->gpu;
+	return 0;
+}
+
+/*
+ * A new session within the limits: sessions in all, and of its tenant
+ * (Documentation/security.md); 0 or EUSERS, said in the log once a while.
+ */
+static int session_limits(struct ssess *s)
+{
+	if (sv.nsessions >= sv.cfg->max_sessions) {
+		peer_log(s->peer, "session of %s refused: the server has %u sessions "
+			 "(max-sessions)", s->tenant->name, sv.nsessions);
+		return EUSERS;
+	}
+	if (s->tenant->sessions >= sv.cfg->max_sessions_tenant) {
+		peer_log(s->peer, "session of %s refused: it has %u sessions (max-sessions-tenant)",
+			 s->tenant->name, s->tenant->sessions);
+		return EUSERS;
+	}
+	return 0;
+}
+
+static bool hello_control(struct ssess *s, const struct gleam_hello *h,
+			  struct gleam_hello_ack *ack)
+{
+	if (s->tenant->controls >= CONTROLS_MAX) {
+		peer_log(s->peer, "control connection of %s refused: it has %u", s->tenant->name,
+			 s->tenant->controls);
+		return refuse(s, ack, EUSERS);
+	}
+	s->control = true;
+	s->ctl_counted = true;
+	s->tenant->controls++;
+	s->usage = h->features & GLEAM_WIRE_F_USAGE;
+	if (s->usage)
+		ack->features |= GLEAM_WIRE_F_USAGE;
+	bridge_queue_frame(&s->b, GLEAM_FRAME_HELLO_ACK, ack, sizeof(*ack));
+	return true;
+}
+
+static bool hello_session(struct ssess *s, const struct gleam_hello *h,
+			  struct gleam_hello_ack *ack)
+{
+	struct bridge *b = &s->b;
+	int err = session_limits(s);
+
+	if (err)
+		return refuse(s, ack, err);
+	err = spawn_worker(s);
+	if (err)
+		return refuse(s, ack, -err);
+	if (ack->features & GLEAM_WIRE_F_CACHE) {
+		b->sc = scache_new(s->tenant, ack->features & GLEAM_WIRE_F_PROVE);
+		if (!b->sc)
+			ack->features &= ~(GLEAM_WIRE_F_CACHE | GLEAM_WIRE_F_PROVE);
+	}
+	if (ack->features & GLEAM_WIRE_F_RESUME) {
+		b->resumable = true;
+		b->token = ack->resume_token = new_token();
+	}
+	if (s->gpu >= 0)
+		ack->features |= GLEAM_WIRE_F_GPU;
+	sv.nsessions++;
+	s->tenant->sessions++;
+	if (s->gpu >= 0)
+		gl_info("session %llu of %s from %s (%s): %s (pid %u), worker %d on GPU %d",
+			(unsigned long long)s->id, s->tenant->name, s->client, s->peer, s->program,
+			h->pid, (int)s->worker, s->gpu);
+	else
+		gl_info("session %llu of %s from %s (%s): %s (pid %u), worker %d",
+			(unsigned long long)s->id, s->tenant->name, s->client, s->peer, s->program,
+			h->pid, (int)s->worker);
+	bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, ack, sizeof(*ack));
+	if (b->sc)
+		scache_send_info(b);
+	b->hello_done = true;
+	return true;
+}
+
+static bool on_hello(struct ssess *s, const void *p, uint32_t len)
+{
 	struct gleam_hello_ack ack = { .version = GLEAM_WIRE_VERSION };
+	struct gleam_hello h;
 	int err;
 
-	/* The peer has its answer: anything more from it ends the connection. */
-	if (s->refused)
-		return false;
-	if (type == GLEAM_FRAME_PING) {
-		bridge_queue_frame(b, GLEAM_FRAME_PONG, p, len == 8 ? 8 : 0);
-		return true;
-	}
-	/* The answer to our keepalive ping: receiving it was the point. */
-	if (type == GLEAM_FRAME_PONG)
-		return true;
-	if (type == GLEAM_FRAME_BYE)
-		return false;
-	if (type == GLEAM_FRAME_CACHE_CTL && s->control) {
-		struct cache_stats live = { 0 };
-		struct gleam_cache_ctl c;
-		size_t n;
-		char *rep;
-
-		if (len != sizeof(c))
-			return false;
-		memcpy(&c, p, sizeof(c));
-		if (c.reserved || c.reserved2 || c.op < GLEAM_CACHE_CTL_STATS ||
-		    c.op > GLEAM_CACHE_CTL_CLEAR)
-			return false;
-		if (!scache_enabled()) {
-			send_error(b, ENOENT, "this server keeps no chunk store (--cache off)");
-			return true;
-		}
-		for (struct ssess *o = sv.sessions; o; o = o->next)
-			if (o->b.sc)
-				scache_sum(o->b.sc, &live);
-		rep = scache_report(c.op, &live, &n);
-		if (!rep) {
-			send_error(b, ENOMEM, "no memory for the report");
-			return true;
-		}
-		if (c.op == GLEAM_CACHE_CTL_CLEAR)
-			gl_info("chunk store cleared at the request of %s", s->client);
-		bridge_queue_frame(b, GLEAM_FRAME_CACHE_REPORT, rep, (uint32_t)n);
-		free(rep);
-		return true;
-	}
-	if (type == GLEAM_FRAME_CACHE_QUERY || type == GLEAM_FRAME_CACHE_DATA ||
-	    type == GLEAM_FRAME_CACHE_RELEASE) {
-		if (!scache_on_frame(b, type, p, len)) {
-			send_error(b, EBADMSG, "malformed cache frame or chunk");
-			return false;
-		}
-		return true;
-	}
-	if (type == GLEAM_FRAME_INFO_REQ && s->control && !len) {
-		static unsigned char buf[sizeof(sv.info) + sizeof(sv.gpus) +
-					 sizeof(struct gleam_server_usage) +
-					 GLEAM_GPUS_MAX * sizeof(struct gleam_gpu_usage)];
-		size_t n = sizeof(sv.info) + sv.info.ngpus * sizeof(sv.gpus[0]);
-
-		sv.info.sessions = sv.nsessions;
-		count_gpu_sessions();
-		memcpy(buf, &sv.info, sizeof(sv.info));
-		memcpy(buf + sizeof(sv.info), sv.gpus, sv.info.ngpus * sizeof(sv.gpus[0]));
-		if (s->usage) {
-			struct gleam_server_usage *u = (void *)(buf + n);
-			struct gleam_gpu_usage *g = (void *)(u + 1);
-
-			wk_usage_sum(sv.backend, sv.info.ngpus, u, g);
-			u->sessions = sv.nsessions;
-			for (unsigned int i = 0; i < sv.info.ngpus; i++)
-				g[i].mem_total = sv.gpus[i].total_mem;
-			n += sizeof(*u) + sv.info.ngpus * sizeof(struct gleam_gpu_usage);
-		}
-		bridge_queue_frame(b, GLEAM_FRAME_INFO, buf, (uint32_t)n);
-		return true;
-	}
-	if (type != GLEAM_FRAME_HELLO || b->hello_done || s->control) {
-		gl_err("peer sent an unexpected frame (type %u)", type);
-		send_error(b, EPROTO, "unexpected frame");
-		return false;
-	}
 	if (len != sizeof(h)) {
-		send_error(b, EPROTO, "malformed hello");
+		send_error(&s->b, EPROTO, "malformed hello");
 		return false;
 	}
 	memcpy(&h, p, sizeof(h));
-	if (h.min_version > GLEAM_WIRE_VERSION || h.version < GLEAM_WIRE_VERSION ||
-	    (h.gpu && !(h.features & GLEAM_WIRE_F_GPU)) || h.reserved[0] || h.reserved[1] ||
-	    (h.kind != GLEAM_HELLO_RESUME && (h.resume_token || h.resume_count)) ||
-	    (h.kind != GLEAM_HELLO_SESSION && h.kind != GLEAM_HELLO_CONTROL &&
-	     h.kind != GLEAM_HELLO_RESUME))
-		return refuse(s, &ack, EPROTONOSUPPORT);
-	h.client[sizeof(h.client) - 1] = 0;
-	h.program[sizeof(h.program) - 1] = 0;
-	snprintf(s->client, sizeof(s->client), "%s", h.client);
-	snprintf(s->program, sizeof(s->program), "%s", h.program);
-	if (h.features & GLEAM_WIRE_F_GPU) {
-		if (h.kind != GLEAM_HELLO_SESSION || h.gpu >= sv.info.ngpus) {
-			if (h.kind != GLEAM_HELLO_SESSION)
-				gl_err("%s (%s) named a GPU in a hello that is no new session's: "
-				       "refused", s->client, s->program);
-			else
-				gl_err("%s (%s) asked for GPU %u of a server with %u: refused",
-				       s->client, s->program, h.gpu, sv.info.ngpus);
-			return refuse(s, &ack, EINVAL);
-		}
-		s->gpu = (int)h.gpu;
+	if (s->pending) {
+		s->pending = false;
+		sv.pending--;
 	}
+	/* What the peer calls itself reaches the log: printable only. */
+	gl_escape(s->client, sizeof(s->client), h.client, sizeof(h.client));
+	gl_escape(s->program, sizeof(s->program), h.program, sizeof(h.program));
+	if (!identify(s))
+		return refuse(s, &ack, EACCES);
+	err = hello_check(s, &h);
+	if (err)
+		return refuse(s, &ack, err);
 	ack.features = h.features & GLEAM_WIRE_F_KNOWN;
 	if (!scache_enabled() || h.kind != GLEAM_HELLO_SESSION)
-		ack.features &= ~GLEAM_WIRE_F_CACHE;
+		ack.features &= ~(GLEAM_WIRE_F_CACHE | GLEAM_WIRE_F_PROVE);
+	if (!(ack.features & GLEAM_WIRE_F_CACHE))
+		ack.features &= ~GLEAM_WIRE_F_PROVE;
 	ack.session_id = s->id;
 	if (h.kind == GLEAM_HELLO_RESUME)
 		return resume(s, &h);
 	if (!sv.cfg->resume_s)
 		ack.features &= ~GLEAM_WIRE_F_RESUME;
-	if (h.kind == GLEAM_HELLO_CONTROL) {
-		s->control = true;
-		s->usage = h.features & GLEAM_WIRE_F_USAGE;
-		if (s->usage)
-			ack.features |= GLEAM_WIRE_F_USAGE;
-		bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
+	if (h.kind == GLEAM_HELLO_CONTROL)
+		return hello_control(s, &h, &ack);
+	return hello_session(s, &h, &ack);
+}
+
+bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len)
+{
+	struct ssess *s = (struct ssess *)b;
+
+	/* The peer has its answer: anything more from it ends the connection. */
+	if (s->refused)
+		return false;
+	switch (type) {
+	case GLEAM_FRAME_PING:
+		bridge_queue_frame(b, GLEAM_FRAME_PONG, p, len == 8 ? 8 : 0);
+		return true;
+	case GLEAM_FRAME_PONG:
+		/* The answer to our keepalive ping: receiving it was the point. */
+		return true;
+	case GLEAM_FRAME_BYE:
+		return false;
+	case GLEAM_FRAME_CACHE_CTL:
+		if (!s->control || !s->tenant)
+			break;
+		return on_cache_ctl(s, p, len);
+	case GLEAM_FRAME_CACHE_QUERY:
+	case GLEAM_FRAME_CACHE_DATA:
+	case GLEAM_FRAME_CACHE_RELEASE:
+	case GLEAM_FRAME_CACHE_PROVE: {
+		const char *why = NULL;
+
+		if (!scache_on_frame(b, type, p, len, &why)) {
+			peer_log(s->peer, "session %llu of %s: %s: ending it", (unsigned long long)s->id,
+				 s->tenant ? s->tenant->name : "?", why ? why : "malformed cache frame");
+			send_error(b, EBADMSG, why ? why : "malformed cache frame or chunk");
+			return false;
+		}
 		return true;
 	}
-	err = spawn_worker(s);
-	if (err)
-		return refuse(s, &ack, -err);
-	if (ack.features & GLEAM_WIRE_F_CACHE) {
-		b->sc = scache_new();
-		if (!b->sc)
-			ack.features &= ~GLEAM_WIRE_F_CACHE;
+	case GLEAM_FRAME_INFO_REQ:
+		if (!s->control || !s->tenant || len)
+			break;
+		on_info_req(s);
+		return true;
+	case GLEAM_FRAME_HELLO:
+		if (b->hello_done || s->control)
+			break;
+		return on_hello(s, p, len);
 	}
-	if (ack.features & GLEAM_WIRE_F_RESUME) {
-		b->resumable = true;
-		b->token = ack.resume_token = new_token();
-	}
-	if (s->gpu >= 0)
-		ack.features |= GLEAM_WIRE_F_GPU;
-	sv.nsessions++;
-	if (s->gpu >= 0)
-		gl_info("session %llu from %s (%s): %s (pid %u), worker %d on GPU %d",
-			(unsigned long long)s->id, s->client, s->peer, s->program, h.pid,
-			(int)s->worker, s->gpu);
-	else
-		gl_info("session %llu from %s (%s): %s (pid %u), worker %d",
-			(unsigned long long)s->id, s->client, s->peer, s->program, h.pid,
-			(int)s->worker);
-	bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
-	if (b->sc)
-		scache_send_info(b);
-	b->hello_done = true;
-	return true;
+	peer_log(s->peer, "peer sent an unexpected frame (type %u)", type);
+	send_error(b, EPROTO, "unexpected frame");
+	return false;
 }
 
 static void on_accept(int fd)
@@ -472,6 +638,15 @@ static void on_accept(int fd)
 	post_accept();
 	if (fd < 0)
 		return;
+	if (sv.pending >= PENDING_MAX) {
+		char peer[64];
+
+		gl_peer_name(fd, peer, sizeof(peer));
+		peer_log(peer, "%u connections have not said hello yet: this one is closed",
+			 sv.pending);
+		close(fd);
+		return;
+	}
 	s = calloc(1, sizeof(*s));
 	if (!s) {
 		close(fd);
@@ -483,16 +658,20 @@ static void on_accept(int fd)
 	bridge_init(&s->b, false, s);
 	s->b.tcp = fd;
 	gl_peer_name(fd, s->peer, sizeof(s->peer));
+	s->b.peer = s->peer;
 	s->gpu = -1;
 	s->slot = -1;
 	s->id = ++sv.next_id;
+	s->accepted = gl_now_ns();
+	s->pending = true;
+	sv.pending++;
 	s->b.obuf = malloc(GLEAM_FRAME_MAX + 64);
 	s->b.ocap = GLEAM_FRAME_MAX + 64;
 	s->b.ibuf = malloc(2 * (GLEAM_FRAME_MAX + 64));
 	s->b.icap = 2 * (GLEAM_FRAME_MAX + 64);
 	s->next = sv.sessions;
 	sv.sessions = s;
-	if (!s->b.obuf || !s->b.ibuf) {
+	if (!s->b.obuf || !s->b.ibuf || (sv.tls && bridge_tls_start(&s->b, sv.tls, true, NULL))) {
 		bridge_close(&s->b);
 		sess_maybe_free(s);
 		return;
@@ -508,6 +687,12 @@ static void keepalive(void)
 
 	for (s = sv.sessions; s; s = next) {
 		next = s->next;
+		/* A connection that does not get to its hello in time holds nothing longer. */
+		if (s->pending && !s->b.closing && now - s->accepted > HELLO_NS) {
+			peer_log(s->peer, "no hello within %llu s: closed",
+				 (unsigned long long)(HELLO_NS / 1000000000ull));
+			bridge_close(&s->b);
+		}
 		/* A session that waited longer than the grace period for its client ends. */
 		if (s->b.detached && !s->b.closing &&
 		    now - s->b.detached_at > (uint64_t)sv.cfg->resume_s * 1000000000ull) {
@@ -528,8 +713,8 @@ static void liar(uint64_t serial)
 	for (struct ssess *s = sv.sessions; s; s = s->next) {
 		if (!s->b.sc || scache_serial(s->b.sc) != serial || s->b.closing)
 			continue;
-		gl_err("session %llu from %s sent bytes under a name they do not hash to: "
-		       "ending it", (unsigned long long)s->id, s->client);
+		peer_log(s->peer, "session %llu of %s sent bytes under a name they do not hash "
+			 "to: ending it", (unsigned long long)s->id, s->tenant->name);
 		send_error(&s->b, EBADMSG, "a chunk did not hold the bytes of its name");
 		bridge_close(&s->b);
 		sess_maybe_free(s);
@@ -589,6 +774,47 @@ static void quit(void)
 		g_loop.stop = true;
 }
 
+/*
+ * Who gets in (Documentation/security.md): with credentials, every
+ * connection is mutual TLS and each peer an identity; without, the server
+ * cannot tell anyone apart and serves loopback only, unless told
+ * --insecure.  0 or -errno, the reason logged.
+ */
+static int server_security(struct config *c)
+{
+	char host[256], port[16], err[256];
+	const char *colon;
+
+	if (gl_tls_complete(&c->tls)) {
+		sv.tls = gl_tls_ctx(true, &c->tls, err, sizeof(err));
+		if (!sv.tls) {
+			gl_err("cannot use the credentials: %s", err);
+			return -EINVAL;
+		}
+		gl_info("TLS: identity from %s, peers checked against %s; %u administrator(s)",
+			c->tls.cert, c->tls.ca, c->nadmins);
+		return 0;
+	}
+	if (c->insecure) {
+		gl_err("INSECURE: no credentials and --insecure: no authentication and no "
+		       "encryption; whoever reaches %s runs on the GPUs and can read every "
+		       "session's data", c->listen);
+		return 0;
+	}
+	if (gl_host_of(c->listen, host, sizeof(host)) || gl_host_is_loopback(host))
+		return 0;
+	/* The port stays: "[v6]:port" or "host:port". */
+	colon = c->listen[0] == '[' ? strstr(c->listen, "]:") : strrchr(c->listen, ':');
+	if (colon && *colon == ']')
+		colon++;
+	snprintf(port, sizeof(port), "%s", colon ? colon : "");
+	snprintf(c->listen, sizeof(c->listen), "%s%s",
+		 strchr(c->listen, '[') ? "[::1]" : "127.0.0.1", port);
+	gl_err("no credentials (--tls-cert): serving loopback only, on %s; give credentials "
+	       "(Documentation/security.md) or --insecure", c->listen);
+	return 0;
+}
+
 int server_main(struct config *c)
 {
 	struct sockaddr_storage ss;
@@ -616,7 +842,11 @@ int server_main(struct config *c)
 			       c->cache_dir, strerror(-err));
 			return 1;
 		}
+		scache_limits(c->pin_max, c->pin_mem, c->cache_tenant);
 	}
+	err = server_security(c);
+	if (err)
+		return 1;
 	err = gl_parse_hostport(c->listen, GLEAM_WIRE_PORT, &ss, &sl);
 	if (err) {
 		gl_err("cannot parse listen address '%s'", c->listen);
@@ -671,6 +901,7 @@ int server_main(struct config *c)
 			} else if (op->type == OP_TIMER) {
 				reap();
 				scache_reap(liar);
+				peer_log_tick(gl_now_ns());
 				keepalive();
 				wk_usage_tick(sv.backend, sv.info.ngpus, gl_now_ns());
 				post_timer();

@@ -21,3 +21,7 @@ $(BUILD)/obj/%.o: %.c $(GEN_DIR)/.stamp
 $(BUILD)/obj/gen/%.o: $(GEN_DIR)/%.c $(GEN_DIR)/.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS_EXTRA) -fPIC -c $< -o $@
+
+# TLS (common/tls.c): gleamd and gleamctl only, never libcuda.so.1.
+TLS_OBJS := $(BUILD)/obj/common/tls.o
+TLS_LIBS := -lssl -lcrypto

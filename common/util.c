@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <stdbool.h>
 #include <netdb.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -185,6 +186,37 @@ int gl_mkdir_parent(const char *path)
 	return 0;
 }
 
+int gl_private_dir(const char *path, char *why, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[512];
+	struct stat st;
+
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	if (lstat(dir, &st)) {
+		snprintf(why, len, "%s: %s", dir, strerror(errno));
+		return -ENOENT;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(why, len, "%s is not a directory", dir);
+		return -ENOTDIR;
+	}
+	if (st.st_uid != geteuid()) {
+		snprintf(why, len, "%s belongs to uid %u, not to this user (uid %u)", dir,
+			 (unsigned int)st.st_uid, (unsigned int)geteuid());
+		return -EPERM;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(why, len, "others may write %s (mode %03o)", dir,
+			 (unsigned int)(st.st_mode & 0777));
+		return -EPERM;
+	}
+	return 0;
+}
+
 int gl_parse_hostport(const char *s, int dflt_port, struct sockaddr_storage *ss,
 		      socklen_t *len)
 {
@@ -266,4 +298,45 @@ int gl_parse_size(const char *s, uint64_t *out)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+int gl_ident_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!n || n >= 64 || name[0] == '.' || name[0] == '-')
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '.' || c == '_' || c == '-'))
+			return 0;
+	}
+	return 1;
+}
+
+void gl_escape(char *dst, size_t len, const char *src, size_t srclen)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t o = 0;
+
+	if (!len)
+		return;
+	for (size_t i = 0; i < srclen && src[i]; i++) {
+		unsigned char c = (unsigned char)src[i];
+		bool plain = c >= 0x20 && c < 0x7f && c != '\\';
+
+		if (o + (plain ? 1 : 4) >= len)
+			break;
+		if (plain) {
+			dst[o++] = (char)c;
+			continue;
+		}
+		dst[o++] = '\\';
+		dst[o++] = 'x';
+		dst[o++] = hex[c >> 4];
+		dst[o++] = hex[c & 15];
+	}
+	dst[o] = 0;
 }

@@ -35,6 +35,13 @@ ssize_t gl_recv_fd(int sock, void *buf, size_t len, int *fd);
 int gl_local_socket_path(char *buf, size_t len);
 /* mkdir -p of the directory part of path, mode 0700 for new ones. */
 int gl_mkdir_parent(const char *path);
+/*
+ * Whether the directory of path is fit for a socket that only its owner's
+ * programs should reach or replace: a directory (not a link), owned by
+ * this process's user, that nobody else may write.  0, or -errno with the
+ * reason in why.
+ */
+int gl_private_dir(const char *path, char *why, size_t len);
 
 /* "host:port", "[v6]:port" or "host" (port dflt) into a sockaddr; 0 or -errno. */
 struct sockaddr_storage;
@@ -49,6 +56,18 @@ void gl_peer_name(int fd, char *buf, size_t len);
  * they differ: a peer that times its failed guesses learns nothing.
  */
 int gl_secret_eq(const void *a, const void *b, size_t n);
+
+/*
+ * Whether name can name an identity (a certificate's common name, an
+ * administrator): 1 to 63 of [A-Za-z0-9._-], not starting with '.' or '-'.
+ */
+int gl_ident_ok(const char *name);
+
+/*
+ * Copy what a peer sent into dst for a log line or a listing: printable
+ * ASCII as it is, '\' and anything else as \xNN; cut to fit len.
+ */
+void gl_escape(char *dst, size_t len, const char *src, size_t srclen);
 
 /* Parse sizes like 4M, 1g, 65536; 0 or -EINVAL. */
 int gl_parse_size(const char *s, uint64_t *out);

@@ -54,7 +54,7 @@ $(BUILD)/obj/tests/sched/%.o: CFLAGS_EXTRA := -Ibroker -Ikmod/user
 $(SCHED_TEST_BIN): $(SCHED_TEST_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(SCHED_TEST_OBJS) -Wl,-Bstatic -luring -lzstd -Wl,-Bdynamic $(GLEAMD_NL_LIBS) \
-		-lcrypto $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread) \
+		$(TLS_LIBS) $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread) \
 		-ldl -lpthread -lm
 
 ALL_TARGETS += $(SCHED_TEST_BIN)

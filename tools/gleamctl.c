@@ -16,12 +16,20 @@
  *   gleamctl stats [--json] [--watch]
  *                                   links, GPUs, and where sessions went
  *                                   (Documentation/scheduler.md)
+ *   gleamctl tls init DIR | tls issue DIR NAME...
+ *                                   a CA and identities (gleamctl-tls.c)
+ *
+ * A server with credentials is reached with TLS: --tls-cert FILE
+ * [--tls-key FILE] [--tls-ca FILE], anywhere on the line, or
+ * $GLEAM_TLS_CERT (_KEY, _CA), or else the credentials gleam-run made
+ * beside the local socket (its directory's tls/client.pem).
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +37,46 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <openssl/ssl.h>
+
 #include "gleam_local.h"
 #include "gleam_cache.h"
 #include "gleam_wire.h"
+#include "gleamctl.h"
+#include "tls.h"
 #include "util.h"
+
+/*
+ * TLS to servers, where credentials are given: the one connection open at
+ * a time is tls_fd, its state tls_ssl; any other descriptor is plain.
+ */
+static struct {
+	struct gl_tls_files files;
+	struct ssl_ctx_st *ctx;
+	bool tried;
+	int fd;
+	struct ssl_st *ssl;
+} tls = { .fd = -1 };
+
+static int srv_read(int fd, void *buf, size_t len)
+{
+	return fd == tls.fd ? gl_tls_read_full(tls.ssl, buf, len) : gl_read_full(fd, buf, len);
+}
+
+static int srv_write(int fd, const void *buf, size_t len)
+{
+	return fd == tls.fd ? gl_tls_write_full(tls.ssl, buf, len) : gl_write_full(fd, buf, len);
+}
+
+static void srv_close(int fd)
+{
+	if (fd == tls.fd) {
+		SSL_free(tls.ssl);
+		tls.ssl = NULL;
+		tls.fd = -1;
+	}
+	close(fd);
+}
 
 static int local_request_arg(unsigned int op, const char *arg, char **out)
 {
@@ -88,21 +132,21 @@ static int local_request(unsigned int op, char **out)
 
 static int read_frame(int fd, struct gleam_frame *f, void *p, size_t cap)
 {
-	int err = gl_read_full(fd, f, sizeof(*f));
+	int err = srv_read(fd, f, sizeof(*f));
 
 	if (err)
 		return err;
 	if (f->magic != GLEAM_WIRE_MAGIC || f->len > cap)
 		return -EPROTO;
-	return gl_read_full(fd, p, f->len);
+	return srv_read(fd, p, f->len);
 }
 
 static int write_frame(int fd, uint16_t type, const void *p, uint32_t len)
 {
 	struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = type, .len = len };
-	int err = gl_write_full(fd, &f, sizeof(f));
+	int err = srv_write(fd, &f, sizeof(f));
 
-	return err ? err : gl_write_full(fd, p, len);
+	return err ? err : srv_write(fd, p, len);
 }
 
 /*
@@ -176,7 +220,60 @@ static int info_exchange(int fd, struct gleam_server_info *info, struct gleam_gp
 	return err;
 }
 
-/* Ask a server gleamd for its GPUs over a control connection. */
+/*
+ * The credentials to reach servers with: from the command line, else the
+ * environment, else gleam-run's beside the local socket; none: plain.
+ */
+static bool find_credentials(void)
+{
+	const char *e;
+	char sock[200];
+	char *slash;
+
+	if (!tls.files.cert[0] && (e = getenv("GLEAM_TLS_CERT")) && *e) {
+		snprintf(tls.files.cert, sizeof(tls.files.cert), "%s", e);
+		if ((e = getenv("GLEAM_TLS_KEY")))
+			snprintf(tls.files.key, sizeof(tls.files.key), "%s", e);
+		if ((e = getenv("GLEAM_TLS_CA")))
+			snprintf(tls.files.ca, sizeof(tls.files.ca), "%s", e);
+	}
+	if (!tls.files.cert[0] && !gl_local_socket_path(sock, sizeof(sock)) &&
+	    (slash = strrchr(sock, '/'))) {
+		*slash = 0;
+		snprintf(tls.files.cert, sizeof(tls.files.cert), "%s/tls/client.pem", sock);
+		if (access(tls.files.cert, R_OK))
+			tls.files.cert[0] = 0;
+	}
+	return gl_tls_complete(&tls.files);
+}
+
+/* TLS on fd, connected to addr, where there are credentials; 0 or -errno. */
+static int start_tls(int fd, const char *addr)
+{
+	char err[256], host[256];
+	int r;
+
+	if (!tls.tried) {
+		tls.tried = true;
+		if (find_credentials()) {
+			tls.ctx = gl_tls_ctx(false, &tls.files, err, sizeof(err));
+			if (!tls.ctx)
+				fprintf(stderr, "gleamctl: cannot use the credentials: %s\n", err);
+		}
+	}
+	if (!tls.ctx)
+		return tls.files.cert[0] ? -EACCES : 0;
+	if (gl_host_of(addr, host, sizeof(host)))
+		return -EINVAL;
+	r = gl_tls_connect_fd(tls.ctx, fd, host, &tls.ssl, err, sizeof(err));
+	if (r) {
+		fprintf(stderr, "gleamctl: %s: %s\n", addr, err);
+		return r;
+	}
+	tls.fd = fd;
+	return 0;
+}
+
 /* A TCP connection to a server gleamd whose reads give up after timeout_s; fd or -errno. */
 static int server_connect(const char *addr, long timeout_s)
 {
@@ -197,6 +294,11 @@ static int server_connect(const char *addr, long timeout_s)
 		close(fd);
 		return err;
 	}
+	err = start_tls(fd, addr);
+	if (err) {
+		close(fd);
+		return err;
+	}
 	return fd;
 }
 
@@ -208,7 +310,7 @@ static int server_info(const char *addr, struct gleam_server_info *info,
 	if (fd < 0)
 		return fd;
 	err = info_exchange(fd, info, gpus);
-	close(fd);
+	srv_close(fd);
 	return err;
 }
 
@@ -470,7 +572,7 @@ static int control_connect(const char *addr)
 	if (!err && (f.type != GLEAM_FRAME_HELLO_ACK || f.len != sizeof(ack) || ack.status))
 		err = -EPROTO;
 	if (err) {
-		close(fd);
+		srv_close(fd);
 		return err;
 	}
 	return fd;
@@ -537,7 +639,7 @@ static int cmd_cache(int argc, char **argv, bool json)
 	err = rep ? write_frame(fd, GLEAM_FRAME_CACHE_CTL, &c, sizeof(c)) : -ENOMEM;
 	if (!err)
 		err = read_frame(fd, &f, rep, GLEAM_FRAME_MAX);
-	close(fd);
+	srv_close(fd);
 	if (!err && f.type == GLEAM_FRAME_ERROR && f.len >= sizeof(struct gleam_wire_error)) {
 		struct gleam_wire_error *e = (void *)rep;
 
@@ -609,7 +711,37 @@ static void usage(FILE *f)
 		   "       gleamctl assign vgpuN|socket SERVER[:GPU]\n"
 		   "       gleamctl assign --clear vgpuN|socket\n"
 		   "       gleamctl stats [--json] [--watch]\n"
-		   "The local gleamd is found at $GLEAM_SOCKET or its default path.\n");
+		   "       gleamctl tls init DIR\n"
+		   "       gleamctl tls issue DIR NAME...\n"
+		   "The local gleamd is found at $GLEAM_SOCKET or its default path.\n"
+		   "Servers with credentials: --tls-cert FILE [--tls-key FILE] [--tls-ca FILE]\n"
+		   "(or $GLEAM_TLS_CERT, _KEY, _CA; Documentation/security.md).\n");
+}
+
+/* Take --tls-cert, --tls-key and --tls-ca FILE out of argv, wherever they are; the new argc. */
+static int tls_options(int argc, char **argv)
+{
+	static const struct { const char *opt; size_t off; } o[] = {
+		{ "--tls-cert", offsetof(struct gl_tls_files, cert) },
+		{ "--tls-key", offsetof(struct gl_tls_files, key) },
+		{ "--tls-ca", offsetof(struct gl_tls_files, ca) },
+	};
+	int n = 1;
+
+	for (int i = 1; i < argc; i++) {
+		bool taken = false;
+
+		for (size_t k = 0; k < sizeof(o) / sizeof(o[0]) && i + 1 < argc; k++) {
+			if (strcmp(argv[i], o[k].opt))
+				continue;
+			snprintf((char *)&tls.files + o[k].off, sizeof(tls.files.cert), "%s", argv[++i]);
+			taken = true;
+		}
+		if (!taken)
+			argv[n++] = argv[i];
+	}
+	argv[n] = NULL;
+	return n;
 }
 
 int main(int argc, char **argv)
@@ -617,6 +749,7 @@ int main(int argc, char **argv)
 	bool json = false;
 
 	gl_log_prefix = "gleamctl";
+	argc = tls_options(argc, argv);
 	for (int i = 2; i < argc; i++)
 		if (!strcmp(argv[i], "--json"))
 			json = true;
@@ -634,6 +767,8 @@ int main(int argc, char **argv)
 		return cmd_assign(argc, argv);
 	if (!strcmp(argv[1], "stats"))
 		return cmd_stats(argc, argv, json);
+	if (!strcmp(argv[1], "tls"))
+		return cmd_tls(argc, argv);
 	if (!strcmp(argv[1], "server-info") && argc >= 3 && argv[2][0] != '-') {
 		/* Scripts wait on this: unreachable is a failure. */
 		int err = print_server(argv[2], json);

@@ -2,9 +2,10 @@
 GLEAMCTL := $(BUILD)/bin/gleamctl
 GLEAM_RUN := $(BUILD)/bin/gleam-run
 
-$(GLEAMCTL): $(BUILD)/obj/tools/gleamctl.o $(COMMON_OBJS)
+$(GLEAMCTL): $(BUILD)/obj/tools/gleamctl.o $(BUILD)/obj/tools/gleamctl-tls.o $(COMMON_OBJS) \
+	$(TLS_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^
+	$(CC) -o $@ $^ $(TLS_LIBS)
 
 $(GLEAM_RUN): tools/gleam-run.sh
 	@mkdir -p $(dir $@)

@@ -21,6 +21,14 @@
 
 /* Feature bit, negotiated in struct gleam_hello (next after GLEAM_WIRE_F_ASYNC). */
 #define GLEAM_WIRE_F_CACHE		(1ULL << 1)
+/*
+ * Proofs of possession (with GLEAM_WIRE_F_CACHE; next after GLEAM_WIRE_F_GPU):
+ * a chunk that another tenant uploaded is named only after the session has
+ * shown it holds the bytes too (CACHE_PROVE).  CACHE_INFO then carries the
+ * session's nonce, and CACHE_HAVE a second bitmap.  A session without it
+ * is answered "held" only for chunks its own tenant uploaded or proved.
+ */
+#define GLEAM_WIRE_F_PROVE		(1ULL << 5)
 
 /* Frame types (next after GLEAM_FRAME_BYE). */
 enum {
@@ -31,10 +39,13 @@ enum {
 	GLEAM_FRAME_CACHE_RELEASE	= 15,	/* client -> server: struct gleam_cache_release */
 	GLEAM_FRAME_CACHE_CTL		= 16,	/* control -> server: struct gleam_cache_ctl */
 	GLEAM_FRAME_CACHE_REPORT	= 17,	/* server -> control: JSON text, NUL-ended */
+	/* 18 is GLEAM_FRAME_ACK (gleam_wire.h) */
+	GLEAM_FRAME_CACHE_PROVE		= 19,	/* client -> server: struct gleam_cache_prove */
 };
 
 /*
- * On a control connection (gleamctl): what the server's store holds, or
+ * On a control connection (gleamctl) of an administrator of the server
+ * (anyone else is answered ERROR -EPERM): what the server's store holds, or
  * clear it.  Answered by one CACHE_REPORT, a JSON object (Documentation/
  * cache.md); a listing stops at GLEAM_CACHE_LIST_MAX chunks and says so.
  */
@@ -68,6 +79,7 @@ enum {
 #define GLEAM_CACHE_QUERY_MAX		8192		/* entries in one query */
 #define GLEAM_CACHE_REFS_MAX		64		/* references in one record */
 #define GLEAM_CACHE_RELEASE_MAX		8192		/* names in one release */
+#define GLEAM_CACHE_PROVE_MAX		1024		/* proofs in one CACHE_PROVE */
 
 /*
  * One chunk: its name and its length.  The name is the SHA-256 of exactly
@@ -92,7 +104,11 @@ struct gleam_cache_info {
 	__u32 flags;		/* none defined: zero */
 	__u64 mem_limit;	/* the store's sizes, for the scheduler and display */
 	__u64 disk_limit;
-	__u64 reserved[4];	/* must be zero */
+	/*
+	 * With GLEAM_WIRE_F_PROVE: the session's nonce, random, which every
+	 * proof of the session hashes first.  Without: zero.
+	 */
+	__u8 nonce[32];
 };
 
 /*
@@ -116,12 +132,18 @@ struct gleam_cache_query {
  * word i / 64 set means entry i of the query is held (and pinned, if
  * asked).  Bits past count are zero.  A chunk held whose pin would take
  * the session over pin_max is answered as not held.
+ *
+ * With GLEAM_WIRE_F_PROVE a second bitmap of as many words follows: bit i
+ * set (only where entry i is held) means the chunk is pinned but may not
+ * be named before the session proves it holds the bytes (CACHE_PROVE).
+ * Without it, prove is zero and only the first bitmap follows.
  */
 struct gleam_cache_have {
 	__u64 id;		/* the query's */
 	__u32 count;		/* the query's */
-	__u32 held;		/* bits set */
-	__u64 reserved;		/* must be zero */
+	__u32 held;		/* bits set in the first bitmap */
+	__u32 prove;		/* bits set in the second */
+	__u32 reserved;		/* must be zero */
 };
 
 /*
@@ -140,6 +162,24 @@ struct gleam_cache_data {
 struct gleam_cache_release {
 	__u32 count;		/* 0..GLEAM_CACHE_RELEASE_MAX */
 	__u32 reserved;		/* must be zero */
+};
+
+/*
+ * Proofs that the session holds the bytes of chunks it was answered
+ * "prove" for: followed by count struct gleam_cache_proof.  Each proof is
+ * the SHA-256 of the session's nonce (CACHE_INFO) followed by the chunk's
+ * bytes.  A proof that does not hold, or one for a chunk the session was
+ * not asked to prove, ends the session (ERROR -EBADMSG).  Once a proof
+ * holds, the tenant may name the chunk in every session of its own.
+ */
+struct gleam_cache_prove {
+	__u32 count;		/* 1..GLEAM_CACHE_PROVE_MAX */
+	__u32 reserved;		/* must be zero */
+};
+
+struct gleam_cache_proof {
+	struct gleam_cache_ref ref;
+	__u8 proof[32];
 };
 
 /*
@@ -165,6 +205,8 @@ _Static_assert(sizeof(struct gleam_cache_data) == 48, "gleam_cache_data");
 _Static_assert(sizeof(struct gleam_cache_release) == 8, "gleam_cache_release");
 _Static_assert(sizeof(struct gleam_cache_refs) == 16, "gleam_cache_refs");
 _Static_assert(sizeof(struct gleam_cache_ctl) == 16, "gleam_cache_ctl");
+_Static_assert(sizeof(struct gleam_cache_prove) == 8, "gleam_cache_prove");
+_Static_assert(sizeof(struct gleam_cache_proof) == 72, "gleam_cache_proof");
 /* The largest query and the largest chunk each fit one frame (GLEAM_FRAME_MAX, 8 MiB). */
 _Static_assert(sizeof(struct gleam_cache_query) +
 	       GLEAM_CACHE_QUERY_MAX * sizeof(struct gleam_cache_ref) <= (8U << 20),

@@ -34,14 +34,15 @@ FUZZ_LIBS_records := -lzstd
 # main.c (its loop and server_probe()) and builds client.c and server.c into
 # fz_role_*.c, to reach their static handlers.
 FUZZ_GLEAMD      := $(filter-out broker/main.c broker/client.c broker/server.c,$(GLEAMD_SRCS)) \
-	kmod/user/vgpu_user.c kmod/user/vgpu_nl.c $(COMMON_SRCS) $(GEN_DIR)/worker_gen.c \
+	kmod/user/vgpu_user.c kmod/user/vgpu_nl.c $(COMMON_SRCS) common/tls.c $(GEN_DIR)/worker_gen.c \
 	$(GEN_DIR)/api_gen.c tests/fuzz/fz_uring.c tests/fuzz/fz_role_server.c \
 	tests/fuzz/fz_role_client.c tests/fuzz/fz_json.c
 FUZZ_SRC_wire    := tests/fuzz/fuzz_wire.c $(FUZZ_GLEAMD)
-FUZZ_SRC_control := tests/fuzz/fuzz_control.c tests/fuzz/fz_gleamctl.c $(FUZZ_GLEAMD)
+FUZZ_SRC_control := tests/fuzz/fuzz_control.c tests/fuzz/fz_gleamctl.c tools/gleamctl-tls.c \
+	$(FUZZ_GLEAMD)
 FUZZ_CFLAGS_wire := -Ikmod/user $(GLEAMD_NL_CFLAGS)
-FUZZ_CFLAGS_control := $(FUZZ_CFLAGS_wire)
-FUZZ_LIBS_wire   := -luring -lzstd $(GLEAMD_NL_LIBS) $(CACHE_LIBS)
+FUZZ_CFLAGS_control := $(FUZZ_CFLAGS_wire) -Itools
+FUZZ_LIBS_wire   := -luring -lzstd $(GLEAMD_NL_LIBS) $(CACHE_LIBS) -lssl
 FUZZ_LIBS_control := $(FUZZ_LIBS_wire)
 
 $(FUZZ_DIR)/fuzz_%: $(GEN_DIR)/.stamp
@@ -50,7 +51,7 @@ $(FUZZ_DIR)/fuzz_%: $(GEN_DIR)/.stamp
 
 FUZZ_BINS := $(addprefix $(FUZZ_DIR)/fuzz_,$(FUZZ_TARGETS))
 $(FUZZ_BINS): $(wildcard tests/fuzz/*.c tests/fuzz/*.h broker/*.c broker/*.h common/*.c common/*.h \
-	tools/gleamctl.c kmod/user/*.c kmod/user/*.h)
+	tools/gleamctl.c tools/gleamctl-tls.c kmod/user/*.c kmod/user/*.h)
 
 .PHONY: fuzz check-fuzz
 fuzz: $(FUZZ_BINS)

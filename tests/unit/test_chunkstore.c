@@ -791,9 +791,11 @@ START_TEST(test_wire_layout)
 	ck_assert_uint_eq(offsetof(struct gleam_cache_info, pin_max), 8);
 	ck_assert_uint_eq(offsetof(struct gleam_cache_info, query_max), 16);
 	ck_assert_uint_eq(offsetof(struct gleam_cache_info, mem_limit), 24);
-	ck_assert_uint_eq(offsetof(struct gleam_cache_info, reserved), 40);
+	ck_assert_uint_eq(offsetof(struct gleam_cache_info, nonce), 40);
 	ck_assert_uint_eq(offsetof(struct gleam_cache_query, count), 8);
 	ck_assert_uint_eq(offsetof(struct gleam_cache_have, held), 12);
+	ck_assert_uint_eq(offsetof(struct gleam_cache_have, prove), 16);
+	ck_assert_uint_eq(offsetof(struct gleam_cache_proof, proof), 40);
 	ck_assert_uint_eq(offsetof(struct gleam_cache_data, reserved), 40);
 	ck_assert_uint_eq(offsetof(struct gleam_cache_refs, length), 8);
 	ck_assert_uint_eq(GLEAM_CACHE_NAME_LEN, CHUNK_NAME_LEN);
