@@ -13,7 +13,7 @@ GLEAMD_SRCS += broker/scheduler.c broker/linkmon.c broker/tcpinfo.c
 # GPU utilisation on the cuda backend, through NVML (dlopen).
 GLEAMD_SRCS += broker/nvml.c
 # Who gets in and what they may do (Documentation/security.md).
-GLEAMD_SRCS += broker/tenant.c broker/peerlog.c
+GLEAMD_SRCS += broker/tenant.c broker/peerlog.c broker/wk_spawn.c broker/wk_quota.c
 GLEAMD_NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null || \
 		    echo -I/usr/include/libnl3)
 # Linked statically, like liburing: GPU machines need not have libnl.

@@ -286,8 +286,12 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 int client_main(struct config *c);
 int server_main(struct config *c);
 
-/* Replay worker (its own process). */
-int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_lib);
+/*
+ * Replay worker (its own process): device memory it may allocate, and its
+ * tenant's workers together (0: no limit).
+ */
+int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_lib,
+		uint64_t mem_session, uint64_t mem_tenant);
 /* Probe the GPUs in a child process: fills info and gpus; 0 or -errno. */
 int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_info *info,
 		 struct gleam_gpu_info *gpus, struct gleam_cluster_table *clusters, bool *have_clusters);

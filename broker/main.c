@@ -20,6 +20,7 @@
 
 #include "gleamd.h"
 #include "util.h"
+#include "wk_spawn.h"
 #include "worker.h"
 
 /*
@@ -55,9 +56,16 @@ int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_
 			size_t free_b = 0, total = 0;
 
 			close(pfd[0]);
-			if (be->init(cuda_lib) || be->op.f_cuInit(0) ||
-			    be->devices(&ver, d, GLEAM_GPUS_MAX, &n))
+			/* As the workers will: a GPU they cannot open is none. */
+			if (wk_become_user()) {
+				gl_err("probe: cannot become the workers' user");
 				_exit(1);
+			}
+			if (be->init(cuda_lib) || be->op.f_cuInit(0) ||
+			    be->devices(&ver, d, GLEAM_GPUS_MAX, &n)) {
+				gl_err("probe: no %s backend as user %s", order[t], wk_spawn_user());
+				_exit(1);
+			}
 			if (gl_write_full(pfd[1], &ver, sizeof(ver)) ||
 			    gl_write_full(pfd[1], &n, sizeof(n)) ||
 			    gl_write_full(pfd[1], d, n * sizeof(*d)))
@@ -198,6 +206,9 @@ int main(int argc, char **argv)
 	enum role role;
 	int o, idx;
 
+	/* A replay worker a server started: its descriptors are the server's gift. */
+	if (argc == 2 && !strcmp(argv[1], "worker"))
+		return worker_exec_main();
 	own_descriptors();
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage();

@@ -26,6 +26,7 @@
 #include "tls.h"
 #include "util.h"
 #include "worker.h"
+#include "wk_spawn.h"
 
 /* Connections not yet past their hello, at most; the next are closed at once. */
 #define PENDING_MAX		128
@@ -134,70 +135,82 @@ static void send_error(struct bridge *b, int err, const char *msg)
 }
 
 /*
- * In the forked worker, before its backend loads: only GPU gpu of the
- * server is there to see.  NVIDIA's driver reads CUDA_VISIBLE_DEVICES
- * once, at cuInit, and a UUID names the GPU whatever the order the
- * driver enumerates in, or the server's own CUDA_VISIBLE_DEVICES; the
- * sim asks wk_pinned_gpu().
+ * What a new worker is told first (struct wk_setup): what it used to
+ * inherit of the daemon, and now only gets this way.
  */
-static int show_one_gpu(int gpu)
+static void worker_setup(const struct ssess *s, struct wk_setup *st)
 {
-	char v[64];
-
-	gpu_uuid_str(sv.gpus[gpu].uuid, v, sizeof(v));
-	return setenv("CUDA_VISIBLE_DEVICES", v, 1);
+	memset(st, 0, sizeof(*st));
+	st->magic = WK_SETUP_MAGIC;
+	st->log_level = (uint32_t)gl_log_level;
+	snprintf(st->backend, sizeof(st->backend), "%s", sv.backend);
+	snprintf(st->cuda_lib, sizeof(st->cuda_lib), "%s", sv.cfg->cuda_lib);
+	st->slot = s->slot;
+	st->gpu = s->gpu;
+	st->tenant = s->tenant->idx;
+	st->mem_session = sv.cfg->gpu_mem_session;
+	st->mem_tenant = sv.cfg->gpu_mem_tenant;
+	for (unsigned int i = 0; i < GLEAM_GPUS_MAX; i++)
+		st->have_clusters[i] = wk_have_clusters[i];
+	memcpy(st->clusters, wk_clusters, sizeof(st->clusters));
 }
 
-/* Fork the session's replay worker with its ring and doorbell. */
+/*
+ * The session's replay worker, started from a fresh image with its ring
+ * and doorbell (wk_spawn.c).  Where it names one GPU, only that GPU is
+ * there for it to see: NVIDIA's driver reads CUDA_VISIBLE_DEVICES once, at
+ * cuInit, and a UUID names the GPU whatever the order the driver
+ * enumerates in, or the server's own CUDA_VISIBLE_DEVICES; the sim asks
+ * wk_pinned_gpu().
+ */
 static int spawn_worker(struct ssess *s)
 {
+	static struct wk_setup st;
+	struct wk_exec x;
+	char uuid[64];
 	int sv_pair[2], fd, err;
 	pid_t pid;
 
+	if (s->gpu >= 0)
+		gpu_uuid_str(sv.gpus[s->gpu].uuid, uuid, sizeof(uuid));
+	err = wk_exec_prepare(&x, s->gpu >= 0 ? uuid : NULL);
+	if (err)
+		return err;
 	fd = gl_ring_memfd(sv.cfg->ring_shift, sv.cfg->ring_shift);
-	if (fd < 0)
+	if (fd < 0) {
+		wk_exec_free(&x);
 		return fd;
+	}
 	err = gl_ring_map(fd, &s->b.ring);
-	if (err) {
-		close(fd);
-		return err;
-	}
-	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv_pair) < 0) {
-		close(fd);
-		return -errno;
-	}
-	s->slot = wk_usage_take();
-	pid = fork();
-	if (pid < 0) {
+	if (!err && socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv_pair) < 0)
 		err = -errno;
-		wk_usage_bind(s->slot, 0);
-		s->slot = -1;
+	if (err) {
+		wk_exec_free(&x);
 		close(fd);
-		close(sv_pair[0]);
-		close(sv_pair[1]);
 		return err;
 	}
-	if (pid == 0) {
-		/* The child keeps its ring and bell and nothing of the daemon's. */
-		int rfd = dup2(fd, 3), bfd = dup2(sv_pair[1], 4);
-
-		if (rfd < 0 || bfd < 0)
-			_exit(111);
-		for (int i = 5; i < 1024; i++)
-			close(i);
-		signal(SIGPIPE, SIG_IGN);
-		loop_child_signals();
-		if (s->gpu >= 0 && show_one_gpu(s->gpu))
-			_exit(112);
-		wk_usage_child(s->slot, s->gpu);
-		_exit(worker_main(3, 4, sv.backend, sv.cfg->cuda_lib));
-	}
-	wk_usage_bind(s->slot, pid);
+	s->slot = wk_usage_take(s->tenant->idx);
+	pid = fork();
+	if (pid == 0)
+		wk_exec_child(&x, fd, sv_pair[1], wk_usage_fd());
+	err = pid < 0 ? -errno : 0;
+	wk_exec_free(&x);
 	close(fd);
 	close(sv_pair[1]);
+	if (err) {
+		wk_usage_bind(s->slot, 0);
+		s->slot = -1;
+		close(sv_pair[0]);
+		return err;
+	}
+	wk_usage_bind(s->slot, pid);
 	s->b.bell = sv_pair[0];
 	s->worker = pid;
 	s->stamped = s->b.ring.sq.pos;
+	worker_setup(s, &st);
+	/* A fresh socket takes it whole; a worker that died at once is reaped as any. */
+	if (wk_send_setup(s->b.bell, &st))
+		gl_err("worker %d: cannot hand it its setup", (int)pid);
 	return 0;
 }
 
@@ -825,6 +838,11 @@ int server_main(struct config *c)
 	sv.op_accept = (struct op){ OP_ACCEPT, NULL };
 	sv.op_timer = (struct op){ OP_TIMER, NULL };
 	sv.tick.tv_sec = 1;
+	err = wk_spawn_init(c->worker_user);
+	if (err) {
+		gl_err("cannot prepare to start workers: %s", strerror(-err));
+		return 1;
+	}
 	err = server_probe(c->backend, c->cuda_lib, &sv.info, sv.gpus, wk_clusters,
 			   wk_have_clusters);
 	if (err) {
@@ -879,9 +897,13 @@ int server_main(struct config *c)
 	loop_init_spin();
 	gl_info("server role: listening on %s, backend %s, %u GPU(s)", c->listen, sv.backend,
 		sv.info.ngpus);
+
 	for (unsigned int i = 0; i < sv.info.ngpus; i++)
 		gl_info("  GPU %u: %s, %llu MiB", i, sv.gpus[i].name,
 			(unsigned long long)(sv.gpus[i].total_mem >> 20));
+	gl_info("workers run as %s%s", wk_spawn_user(),
+		wk_spawn_drops() ? "" : " (the server's own user: run it as root to give them "
+		"worker-user)");
 	post_accept();
 	post_timer();
 	loop_catch_signals();

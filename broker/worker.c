@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -222,9 +224,18 @@ struct usage_table {
 	_Atomic uint64_t mem[USAGE_SLOTS][GLEAM_GPUS_MAX];
 	struct usage_wait wait[USAGE_SLOTS];
 	struct usage_gpu gpu[GLEAM_GPUS_MAX];
+	/*
+	 * Device memory the worker allocated, by its own count (wk_quota.c),
+	 * and its tenant's workers' together: a worker that dies cannot
+	 * take its share back, so the server does when it frees its slot.
+	 */
+	_Atomic uint32_t tenant[USAGE_SLOTS];
+	_Atomic uint64_t alloc[USAGE_SLOTS];
+	_Atomic uint64_t tenant_alloc[WK_TENANTS];
 };
 
 static struct usage_table *usage;	/* NULL but in a server and its workers */
+static int usage_fd = -1;		/* the server's, which workers map */
 static int usage_slot = -1;		/* the worker's own */
 static uint64_t usage_asked;		/* when the backend was last asked */
 static int pinned_gpu = -1;		/* the worker's one GPU, by the server's index */
@@ -239,22 +250,58 @@ static struct {
 	bool util_ok[GLEAM_GPUS_MAX];
 } tick;
 
+/* A memfd, so that a worker started from a fresh image can map it too. */
 int wk_usage_init(void)
 {
-	void *p = mmap(NULL, sizeof(*usage), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-		       -1, 0);
+	int fd = memfd_create("gleam-usage", MFD_CLOEXEC);
+	void *p;
 
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, sizeof(*usage))) {
+		close(fd);
+		return -errno;
+	}
+	p = mmap(NULL, sizeof(*usage), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		close(fd);
+		return -errno;
+	}
+	usage = p;
+	usage_fd = fd;
+	return 0;
+}
+
+int wk_usage_fd(void)
+{
+	return usage_fd;
+}
+
+int wk_usage_attach(int fd)
+{
+	struct stat st;
+	void *p;
+
+	/* The server's table, of this build's size, or none. */
+	if (fstat(fd, &st) || (size_t)st.st_size != sizeof(*usage))
+		return -EINVAL;
+	p = mmap(NULL, sizeof(*usage), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
 		return -errno;
 	usage = p;
 	return 0;
 }
 
-/* Everything zero before the pid: a slot is taken clean. */
+/* Everything zero before the pid: a slot is taken clean, its memory given back. */
 static void usage_clear(int i)
 {
 	uint64_t mask = atomic_load(&usage->gpus[i]);
 	struct usage_wait *u = &usage->wait[i];
+	uint64_t held = atomic_exchange(&usage->alloc[i], 0);
+	uint32_t t = atomic_load(&usage->tenant[i]);
+
+	if (held && t < WK_TENANTS)
+		atomic_fetch_sub(&usage->tenant_alloc[t], held);
 
 	for (unsigned int d = 0; d < GLEAM_GPUS_MAX; d++)
 		if (mask & (1ull << d))
@@ -267,15 +314,17 @@ static void usage_clear(int i)
 	atomic_store(&usage->pid[i], 0);
 }
 
-int wk_usage_take(void)
+int wk_usage_take(unsigned int tenant)
 {
 	if (!usage)
 		return -1;
 	for (int i = 0; i < USAGE_SLOTS; i++) {
 		int32_t zero = 0;
 
-		if (atomic_compare_exchange_strong(&usage->pid[i], &zero, USAGE_TAKEN))
+		if (atomic_compare_exchange_strong(&usage->pid[i], &zero, USAGE_TAKEN)) {
+			atomic_store(&usage->tenant[i], tenant);
 			return i;
+		}
 	}
 	atomic_fetch_add(&usage->untracked, 1);
 	gl_err("no room to account for another worker: server-info will count short");
@@ -312,6 +361,30 @@ void wk_usage_child(int slot, int gpu)
 int wk_pinned_gpu(void)
 {
 	return pinned_gpu;
+}
+
+bool wk_usage_charge(int64_t delta, uint64_t limit)
+{
+	uint32_t t;
+	uint64_t now;
+
+	if (!usage || usage_slot < 0)
+		return !limit || delta <= 0;
+	t = atomic_load(&usage->tenant[usage_slot]);
+	if (t >= WK_TENANTS)
+		return false;
+	if (delta > 0) {
+		now = atomic_fetch_add(&usage->tenant_alloc[t], (uint64_t)delta) + (uint64_t)delta;
+		if (limit && now > limit) {
+			atomic_fetch_sub(&usage->tenant_alloc[t], (uint64_t)delta);
+			return false;
+		}
+		atomic_fetch_add(&usage->alloc[usage_slot], (uint64_t)delta);
+		return true;
+	}
+	atomic_fetch_sub(&usage->tenant_alloc[t], (uint64_t)-delta);
+	atomic_fetch_sub(&usage->alloc[usage_slot], (uint64_t)-delta);
+	return true;
 }
 
 struct gleam_cluster_table wk_clusters[GLEAM_GPUS_MAX];
@@ -860,44 +933,8 @@ int worker_handle(struct worker *w, unsigned char *rec, uint32_t len)
 	return err;
 }
 
-/*
- * A worker is forked from the server: drop what it inherits of the daemon
- * and other sessions.  Descriptors past its own (a server with many
- * sessions has some above any fixed bound), and the shared mappings of
- * the daemon's io_uring and of the session rings, its own included (it
- * maps that again from ring_fd).  The io_uring mapping matters most: it
- * keeps the daemon's ring alive, and with it every socket the ring has an
- * operation on, the listening one and this worker's bell included, so a
- * server killed with SIGKILL could not be started again on its port, and
- * its workers never saw their bells close, for as long as one lived.
- */
-static void drop_inherited(int ring_fd, int bell_fd)
-{
-	FILE *f;
-	char line[512];
-
-	close_range((unsigned int)MAX(ring_fd, bell_fd) + 1, ~0U, 0);
-	f = fopen("/proc/self/maps", "re");
-	if (!f) {
-		gl_err("cannot read /proc/self/maps: the worker keeps the daemon's mappings");
-		return;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long start, end;
-		char perms[8];
-		int name = 0;
-
-		if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %n", &start, &end, perms, &name) < 3 ||
-		    !name || perms[3] != 's')
-			continue;
-		if (!strncmp(line + name, "anon_inode:[io_uring]", 21) ||
-		    !strncmp(line + name, "/memfd:gleam-ring", 17))
-			munmap((void *)start, end - start);
-	}
-	fclose(f);
-}
-
-int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_lib)
+int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_lib,
+		uint64_t mem_session, uint64_t mem_tenant)
 {
 	struct worker w = { .bell = bell_fd };
 	const char *spin = getenv("GLEAM_WORKER_SPIN_US");
@@ -908,7 +945,6 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 	spin_ns = spin ? strtoull(spin, NULL, 10) * 1000 :
 		  sysconf(_SC_NPROCESSORS_ONLN) >= 8 ? 1000 * 1000 : 0;
 	gl_log_prefix = "gleamd(worker)";
-	drop_inherited(ring_fd, bell_fd);
 	w.be = !strcmp(backend, "sim") ? &gl_backend_sim_rw : &gl_backend_cuda_rw;
 	err = gl_ring_map(ring_fd, &w.ring);
 	close(ring_fd);
@@ -919,6 +955,8 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 		usage_release();
 		return 3;
 	}
+	/* Its functions are the backend's own only once it started. */
+	w.be = wk_quota_backend(w.be, mem_session, mem_tenant);
 	for (;;) {
 		const unsigned char *p;
 		uint64_t t0, t1;
@@ -999,4 +1037,38 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 	gl_ring_unmap(&w.ring);
 	close(w.bell);
 	return 0;
+}
+
+/*
+ * "gleamd worker", started by the server from a fresh image: nothing of
+ * the daemon's memory is here, only the descriptors it handed over and
+ * the setup it sends first.  The process cannot be traced or dumped, so
+ * that another worker of the same user cannot read the session's data.
+ */
+int worker_exec_main(void)
+{
+	static struct wk_setup st;
+	ssize_t n;
+
+	prctl(PR_SET_DUMPABLE, 0);
+	gl_log_prefix = "gleamd(worker)";
+	do
+		n = recv(WK_FD_BELL, &st, sizeof(st), 0);
+	while (n < 0 && errno == EINTR);
+	if (n != (ssize_t)sizeof(st) || st.magic != WK_SETUP_MAGIC) {
+		gl_err("no setup from the server: exiting");
+		return 2;
+	}
+	st.backend[sizeof(st.backend) - 1] = 0;
+	st.cuda_lib[sizeof(st.cuda_lib) - 1] = 0;
+	gl_log_level = (int)st.log_level;
+	memcpy(wk_clusters, st.clusters, sizeof(wk_clusters));
+	for (unsigned int i = 0; i < GLEAM_GPUS_MAX; i++)
+		wk_have_clusters[i] = st.have_clusters[i];
+	if (wk_usage_attach(WK_FD_USAGE))
+		gl_err("cannot map the server's accounting: this worker goes uncounted");
+	close(WK_FD_USAGE);
+	wk_usage_child(usage ? st.slot : -1, st.gpu);
+	return worker_main(WK_FD_RING, WK_FD_BELL, st.backend, st.cuda_lib, st.mem_session,
+			   st.mem_tenant);
 }

@@ -51,7 +51,8 @@ struct gl_backend {
 
 /*
  * Each server GPU's cluster table, probed when the server started; the
- * workers it forks answer cuInit with them.
+ * workers it starts answer cuInit with them (they come in struct
+ * wk_setup).
  */
 extern struct gleam_cluster_table wk_clusters[GLEAM_GPUS_MAX];
 extern bool wk_have_clusters[GLEAM_GPUS_MAX];
@@ -102,18 +103,69 @@ struct wk_call {
 };
 
 /*
+ * A worker starts from a fresh image (the server forks and executes
+ * "gleamd worker"), with its ring on descriptor 3, its bell on 4 and the
+ * usage table on 5; the first message on its bell is this: everything
+ * else it needs from the server, which it no longer inherits.
+ */
+#define WK_SETUP_MAGIC		0x6b726f77	/* "work" */
+#define WK_FD_RING		3
+#define WK_FD_BELL		4
+#define WK_FD_USAGE		5
+
+struct wk_setup {
+	uint32_t magic;
+	uint32_t log_level;
+	char backend[16];
+	char cuda_lib[256];
+	int32_t slot;		/* in the usage table, or -1 */
+	int32_t gpu;		/* its one GPU (the server's index), or -1: all */
+	uint32_t tenant;	/* its tenant's index in the usage table */
+	uint32_t pad;
+	uint64_t mem_session;	/* device memory it may allocate; 0: no limit */
+	uint64_t mem_tenant;	/* ... its tenant's workers together */
+	uint8_t have_clusters[GLEAM_GPUS_MAX];
+	struct gleam_cluster_table clusters[GLEAM_GPUS_MAX];
+};
+
+/* "gleamd worker": read the setup, attach, replay; the exit status. */
+int worker_exec_main(void);
+
+/*
  * What the live workers hold, in memory that the server shares with them
- * (worker.c).  The server maps it before it forks any worker; each worker
- * keeps a slot of its own up to date, and the server adds the slots of
- * the workers that still live.
+ * (worker.c, a memfd the server hands each worker).  Each worker keeps a
+ * slot of its own up to date, and the server adds the slots of the
+ * workers that still live.
  */
 int wk_usage_init(void);
-/* The server, before it forks a worker: a slot for it, or -1 (it goes uncounted). */
-int wk_usage_take(void);
+/* The table's descriptor, for a worker to map; -1 without one. */
+int wk_usage_fd(void);
+/* The worker: map the table from fd; 0 or -errno. */
+int wk_usage_attach(int fd);
+/*
+ * The server, before it forks a worker: a slot for it, counted for tenant
+ * (its index, < WK_TENANTS), or -1 (it goes uncounted).
+ */
+int wk_usage_take(unsigned int tenant);
 /* The server, after the fork: the worker's pid, or <= 0 when the fork failed. */
 void wk_usage_bind(int slot, pid_t pid);
 /* The worker, first thing: its slot and its one GPU (the server's index), or -1. */
 void wk_usage_child(int slot, int gpu);
+/* Tenants the usage table counts device memory for (= TENANTS_MAX). */
+#define WK_TENANTS		1024
+/*
+ * The worker: delta bytes of device memory allocated (> 0) or freed
+ * (< 0), counted on its slot and its tenant; false, and nothing counted,
+ * when the tenant's workers together would pass limit (0: none).
+ */
+bool wk_usage_charge(int64_t delta, uint64_t limit);
+/*
+ * The worker: a backend whose allocations are counted against the
+ * session's limit and the tenant's (wk_quota.c); be itself when there are
+ * none.
+ */
+const struct gl_backend *wk_quota_backend(const struct gl_backend *be, uint64_t session,
+					  uint64_t tenant);
 /*
  * The server: it has put records on the ring of the worker pid (slot) up
  * to pos, the SQ's producer position, at now; their wait starts then.

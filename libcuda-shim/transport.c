@@ -152,6 +152,27 @@ size_t shim_piece_max(void)
 	return MIN((size_t)GLEAM_PIECE_MAX, conn.ring.sq.size / 4 - 4096);
 }
 
+/*
+ * Whether the gleamd on the other end of fd may have the program's calls
+ * and data: it runs as root or as the program's own user.  Any other
+ * (one that squatted the socket's path) is not spoken to.
+ */
+static bool gleamd_trusted(int fd, const char *path)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
+		gl_err("cannot tell who serves %s: %s", path, strerror(errno));
+		return false;
+	}
+	if (cred.uid == 0 || cred.uid == geteuid())
+		return true;
+	gl_err("the gleamd at %s runs as uid %u, neither root nor this program's user (uid %u): "
+	       "not using it", path, (unsigned int)cred.uid, (unsigned int)geteuid());
+	return false;
+}
+
 static CUresult sock_connect(void)
 {
 	struct gleam_local_hello h = { .magic = GLEAM_LOCAL_MAGIC,
@@ -182,6 +203,10 @@ static CUresult sock_connect(void)
 	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		gl_err("cannot reach gleamd at %s: %s (is it running? gleam-run starts it)",
 		       path, strerror(errno));
+		close(fd);
+		return CUDA_ERROR_NO_DEVICE;
+	}
+	if (!gleamd_trusted(fd, path)) {
 		close(fd);
 		return CUDA_ERROR_NO_DEVICE;
 	}

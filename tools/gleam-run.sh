@@ -7,10 +7,13 @@
 # gleamd answers on the local socket, points the program at Gleam's
 # libcuda.so.1, runs it and exits with its status.  The daemons stay up
 # for the next program; `gleam-run --stop` ends the ones it started.
+# The two speak TLS with credentials made here, in the socket's directory
+# (0700, this user's; tls/), so that no other user opens a session.
 #
 # Environment:
 #   GLEAM_BACKEND   cuda or sim (default: cuda when an NVIDIA GPU is present)
-#   GLEAM_SERVER    use this server gleamd (HOST[:PORT]) instead of a local one
+#   GLEAM_SERVER    use this server gleamd (HOST[:PORT]) instead of a local one,
+#                   with the credentials in GLEAM_TLS_CERT (and _KEY, _CA)
 #   GLEAM_PORT      port of the local server gleamd (default 7381)
 #   GLEAM_SOCKET    the client gleamd's local socket
 #   GLEAM_ASYNC     0: every call waits for its reply (for comparison)
@@ -44,7 +47,7 @@ if [ "${1:-}" = "--stop" ]; then
 	exit 0
 fi
 if [ $# -eq 0 ] || [ "$1" = "--help" ]; then
-	sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,23p' "$0" | sed 's/^# \{0,1\}//'
 	[ $# -eq 0 ] && exit 2 || exit 0
 fi
 
@@ -52,9 +55,31 @@ running() {
 	"$bindir/gleamctl" status >/dev/null 2>&1
 }
 
+# The socket's directory is this user's alone: one another user made, or may
+# write, could hold a socket of theirs that the program would talk to.
+private_dir() {
+	mkdir -p "$1" 2>/dev/null || true
+	[ "$(stat -c %u "$1" 2>/dev/null)" = "$(id -u)" ] && [ ! -L "$1" ] && chmod 700 "$1"
+	if [ -L "$1" ] || [ ! -d "$1" ] || [ "$(stat -c %u "$1")" != "$(id -u)" ] ||
+		[ $((0$(stat -c %a "$1") & 022)) -ne 0 ]; then
+		echo "gleam-run: refusing $1: it must be a directory of this user's" \
+			"(uid $(id -u)) that nobody else may write" >&2
+		exit 126
+	fi
+}
+
+# A CA and two identities of this run directory's own: the server's (named
+# by the address the client dials) and the client's, its administrator.
+credentials() {
+	tls=$rundir/tls
+	[ -f "$tls/client.pem" ] && [ -f "$tls/127.0.0.1.pem" ] && return 0
+	rm -rf "$tls"
+	"$bindir/gleamctl" tls init "$tls" >/dev/null &&
+		"$bindir/gleamctl" tls issue "$tls" 127.0.0.1 client >/dev/null
+}
+
+private_dir "$rundir"
 if ! running; then
-	mkdir -p "$rundir"
-	chmod 700 "$rundir" 2>/dev/null || true
 	server=${GLEAM_SERVER:-}
 	if [ -z "$server" ]; then
 		backend=${GLEAM_BACKEND:-}
@@ -65,9 +90,14 @@ if ! running; then
 				backend=sim
 			fi
 		fi
+		if ! credentials; then
+			echo "gleam-run: cannot make credentials in $rundir/tls" >&2
+			exit 127
+		fi
 		# The daemons must never load Gleam's own libcuda.so.1.
 		env -u LD_LIBRARY_PATH -u LD_PRELOAD setsid "$bindir/gleamd" server \
 			--listen "127.0.0.1:$port" --backend "$backend" \
+			--tls-cert "$rundir/tls/127.0.0.1.pem" --admin client \
 			</dev/null >>"$rundir/server.log" 2>&1 &
 		echo $! >"$rundir/server.pid"
 		server=127.0.0.1:$port
@@ -83,8 +113,21 @@ if ! running; then
 			sleep 0.1
 		done
 	fi
-	env -u LD_LIBRARY_PATH -u LD_PRELOAD setsid "$bindir/gleamd" client --server "$server" \
-		--socket "$sock" </dev/null >>"$rundir/client.log" 2>&1 &
+	# The credentials asked for, else this directory's own.
+	if [ -n "${GLEAM_TLS_CERT:-}" ]; then
+		env -u LD_LIBRARY_PATH -u LD_PRELOAD setsid "$bindir/gleamd" client \
+			--server "$server" --socket "$sock" --tls-cert "$GLEAM_TLS_CERT" \
+			${GLEAM_TLS_KEY:+--tls-key "$GLEAM_TLS_KEY"} \
+			${GLEAM_TLS_CA:+--tls-ca "$GLEAM_TLS_CA"} \
+			</dev/null >>"$rundir/client.log" 2>&1 &
+	elif [ -z "${GLEAM_SERVER:-}" ]; then
+		env -u LD_LIBRARY_PATH -u LD_PRELOAD setsid "$bindir/gleamd" client \
+			--server "$server" --socket "$sock" --tls-cert "$rundir/tls/client.pem" \
+			</dev/null >>"$rundir/client.log" 2>&1 &
+	else
+		env -u LD_LIBRARY_PATH -u LD_PRELOAD setsid "$bindir/gleamd" client \
+			--server "$server" --socket "$sock" </dev/null >>"$rundir/client.log" 2>&1 &
+	fi
 	echo $! >"$rundir/client.pid"
 	i=0
 	while ! running; do
