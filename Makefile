@@ -36,6 +36,7 @@ include tests/tests.mk
 -include tests/integration/silent.mk
 -include tests/integration/resume.mk
 -include tests/integration/outage.mk
+-include tests/security/security.mk
 -include tests/gpu/cublas/cublas.mk
 -include tests/gpu/occdiff/occdiff.mk
 -include kmod/kmod.mk

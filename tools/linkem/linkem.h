@@ -52,6 +52,7 @@ struct settings {
 	socklen_t source_len;
 	const char *control_path;
 	const char *control_file;
+	const char *capture;	/* every byte relayed, both ways, appended here; or NULL */
 	bool json;
 	uint64_t seed;
 };

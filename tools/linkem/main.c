@@ -39,6 +39,7 @@ static const char usage_text[] =
 "  --source ADDR:PORT     connect to the target from this address\n"
 "  --control PATH         accept commands on this unix socket\n"
 "  --control-file PATH    run the commands in this file on SIGUSR1\n"
+"  --capture FILE         write every byte relayed, both ways, to FILE\n"
 "  --json                 statistics as JSON on stdout (exit, SIGUSR2)\n"
 "  --seed N               seed of the jitter (default: from the clock)\n"
 "\n"
@@ -54,7 +55,7 @@ enum {
 	OPT_JITTER, OPT_JITTER_UP, OPT_JITTER_DOWN,
 	OPT_BURST,
 	OPT_CUT_AT, OPT_CUT_FOR, OPT_CUT_MODE, OPT_CUT_NEW, OPT_SOURCE,
-	OPT_CONTROL, OPT_CONTROL_FILE, OPT_CTL,
+	OPT_CONTROL, OPT_CONTROL_FILE, OPT_CAPTURE, OPT_CTL,
 	OPT_JSON, OPT_SEED, OPT_HELP,
 };
 
@@ -78,6 +79,7 @@ static const struct option options[] = {
 	{ "source", required_argument, NULL, OPT_SOURCE },
 	{ "control", required_argument, NULL, OPT_CONTROL },
 	{ "control-file", required_argument, NULL, OPT_CONTROL_FILE },
+	{ "capture", required_argument, NULL, OPT_CAPTURE },
 	{ "ctl", required_argument, NULL, OPT_CTL },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "seed", required_argument, NULL, OPT_SEED },
@@ -230,6 +232,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_CONTROL_FILE:
 			s.control_file = optarg;
+			break;
+		case OPT_CAPTURE:
+			s.capture = optarg;
 			break;
 		case OPT_CTL:
 			ctl = optarg;

@@ -8,6 +8,7 @@
  * link.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -132,6 +133,7 @@ struct relay {
 	uint64_t early_ns;	/* how long before a deadline to wake */
 	int64_t late_avg;	/* timer wake-up lateness, ns */
 	int64_t late_dev;
+	int capture;		/* --capture: every byte relayed goes here too; or -1 */
 	bool quit;
 	struct relay_stats st;
 };
@@ -442,6 +444,31 @@ static int ring_iov(const struct relay_half *h, uint64_t from, uint64_t n,
 
 static void half_flush(struct relay *r, struct relay_half *h);
 
+/*
+ * --capture: what was just read, n bytes in iov, as it crossed (for tests
+ * that look at what a link carries).  A write that fails stops the capture.
+ */
+static void capture(struct relay *r, const struct iovec *iov, int cnt, size_t n)
+{
+	for (int i = 0; i < cnt && n && r->capture >= 0; i++) {
+		size_t len = iov[i].iov_len < n ? iov[i].iov_len : n;
+		const char *p = iov[i].iov_base;
+
+		n -= len;
+		while (len) {
+			ssize_t w = write(r->capture, p, len);
+
+			if (w <= 0) {
+				close(r->capture);
+				r->capture = -1;
+				return;
+			}
+			p += w;
+			len -= (size_t)w;
+		}
+	}
+}
+
 /* One read from the half's source, as much as the bucket grants. */
 static void half_read(struct relay *r, struct relay_half *h, uint64_t now)
 {
@@ -467,6 +494,7 @@ static void half_read(struct relay *r, struct relay_half *h, uint64_t now)
 	cnt = ring_iov(h, h->rd, want, iov);
 	n = readv(half_src(h), iov, cnt);
 	if (n > 0) {
+		capture(r, iov, cnt, (size_t)n);
 		h->rd += n;
 		bucket_take(&ld->tb, n);
 		ld->bytes_in += n;
@@ -1281,6 +1309,7 @@ int relay_create(struct relay **rp, const struct settings *s)
 	r->tmr = (struct endpoint){ .kind = EP_TIMER, .fd = -1 };
 	r->ctl = (struct endpoint){ .kind = EP_CONTROL, .fd = -1 };
 	r->armed = NO_TIME;
+	r->capture = -1;
 	r->early_ns = EARLY_START_NS;
 	r->late_avg = EARLY_START_NS / 2;
 	r->late_dev = EARLY_START_NS / 4;
@@ -1312,6 +1341,14 @@ int relay_create(struct relay **rp, const struct settings *s)
 		ret = epoll_add(r, &r->tmr, EPOLLIN);
 	if (ret)
 		goto out_destroy;
+	if (s->capture) {
+		r->capture = open(s->capture, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		if (r->capture < 0) {
+			ret = -errno;
+			fprintf(stderr, "linkem: %s: %s\n", s->capture, strerror(-ret));
+			goto out_destroy;
+		}
+	}
 	if (s->control_path) {
 		ret = control_open(r);
 		if (ret) {
@@ -1356,6 +1393,8 @@ void relay_destroy(struct relay *r)
 		drain_close(r, r->drains);
 	while (r->ctl_clients)
 		ctl_client_close(r, r->ctl_clients);
+	if (r->capture >= 0)
+		close(r->capture);
 	if (r->ctl.fd >= 0) {
 		close(r->ctl.fd);
 		unlink(r->s.control_path);
