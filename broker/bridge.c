@@ -231,10 +231,16 @@ static void post_tcp_recv(struct bridge *b)
 }
 
 /*
+ * Plaintext sealed at a time: the next piece is sealed while the last
+ * leaves, instead of a whole frame (8 MiB) first and then sent.
+ */
+#define TLS_SEAL_MAX	(512U << 10)
+
+/*
  * What goes next on a TLS connection: ciphertext still waiting (the
- * handshake's, or a record not yet sent whole), else the plaintext, sealed
- * now; false when there is nothing to send yet (the handshake is not
- * over).  A seal that fails makes the connection fail.
+ * handshake's, or a record not yet sent whole), else the next piece of
+ * the plaintext, sealed now; false when there is nothing to send yet (the
+ * handshake is not over).  A seal that fails makes the connection fail.
  */
 static bool tls_next_send(struct bridge *b, const void **p, size_t *n)
 {
@@ -243,7 +249,7 @@ static bool tls_next_send(struct bridge *b, const void **p, size_t *n)
 	if (t->out_len == t->out_sent) {
 		if (!t->done || !*n)
 			return false;
-		if (gl_tls_seal(t, *p, *n)) {
+		if (gl_tls_seal(t, *p, MIN(*n, (size_t)TLS_SEAL_MAX))) {
 			gl_err("session: TLS: %s", t->why);
 			shutdown(b->tcp, SHUT_RDWR);
 			return false;

@@ -33,7 +33,7 @@
 /* A connection gets this long for its handshake and hello. */
 #define HELLO_NS		(10 * 1000000000ull)
 /* Control connections of one tenant, at most. */
-#define CONTROLS_MAX		32
+#define CONTROLS_MAX		128
 
 struct ssess {
 	struct bridge b;

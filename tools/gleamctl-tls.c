@@ -3,7 +3,8 @@
  * gleamctl tls: a deployment's own certificate authority and the
  * identities it issues (Documentation/security.md).
  *
- *   gleamctl tls init DIR            DIR/ca.pem and DIR/ca.key (the CA)
+ *   gleamctl tls init DIR [NAME...]  DIR/ca.pem and DIR/ca.key (the CA), and
+ *                                    the identities named, as tls issue
  *   gleamctl tls issue DIR NAME...   DIR/NAME.pem and DIR/NAME.key, signed
  *                                    by the CA in DIR
  *
@@ -252,11 +253,11 @@ static int tls_issue(const char *dir, int n, char **names)
 
 int cmd_tls(int argc, char **argv)
 {
-	if (argc == 4 && !strcmp(argv[2], "init"))
-		return tls_init(argv[3]) ? 1 : 0;
+	if (argc >= 4 && !strcmp(argv[2], "init"))
+		return tls_init(argv[3]) || (argc > 4 && tls_issue(argv[3], argc - 4, argv + 4)) ? 1 : 0;
 	if (argc >= 5 && !strcmp(argv[2], "issue"))
 		return tls_issue(argv[3], argc - 4, argv + 4) ? 1 : 0;
-	fprintf(stderr, "usage: gleamctl tls init DIR\n"
+	fprintf(stderr, "usage: gleamctl tls init DIR [NAME...]\n"
 			"       gleamctl tls issue DIR NAME...\n");
 	return 2;
 }

@@ -16,7 +16,7 @@
  *   gleamctl stats [--json] [--watch]
  *                                   links, GPUs, and where sessions went
  *                                   (Documentation/scheduler.md)
- *   gleamctl tls init DIR | tls issue DIR NAME...
+ *   gleamctl tls init DIR [NAME...] | tls issue DIR NAME...
  *                                   a CA and identities (gleamctl-tls.c)
  *
  * A server with credentials is reached with TLS: --tls-cert FILE
@@ -54,6 +54,7 @@ static struct {
 	struct gl_tls_files files;
 	struct ssl_ctx_st *ctx;
 	bool tried;
+	bool implicit;		/* found beside the local socket, not named */
 	int fd;
 	struct ssl_st *ssl;
 } tls = { .fd = -1 };
@@ -243,6 +244,7 @@ static bool find_credentials(void)
 		snprintf(tls.files.cert, sizeof(tls.files.cert), "%s/tls/client.pem", sock);
 		if (access(tls.files.cert, R_OK))
 			tls.files.cert[0] = 0;
+		tls.implicit = tls.files.cert[0] != 0;
 	}
 	return gl_tls_complete(&tls.files);
 }
@@ -266,6 +268,9 @@ static int start_tls(int fd, const char *addr)
 	if (gl_host_of(addr, host, sizeof(host)))
 		return -EINVAL;
 	r = gl_tls_connect_fd(tls.ctx, fd, host, &tls.ssl, err, sizeof(err));
+	/* Credentials nobody named are gleam-run's: another server may be plain. */
+	if (r && tls.implicit)
+		return -EAGAIN;
 	if (r) {
 		fprintf(stderr, "gleamctl: %s: %s\n", addr, err);
 		return r;
@@ -275,26 +280,40 @@ static int start_tls(int fd, const char *addr)
 }
 
 /* A TCP connection to a server gleamd whose reads give up after timeout_s; fd or -errno. */
+static int tcp_connect(const struct sockaddr_storage *ss, socklen_t sl, long timeout_s)
+{
+	struct timeval tv = { .tv_sec = timeout_s };
+	int fd = socket(ss->ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0), err;
+
+	if (fd < 0)
+		return -errno;
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (connect(fd, (const struct sockaddr *)ss, sl) < 0) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
 static int server_connect(const char *addr, long timeout_s)
 {
 	struct sockaddr_storage ss;
-	struct timeval tv = { .tv_sec = timeout_s };
 	socklen_t sl;
 	int fd, err;
 
 	err = gl_parse_hostport(addr, GLEAM_WIRE_PORT, &ss, &sl);
 	if (err)
 		return err;
-	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	fd = tcp_connect(&ss, sl, timeout_s);
 	if (fd < 0)
-		return -errno;
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-	if (connect(fd, (struct sockaddr *)&ss, sl) < 0) {
-		err = -errno;
-		close(fd);
-		return err;
-	}
+		return fd;
 	err = start_tls(fd, addr);
+	if (err == -EAGAIN) {
+		/* gleam-run's credentials, which the user did not name, and a plain server. */
+		close(fd);
+		return tcp_connect(&ss, sl, timeout_s);
+	}
 	if (err) {
 		close(fd);
 		return err;
@@ -711,7 +730,7 @@ static void usage(FILE *f)
 		   "       gleamctl assign vgpuN|socket SERVER[:GPU]\n"
 		   "       gleamctl assign --clear vgpuN|socket\n"
 		   "       gleamctl stats [--json] [--watch]\n"
-		   "       gleamctl tls init DIR\n"
+		   "       gleamctl tls init DIR [NAME...]\n"
 		   "       gleamctl tls issue DIR NAME...\n"
 		   "The local gleamd is found at $GLEAM_SOCKET or its default path.\n"
 		   "Servers with credentials: --tls-cert FILE [--tls-key FILE] [--tls-ca FILE]\n"

@@ -134,6 +134,12 @@ if out=$($PEER steal-chunk "$S1" "$CA/mallory.pem" "$TMP/weights"); then
 else
 	bad "mallory and alice's chunk: $out"
 fi
+# The same attempt, holding the bytes: the way in is the proof, not luck.
+if out=$($PEER prove-chunk "$S1" "$CA/ops.pem" "$TMP/weights"); then
+	ok "a tenant that holds the bytes proves it and names the chunk: $out"
+else
+	bad "a tenant that holds the bytes: $out"
+fi
 client "$TMP/mallory.sock" "$S1" mallory || bad "mallory's client gleamd starts"
 if through "$TMP/mallory.sock" "$TENANT" upload "$TMP/weights" >"$TMP/mallory.out" 2>&1 &&
 	cache=$(GLEAM_SOCKET=$TMP/mallory.sock "$BIN/gleamctl" status --json | python3 -c '
@@ -345,8 +351,9 @@ fdpid=$!
 PIDS+=("$fdpid")
 sleep 0.5
 leak=$(ls -l "/proc/$fdpid/fd" 2>/dev/null | grep -c "$TMP/fd7")
-timeout 10 bash -c "exec 3>&1; '$BIN/gleamd' server --listen 127.0.0.1:$((PORT + 7)) --backend sim \
-	>/dev/null 2>&1 & echo \$!" | { read -r p; echo "$p" >"$TMP/pipe.pid"; cat >/dev/null; }
+# The pipe is the started daemon's descriptor 3: the reader ends only if the daemon let it go.
+bash -c "exec 3>&1; '$BIN/gleamd' server --listen 127.0.0.1:$((PORT + 7)) --backend sim \
+	>/dev/null 2>&1 & echo \$! >'$TMP/pipe.pid'" | timeout 10 cat >/dev/null
 rc=$?
 PIDS+=("$(cat "$TMP/pipe.pid")")
 if [ "$leak" = 0 ] && [ $rc = 0 ]; then

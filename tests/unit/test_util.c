@@ -1,10 +1,17 @@
 // SPDX-License-Identifier: MIT
-/* common/util.c: secrets compared, and a connection's peer named. */
+/*
+ * common/util.c: secrets compared, a connection's peer named, what peers
+ * name escaped, identity names, a socket's directory.
+ */
 #include <arpa/inet.h>
 #include <check.h>
+#include <errno.h>
 #include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "unit.h"
@@ -59,6 +66,57 @@ START_TEST(test_peer_name)
 }
 END_TEST
 
+/* What a peer names reaches a log line printable, and cut to fit. */
+START_TEST(test_escape)
+{
+	char out[16];
+
+	gl_escape(out, sizeof(out), "ab\ncd", 6);
+	ck_assert_str_eq(out, "ab\\x0acd");
+	gl_escape(out, sizeof(out), "\\\x1b[2J", 5);
+	ck_assert_str_eq(out, "\\x5c\\x1b[2J");
+	/* Not past the buffer, nor half an escape. */
+	gl_escape(out, 8, "abcde\x07" "fg", 8);
+	ck_assert_str_eq(out, "abcde");
+	/* A name without its NUL stops at its length. */
+	gl_escape(out, sizeof(out), "xyz", 2);
+	ck_assert_str_eq(out, "xy");
+}
+END_TEST
+
+START_TEST(test_ident)
+{
+	ck_assert(gl_ident_ok("alice"));
+	ck_assert(gl_ident_ok("gpu-box.lan"));
+	ck_assert(gl_ident_ok("10.0.0.5"));
+	ck_assert(!gl_ident_ok(""));
+	ck_assert(!gl_ident_ok("-x"));
+	ck_assert(!gl_ident_ok(".x"));
+	ck_assert(!gl_ident_ok("a b"));
+	ck_assert(!gl_ident_ok("(none)"));
+	ck_assert(!gl_ident_ok("a\nb"));
+	ck_assert(!gl_ident_ok("0123456789012345678901234567890123456789012345678901234567890123"));
+}
+END_TEST
+
+/* A socket's directory: ours, and nobody else's to write. */
+START_TEST(test_private_dir)
+{
+	char dir[] = "/tmp/gleam-unit.XXXXXX", path[64], why[256];
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/gleamd.sock", dir);
+	ck_assert_int_eq(gl_private_dir(path, why, sizeof(why)), 0);
+	chmod(dir, 0770);
+	ck_assert_int_eq(gl_private_dir(path, why, sizeof(why)), -EPERM);
+	ck_assert_ptr_nonnull(strstr(why, "others may write"));
+	chmod(dir, 0701);
+	ck_assert_int_eq(gl_private_dir(path, why, sizeof(why)), 0);
+	rmdir(dir);
+	ck_assert_int_eq(gl_private_dir(path, why, sizeof(why)), -ENOENT);
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -66,6 +124,9 @@ Suite *util_suite(void)
 
 	tcase_add_test(tc, test_secret_eq);
 	tcase_add_test(tc, test_peer_name);
+	tcase_add_test(tc, test_escape);
+	tcase_add_test(tc, test_ident);
+	tcase_add_test(tc, test_private_dir);
 	suite_add_tcase(s, tc);
 	return s;
 }
