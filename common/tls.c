@@ -21,6 +21,9 @@
 
 #define TLS_IN_CAP	(512U << 10)
 #define TLS_OUT_CAP	(64U << 10)
+/* Sends shorter than this go in records of TLS_SMALL_RECORD bytes. */
+#define TLS_BULK	(64U << 10)
+#define TLS_SMALL_RECORD	2048
 
 static void last_error(char *err, size_t len, const char *what)
 {
@@ -350,6 +353,12 @@ int gl_tls_seal(struct gl_tls *t, const void *p, size_t n)
 	t->out_sent = t->out_len = 0;
 	t->out_plain = 0;
 	ERR_clear_error();
+	/*
+	 * A record is opened only once it is whole: small sends (a batch of
+	 * launches, a reply) go in small records, which the peer can act on as
+	 * they arrive, as it could on plain TCP's segments; bulk in full ones.
+	 */
+	SSL_set_max_send_fragment(t->ssl, n < TLS_BULK ? TLS_SMALL_RECORD : 16384);
 	while (n) {
 		size_t w = 0;
 
