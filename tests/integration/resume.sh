@@ -10,7 +10,9 @@
 # (tests/gpu/run-all.sh), with PyTorch inference through a cut link and
 # through a closed one too where python3 has torch.  Ends with "N passed,
 # N failed".  (tests/integration/outage.sh goes through every way a link
-# dies.)
+# dies.)  GLEAM_TEST_TLS=1 runs it all over mutual TLS (make check-security
+# does): a session taken up again is a new TLS connection of the same
+# identity.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PORT=$((21000 + $$ % 20000))
@@ -20,15 +22,22 @@ CTL=$TMP/linkem.ctl
 EXPECTED=$ROOT/tests/programs/expected
 PROGS=$BUILD/tests/programs
 
+SEC_SERVER=()
+SEC_CLIENT=()
+if [ "${GLEAM_TEST_TLS:-0}" = 1 ]; then
+	"$BIN/gleamctl" tls init "$TMP/ca" 127.0.0.1 client >/dev/null || bad "credentials"
+	SEC_SERVER=(--tls-cert "$TMP/ca/127.0.0.1.pem")
+	SEC_CLIENT=(--tls-cert "$TMP/ca/client.pem")
+fi
 "$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend "${BACKEND:-sim}" --keepalive 2 \
-	--resume 8 \
+	--resume 8 "${SEC_SERVER[@]}" \
 	>>"$TMP/server.log" 2>&1 &
 SPID=$!
 "$BIN/linkem" --listen "127.0.0.1:$LPORT" --connect "127.0.0.1:$PORT" --rate 1gbit \
 	--delay 250us --control "$CTL" >>"$TMP/linkem.log" 2>&1 &
 LKPID=$!
 "$BIN/gleamd" client --server "127.0.0.1:$LPORT" --socket "$GLEAM_SOCKET" --keepalive 2 \
-	--resume 8 >>"$TMP/client.log" 2>&1 &
+	--resume 8 "${SEC_CLIENT[@]}" >>"$TMP/client.log" 2>&1 &
 CPID=$!
 trap 'kill $LKPID 2>/dev/null; cleanup' EXIT
 for _ in $(seq 200); do

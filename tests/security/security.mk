@@ -14,5 +14,6 @@ ALL_TARGETS += $(SECURITY_TENANT)
 .PHONY: check-security
 check-security: all
 	BUILD=$(BUILD) tests/security/run.sh
+	BUILD=$(BUILD) GLEAM_TEST_TLS=1 tests/integration/resume.sh
 
 CHECK_TARGETS += check-security
