@@ -647,8 +647,13 @@ static bool drain_in(struct bridge *b)
 			memcpy(&f, b->ibuf + off, sizeof(f));
 			if (f.magic != GLEAM_WIRE_MAGIC || f.flags || f.reserved ||
 			    f.len > GLEAM_FRAME_MAX) {
-				peer_err(b, "peer sent a malformed frame header (magic %#x type %u flags %#x len %u)",
-				       f.magic, f.type, f.flags, f.len);
+				/* A TLS handshake record starts 0x16 0x03: say so plainly. */
+				if ((f.magic & 0xffff) == 0x0316)
+					peer_err(b, "peer speaks TLS, and this side has no credentials "
+						 "(tls-cert)");
+				else
+					peer_err(b, "peer sent a malformed frame header (magic %#x type %u "
+						 "flags %#x len %u)", f.magic, f.type, f.flags, f.len);
 				ok = false;
 				break;
 			}

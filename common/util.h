@@ -38,8 +38,8 @@ int gl_mkdir_parent(const char *path);
 /*
  * Whether the directory of path is fit for a socket that only its owner's
  * programs should reach or replace: a directory (not a link), owned by
- * this process's user, that nobody else may write.  0, or -errno with the
- * reason in why.
+ * this process's user or by root, that nobody else may write.  0, or
+ * -errno with the reason in why.
  */
 int gl_private_dir(const char *path, char *why, size_t len);
 

@@ -55,15 +55,17 @@ running() {
 	"$bindir/gleamctl" status >/dev/null 2>&1
 }
 
-# The socket's directory is this user's alone: one another user made, or may
-# write, could hold a socket of theirs that the program would talk to.
+# The socket's directory is this user's (or root's) alone: one another user
+# made, or may write, could hold a socket of theirs that the program would
+# talk to.
 private_dir() {
 	mkdir -p "$1" 2>/dev/null || true
 	[ "$(stat -c %u "$1" 2>/dev/null)" = "$(id -u)" ] && [ ! -L "$1" ] && chmod 700 "$1"
-	if [ -L "$1" ] || [ ! -d "$1" ] || [ "$(stat -c %u "$1")" != "$(id -u)" ] ||
+	owner=$(stat -c %u "$1" 2>/dev/null || echo none)
+	if [ -L "$1" ] || [ ! -d "$1" ] || { [ "$owner" != "$(id -u)" ] && [ "$owner" != 0 ]; } ||
 		[ $((0$(stat -c %a "$1") & 022)) -ne 0 ]; then
 		echo "gleam-run: refusing $1: it must be a directory of this user's" \
-			"(uid $(id -u)) that nobody else may write" >&2
+			"(uid $(id -u)) or root's that nobody else may write" >&2
 		exit 126
 	fi
 }
