@@ -74,7 +74,8 @@ class Servers(bench.Daemons):
         sock = os.path.join(self.tmp, "gleamd-%s.sock" % name)
         extra = ["--tls-cert", os.path.join(self.ca, "bench.pem")] if tls else []
         procs.append(self.spawn([os.path.join(BIN, "gleamd"), "client", "--server", target,
-                                 "--socket", sock, "--cache", "off"] + extra + bench.GLEAMD_ARGS,
+                                 "--socket", sock, "--cache", "off", "--state-dir", ""] + extra +
+                                bench.GLEAMD_ARGS,
                                 "client-%s.log" % name))
         env = dict(os.environ, GLEAM_SOCKET=sock)
         self.wait(lambda: subprocess.run([os.path.join(BIN, "gleamctl"), "status"],
