@@ -32,6 +32,7 @@
 #define WORKER_NOFILE	4096
 /* The fallback service user, where the configured one does not exist. */
 #define WORKER_USER_FALLBACK	"nobody"
+#define WORKER_UID_FALLBACK	"65534"
 
 extern char **environ;
 
@@ -45,6 +46,28 @@ static struct {
 	char user[64];
 } sp = { .exe = -1 };
 
+/* "UID" or "UID:GID", not 0: the workers' ids, without groups; whether it was one. */
+static bool numeric_user(const char *v)
+{
+	unsigned long uid, gid;
+	char *end;
+
+	uid = strtoul(v, &end, 10);
+	if (end == v || uid == 0 || uid >= (uid_t)-1)
+		return false;
+	gid = uid;
+	if (*end == ':')
+		gid = strtoul(end + 1, &end, 10);
+	if (*end || gid >= (gid_t)-1)
+		return false;
+	sp.drop = true;
+	sp.uid = (uid_t)uid;
+	sp.gid = (gid_t)gid;
+	sp.ngroups = 0;
+	snprintf(sp.user, sizeof(sp.user), "uid %lu", uid);
+	return true;
+}
+
 int wk_spawn_init(const char *user)
 {
 	struct passwd *pw;
@@ -57,6 +80,8 @@ int wk_spawn_init(const char *user)
 		snprintf(sp.user, sizeof(sp.user), "%s", pw ? pw->pw_name : "?");
 		return 0;
 	}
+	if (user && *user && numeric_user(user))
+		return 0;
 	pw = getpwnam(user && *user ? user : "gleam");
 	if (!pw && user && *user) {
 		gl_err("no user %s for the workers", user);
@@ -64,9 +89,12 @@ int wk_spawn_init(const char *user)
 	}
 	if (!pw)
 		pw = getpwnam(WORKER_USER_FALLBACK);
-	if (!pw || !pw->pw_uid) {
-		gl_err("no unprivileged user for the workers (worker-user)");
-		return -ENOENT;
+	/* A system without a user database (a small initramfs): nobody's number. */
+	if (!pw)
+		return numeric_user(WORKER_UID_FALLBACK) ? 0 : -ENOENT;
+	if (!pw->pw_uid) {
+		gl_err("the workers' user may not be root (worker-user)");
+		return -EINVAL;
 	}
 	sp.drop = true;
 	sp.uid = pw->pw_uid;

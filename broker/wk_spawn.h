@@ -9,8 +9,8 @@
 
 /*
  * At server start: the executable workers start from and, where the
- * server runs as root, the user they run as (user; none: "gleam", else
- * "nobody").  0 or -errno.
+ * server runs as root, the user they run as (user, a name or "UID[:GID]";
+ * none: "gleam", else "nobody", else uid 65534).  0 or -errno.
  */
 int wk_spawn_init(const char *user);
 /* The user workers run as; whether it is another than the server's. */

@@ -17,6 +17,8 @@
 #   GLEAM_PORT      port of the local server gleamd (default 7381)
 #   GLEAM_SOCKET    the client gleamd's local socket
 #   GLEAM_ASYNC     0: every call waits for its reply (for comparison)
+#   GLEAM_WORKER_USER  the local server's workers' user when run as root
+#                   (default: gleam, else nobody; one that may open the GPU)
 set -eu
 
 bindir=$(cd "$(dirname "$0")" && pwd)
@@ -47,7 +49,7 @@ if [ "${1:-}" = "--stop" ]; then
 	exit 0
 fi
 if [ $# -eq 0 ] || [ "$1" = "--help" ]; then
-	sed -n '4,23p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,25p' "$0" | sed 's/^# \{0,1\}//'
 	[ $# -eq 0 ] && exit 2 || exit 0
 fi
 
@@ -100,6 +102,7 @@ if ! running; then
 		env -u LD_LIBRARY_PATH -u LD_PRELOAD setsid "$bindir/gleamd" server \
 			--listen "127.0.0.1:$port" --backend "$backend" \
 			--tls-cert "$rundir/tls/127.0.0.1.pem" --admin client \
+			${GLEAM_WORKER_USER:+--worker-user "$GLEAM_WORKER_USER"} \
 			</dev/null >>"$rundir/server.log" 2>&1 &
 		echo $! >"$rundir/server.pid"
 		server=127.0.0.1:$port
