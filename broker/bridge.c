@@ -449,7 +449,7 @@ void bridge_detach(struct bridge *b)
 	/* What was in flight either way is kept, or was not yet taken: both resent. */
 	if (b->tcp >= 0)
 		shutdown(b->tcp, SHUT_RDWR);
-	b->ilen = 0;
+	b->ioff = b->ilen = 0;
 	b->frame_left = 0;
 	b->olen = b->osent = 0;
 	b->in_blocked = false;
@@ -625,9 +625,28 @@ static void peer_err(struct bridge *b, const char *fmt, ...)
 }
 
 /* Parse what arrived; copy messages into the ring.  false: close. */
+/*
+ * Bytes parsed up to off: what is left stays where it is, and moves to the
+ * front only when the room behind it runs short, so that a fast link's
+ * bytes are not copied once more each time a read ends inside a message.
+ */
+static void consumed(struct bridge *b, size_t off)
+{
+	if (off == b->ilen) {
+		b->ioff = b->ilen = 0;
+		return;
+	}
+	b->ioff = off;
+	if (off && b->icap - b->ilen < b->icap / 2) {
+		memmove(b->ibuf, b->ibuf + off, b->ilen - off);
+		b->ilen -= off;
+		b->ioff = 0;
+	}
+}
+
 static bool drain_in(struct bridge *b)
 {
-	size_t off = 0;
+	size_t off = b->ioff;
 	bool published = false, ok = true;
 	bool records = b->in_type == GLEAM_FRAME_RECORDS;
 
@@ -757,16 +776,13 @@ static bool drain_in(struct bridge *b)
 			b->frame_left -= len;
 		}
 	}
-	if (off) {
-		memmove(b->ibuf, b->ibuf + off, b->ilen - off);
-		b->ilen -= off;
-	}
+	consumed(b, off);
 	if (published) {
 		loop_note_busy();
 		if (gl_ring_cons_sleeping(b->in_dir))
 			bridge_ring_bell(b);
 	}
-	ack_in(b, b->ilen == 0);
+	ack_in(b, b->ilen == b->ioff);
 	/* Control connections have no ring. */
 	if (!b->in_blocked && b->ring.base)
 		gl_ring_prod_set_sleeping(b->in_dir, false);
@@ -869,7 +885,7 @@ static void linger(struct bridge *b)
 	shutdown(b->tcp, SHUT_WR);
 	b->lingering = true;
 	b->linger_until = gl_now_ns() + LINGER_S * 1000000000ull;
-	b->ilen = 0;
+	b->ioff = b->ilen = 0;
 	if (!b->recving) {
 		linger_recv(b);
 		return;

@@ -126,7 +126,7 @@ struct bridge {
 	uint32_t out_consumed;		/* ring bytes in obuf, released on send */
 	bool sending;
 	unsigned char *ibuf;
-	size_t ilen, icap;
+	size_t ioff, ilen, icap;	/* ibuf[ioff, ilen): read, not yet parsed */
 	uint32_t frame_left;		/* payload bytes of the current frame */
 	bool recving;
 	bool in_blocked;		/* ring full: wait for a bell */

@@ -18,6 +18,18 @@ CA=$TMP/ca
 PIDS=()
 unset GLEAM_TLS_CERT GLEAM_TLS_KEY GLEAM_TLS_CA
 
+# The ports of this run, P[0] to P[9]: each free when it starts, since other
+# suites run beside this one.
+P=()
+cand=$PORT
+for i in $(seq 0 9); do
+	while [ -n "$(ss -Htan "sport = :$cand" 2>/dev/null)" ]; do
+		cand=$((cand + 1))
+	done
+	P[$i]=$cand
+	cand=$((cand + 1))
+done
+
 more_cleanup() {
 	for p in "${PIDS[@]}"; do
 		kill "$p" 2>/dev/null
@@ -31,9 +43,9 @@ ctl() {
 	"$BIN/gleamctl" --tls-cert "$CA/ops.pem" "$@"
 }
 
-# A server gleamd on PORT+$1 with the given options; its pid in SRV.
+# A server gleamd on port P[$1] with the given options; its pid in SRV.
 server() {
-	local n=$1 p=$((PORT + $1))
+	local n=$1 p=${P[$1]}
 	shift
 	"$BIN/gleamd" server --listen "127.0.0.1:$p" --backend sim "$@" >>"$TMP/server$n.log" 2>&1 &
 	SRV=$!
@@ -91,7 +103,7 @@ head -c 4194304 /dev/urandom >"$TMP/weights"
 head -c 8388608 /dev/urandom >"$TMP/upload"
 
 # ---- 1. Only identities of the deployment's CA get in ----
-S1=127.0.0.1:$PORT
+S1=127.0.0.1:${P[0]}
 if server 0 --tls-cert "$CA/127.0.0.1.pem" --admin ops; then
 	ok "a server with credentials starts (TLS 1.3, mutual)"
 else
@@ -109,19 +121,19 @@ fi
 
 # Without credentials a server serves loopback only, whatever it is told.
 lan=$(hostname -I 2>/dev/null | tr ' ' '\n' | grep -E '^[0-9.]+$' | grep -v '^127\.' | head -n 1)
-if server 3 --listen "0.0.0.0:$((PORT + 3))" && grep -q "serving loopback only" "$TMP/server3.log"; then
+if server 3 --listen "0.0.0.0:${P[3]}" && grep -q "serving loopback only" "$TMP/server3.log"; then
 	if [ -z "$lan" ]; then
 		echo "SKIP: a server without credentials refuses the LAN (no address but loopback)"
 		ok "a server without credentials says it serves loopback only"
-	elif timeout 3 bash -c "exec 9<>/dev/tcp/$lan/$((PORT + 3))" 2>/dev/null; then
+	elif timeout 3 bash -c "exec 9<>/dev/tcp/$lan/${P[3]}" 2>/dev/null; then
 		bad "a server without credentials answered on $lan"
 	else
-		ok "a server without credentials serves loopback only ($lan:$((PORT + 3)) refused)"
+		ok "a server without credentials serves loopback only ($lan:${P[3]} refused)"
 	fi
 else
 	bad "a server without credentials: $(tail -n 2 "$TMP/server3.log")"
 fi
-S0=127.0.0.1:$((PORT + 3))
+S0=127.0.0.1:${P[3]}
 SPID0=$SRV
 
 # ---- 2. Chunks: usable by a tenant only once it has shown it holds the bytes ----
@@ -143,11 +155,20 @@ else
 	bad "a tenant that holds the bytes: $out"
 fi
 client "$TMP/mallory.sock" "$S1" mallory || bad "mallory's client gleamd starts"
-if through "$TMP/mallory.sock" "$TENANT" upload "$TMP/weights" >"$TMP/mallory.out" 2>&1 &&
-	cache=$(GLEAM_SOCKET=$TMP/mallory.sock "$BIN/gleamctl" status --json | python3 -c '
+# The cache counters of the last session that ended on the client gleamd at $1.
+last_cache() {
+	for _ in $(seq 50); do
+		GLEAM_SOCKET=$1 "$BIN/gleamctl" status --json | python3 -c '
 import json, sys
-c = json.load(sys.stdin)["client"]["ended"][-1]["cache"]
-print(c["hits"], c["bytes_sent"])') && [ "${cache%% *}" -ge 3 ] && [ "${cache##* }" -lt 1048576 ]; then
+e = json.load(sys.stdin)["client"]["ended"]
+print(e[-1]["cache"]["hits"], e[-1]["cache"]["bytes_sent"]) if e else sys.exit(1)' && return 0
+		sleep 0.1
+	done
+	return 1
+}
+if through "$TMP/mallory.sock" "$TENANT" upload "$TMP/weights" >"$TMP/mallory.out" 2>&1 &&
+	cache=$(last_cache "$TMP/mallory.sock") && [ "${cache%% *}" -ge 3 ] &&
+	[ "${cache##* }" -lt 1048576 ]; then
 	ok "a tenant that holds the same bytes proves it: its warm load crosses as names (hits, bytes sent: $cache)"
 else
 	bad "a second tenant's warm load: ${cache:-?} ($(tail -n 1 "$TMP/mallory.out"))"
@@ -161,7 +182,7 @@ else
 fi
 
 # ---- 4. Limits: pins, sessions, device memory, the log ----
-S2=127.0.0.1:$((PORT + 1))
+S2=127.0.0.1:${P[1]}
 if server 1 --tls-cert "$CA/127.0.0.1.pem" --admin ops --cache-mem 64M --pin-max 16M \
 	--pin-mem 64M --max-sessions 6 --max-sessions-tenant 4; then
 	SPID2=$SRV
@@ -206,7 +227,7 @@ else
 	bad "a server with limits starts: $(tail -n 2 "$TMP/server1.log")"
 fi
 
-S3=127.0.0.1:$((PORT + 2))
+S3=127.0.0.1:${P[2]}
 if server 2 --tls-cert "$CA/127.0.0.1.pem" --gpu-mem-session 64M --gpu-mem-tenant 96M \
 	--cache-scope tenant && client "$TMP/quota.sock" "$S3" alice; then
 	# A store seen per tenant tells mallory nothing of alice's chunks.
@@ -305,8 +326,8 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		>"$TMP/add.out" 2>&1; [ $? -ne 0 ] && grep -q "not allowed" "$TMP/add.out" &&
 		GLEAM_SOCKET=$TMP/alice.sock as_nobody "$BIN/gleamctl" assign socket "$S1" \
 		>>"$TMP/add.out" 2>&1; [ $? -ne 0 ] &&
-		GLEAM_SOCKET=$TMP/alice.sock "$BIN/gleamctl" servers add "127.0.0.1:$((PORT + 9))" >/dev/null &&
-		GLEAM_SOCKET=$TMP/alice.sock "$BIN/gleamctl" servers remove "127.0.0.1:$((PORT + 9))" >/dev/null; then
+		GLEAM_SOCKET=$TMP/alice.sock "$BIN/gleamctl" servers add "127.0.0.1:${P[9]}" >/dev/null &&
+		GLEAM_SOCKET=$TMP/alice.sock "$BIN/gleamctl" servers remove "127.0.0.1:${P[9]}" >/dev/null; then
 		ok "another user cannot add servers or reassign sessions on a client gleamd; root can"
 	else
 		bad "placement by another user: $(head -n 2 "$TMP/add.out")"
@@ -317,19 +338,19 @@ else
 fi
 
 # ---- 7. What crosses the link: a capture holds none of an upload's bytes ----
-"$BIN/linkem" --listen "127.0.0.1:$((PORT + 4))" --connect "$S1" --capture "$TMP/tls.cap" \
+"$BIN/linkem" --listen "127.0.0.1:${P[4]}" --connect "$S1" --capture "$TMP/tls.cap" \
 	>/dev/null 2>"$TMP/linkem1.log" &
 PIDS+=($!)
-"$BIN/linkem" --listen "127.0.0.1:$((PORT + 5))" --connect "$S0" --capture "$TMP/plain.cap" \
+"$BIN/linkem" --listen "127.0.0.1:${P[5]}" --connect "$S0" --capture "$TMP/plain.cap" \
 	>/dev/null 2>"$TMP/linkem2.log" &
 PIDS+=($!)
 sleep 0.3
 why=""
-client "$TMP/cap.sock" "127.0.0.1:$((PORT + 4))" alice --cache off || why="a client through the link"
+client "$TMP/cap.sock" "127.0.0.1:${P[4]}" alice --cache off || why="a client through the link"
 [ -z "$why" ] && ! through "$TMP/cap.sock" "$TENANT" upload "$TMP/upload" >"$TMP/cap.out" 2>&1 &&
 	why="the upload over TLS: $(tail -n 1 "$TMP/cap.out")"
 [ -z "$why" ] && ! out=$($PEER capture-has "$TMP/upload" "$TMP/tls.cap") && why="over TLS: $out"
-[ -z "$why" ] && ! client "$TMP/plain.sock" "127.0.0.1:$((PORT + 5))" - --cache off &&
+[ -z "$why" ] && ! client "$TMP/plain.sock" "127.0.0.1:${P[5]}" - --cache off &&
 	why="a plain client through the link"
 [ -z "$why" ] && ! through "$TMP/plain.sock" "$TENANT" upload "$TMP/upload" >"$TMP/plain.out" 2>&1 &&
 	why="the upload over plain TCP: $(tail -n 1 "$TMP/plain.out")"
@@ -366,14 +387,14 @@ fi
 wait "$mwpid"
 
 # ---- 9. Descriptors the daemons did not open, names peers chose ----
-"$BIN/gleamd" server --listen "127.0.0.1:$((PORT + 6))" --backend sim 7>"$TMP/fd7" \
+"$BIN/gleamd" server --listen "127.0.0.1:${P[6]}" --backend sim 7>"$TMP/fd7" \
 	>/dev/null 2>&1 &
 fdpid=$!
 PIDS+=("$fdpid")
 sleep 0.5
 leak=$(ls -l "/proc/$fdpid/fd" 2>/dev/null | grep -c "$TMP/fd7")
 # The pipe is the started daemon's descriptor 3: the reader ends only if the daemon let it go.
-bash -c "exec 3>&1; '$BIN/gleamd' server --listen 127.0.0.1:$((PORT + 7)) --backend sim \
+bash -c "exec 3>&1; '$BIN/gleamd' server --listen 127.0.0.1:${P[7]} --backend sim \
 	>/dev/null 2>&1 & echo \$! >'$TMP/pipe.pid'" | timeout 10 cat >/dev/null
 rc=$?
 PIDS+=("$(cat "$TMP/pipe.pid")")
