@@ -217,6 +217,7 @@ struct ccache {
 	uint32_t chunk_size, threshold, query_max;
 	uint64_t pin_max;		/* the server's bound on the session's pins */
 	uint64_t pinned_bytes;		/* what pinned holds: the server's count too */
+	uint64_t asked_bytes;		/* names in questions on the wire: the server may pin them */
 	struct centry *head, **tail;
 	size_t queued;
 	struct nset pinned;		/* count: queued records that name it */
@@ -279,10 +280,14 @@ static void pins_forget(struct ccache *c)
 	c->pinned_bytes = 0;
 }
 
-/* Whether the bytes of a chunk of len may go as CACHE_DATA: they pin it too. */
+/*
+ * Whether the bytes of a chunk of len may go as CACHE_DATA: they pin it
+ * too, and the server pins what it holds of a question before it reads
+ * what follows the question, so the names on the wire count as pinned.
+ */
 static bool pin_room(const struct ccache *c, uint32_t len)
 {
-	return !c->pin_max || c->pinned_bytes + len <= c->pin_max;
+	return !c->pin_max || c->pinned_bytes + c->asked_bytes + len <= c->pin_max;
 }
 
 /*
@@ -522,6 +527,7 @@ static void ask(struct bridge *b)
 		nset_add(&c->asked, &e->name);
 		qn->names[n].name = e->name;
 		qn->names[n].len = e->count;
+		c->asked_bytes += e->count;
 		n++;
 	}
 	/* The asked names leave the set to ask (deletion moves entries: look them up). */
@@ -801,6 +807,7 @@ void ccache_resumed(struct bridge *b)
 	}
 	c->qtail = &c->qhead;
 	c->nquestions = 0;
+	c->asked_bytes = 0;
 	nset_free(&c->asked);
 	nset_free(&c->to_ask);
 	pins_forget(c);
@@ -896,6 +903,9 @@ bool ccache_have(struct bridge *b, const void *p, uint32_t len)
 	}
 	bits = (const uint64_t *)((const unsigned char *)p + sizeof(h));
 	pbits = bits + words;
+	/* What the server pinned of them is now known: it counts as pinned below. */
+	for (uint32_t i = 0; i < qn->n; i++)
+		c->asked_bytes -= qn->names[i].len;
 	for (uint32_t i = 0; i < qn->n; i++) {
 		bool is_held = bits[i / 64] >> (i % 64) & 1;
 
