@@ -16,11 +16,26 @@
 
 #include "cubin.h"
 #include "image.h"
-#include "occupancy.h"
+#include "cudarules.h"
 #include "sim_kernels.h"
 #include "util.h"
 #include "worker.h"
 
+
+/*
+ * What the sim does not implement (the generated sim_stubs_gen.c answers
+ * for it): CUDA_ERROR_NOT_SUPPORTED, and the function's name once per
+ * worker on stderr.
+ */
+CUresult sim_unsupported(unsigned int fn)
+{
+	static uint64_t said[(GL_FN_LIMIT + 63) / 64];
+	uint64_t bit = 1ull << (fn % 64);
+
+	if (fn < GL_FN_LIMIT && !(__atomic_fetch_or(&said[fn / 64], bit, __ATOMIC_RELAXED) & bit))
+		fprintf(stderr, "gleamd: %s: not implemented by the sim backend\n", gl_fn_name(fn));
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
 
 /* The sim device's multiprocessors (what the test programs print). */
 #define SIM_SMS		4u
@@ -265,19 +280,8 @@ static void ran_since(uint64_t t0)
 
 static long find_le(uint64_t p)
 {
-	long lo = 0, hi = (long)sim.n - 1, best = -1;
-
-	while (lo <= hi) {
-		long mid = (lo + hi) / 2;
-
-		if (sim.a[mid].base <= p) {
-			best = mid;
-			lo = mid + 1;
-		} else {
-			hi = mid - 1;
-		}
-	}
-	return best;
+	_Static_assert(offsetof(struct sim_alloc, base) == 0, "sorted by a leading base");
+	return gl_find_le(sim.a, sim.n, sizeof(sim.a[0]), p);
 }
 
 /* Host view of [p, p + len) when it lies inside one allocation. */
@@ -897,6 +901,171 @@ CUresult sim_cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstrea
 CUresult sim_cuMemsetD32Async(CUdeviceptr d, unsigned int v, size_t n, CUstream s)
 {
 	return set_async(d, v, n, 4, s);
+}
+
+/*
+ * Fills of pitched rows: row by row, each a fill of its own (in a capture
+ * too).  The driver refuses rows wider than the pitch.
+ */
+static CUresult set_2d(CUdeviceptr dst, size_t pitch, uint32_t v, size_t width, size_t height,
+		       unsigned int w, CUstream s, bool async)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	CTX_OK();
+	if (height > 1 && (width > pitch / w || pitch % w))
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!async && (r = legacy_work()))
+		return r;
+	for (size_t y = 0; y < height && !r; y++)
+		r = async ? set_async(dst + y * pitch, v, width, w, s) : set_n(dst + y * pitch, v, width, w);
+	return r;
+}
+
+CUresult sim_cuMemsetD2D8(CUdeviceptr d, size_t pitch, unsigned char v, size_t wd, size_t ht)
+{
+	return set_2d(d, pitch, v, wd, ht, 1, NULL, false);
+}
+
+CUresult sim_cuMemsetD2D16(CUdeviceptr d, size_t pitch, unsigned short v, size_t wd, size_t ht)
+{
+	return set_2d(d, pitch, v, wd, ht, 2, NULL, false);
+}
+
+CUresult sim_cuMemsetD2D32(CUdeviceptr d, size_t pitch, unsigned int v, size_t wd, size_t ht)
+{
+	return set_2d(d, pitch, v, wd, ht, 4, NULL, false);
+}
+
+CUresult sim_cuMemsetD2D8Async(CUdeviceptr d, size_t pitch, unsigned char v, size_t wd, size_t ht,
+			       CUstream s)
+{
+	return set_2d(d, pitch, v, wd, ht, 1, s, true);
+}
+
+CUresult sim_cuMemsetD2D16Async(CUdeviceptr d, size_t pitch, unsigned short v, size_t wd,
+				size_t ht, CUstream s)
+{
+	return set_2d(d, pitch, v, wd, ht, 2, s, true);
+}
+
+CUresult sim_cuMemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned int v, size_t wd, size_t ht,
+				CUstream s)
+{
+	return set_2d(d, pitch, v, wd, ht, 4, s, true);
+}
+
+/* Stream memory writes: a 64-bit value is two 32-bit fills, low word first. */
+CUresult sim_cuStreamWriteValue32(CUstream s, CUdeviceptr addr, cuuint32_t v, unsigned int flags)
+{
+	if (flags & ~CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER)
+		return CUDA_ERROR_INVALID_VALUE;
+	return set_async(addr, v, 1, 4, s);
+}
+
+CUresult sim_cuStreamWriteValue64(CUstream s, CUdeviceptr addr, cuuint64_t v, unsigned int flags)
+{
+	CUresult r;
+
+	if ((flags & ~CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER) || addr % 8)
+		return CUDA_ERROR_INVALID_VALUE;
+	r = set_async(addr, (uint32_t)v, 1, 4, s);
+	return r ? r : set_async(addr + 4, (uint32_t)(v >> 32), 1, 4, s);
+}
+
+/*
+ * Stream memory waits.  Everything before has completed, here as on no GPU,
+ * so the condition holds now or never: a wait that would never end is
+ * refused, named on stderr, rather than hung.
+ */
+static CUresult wait_value(CUstream s, CUdeviceptr addr, uint64_t v, unsigned int flags,
+			   unsigned int w)
+{
+	unsigned int cond = flags & 0xf;
+	struct sim_capture *cap;
+	unsigned char *p;
+	uint64_t cur = 0;
+	bool ok;
+	CUresult r;
+
+	CTX_OK();
+	if ((flags & ~(0xfu | CU_STREAM_WAIT_VALUE_FLUSH)) || cond > CU_STREAM_WAIT_VALUE_NOR ||
+	    addr % w || !(p = mem(NULL, addr, w)))
+		return CUDA_ERROR_INVALID_VALUE;
+	r = stream_work(s, &cap);
+	if (r || cap)
+		return r;
+	memcpy(&cur, p, w);
+	switch (cond) {
+	case CU_STREAM_WAIT_VALUE_GEQ:
+		ok = w == 4 ? (int32_t)((uint32_t)cur - (uint32_t)v) >= 0 : (int64_t)(cur - v) >= 0;
+		break;
+	case CU_STREAM_WAIT_VALUE_EQ:
+		ok = cur == v;
+		break;
+	case CU_STREAM_WAIT_VALUE_AND:
+		ok = (cur & v) != 0;
+		break;
+	default:
+		ok = ~(cur | v) & (w == 4 ? 0xffffffffull : ~0ull);
+		break;
+	}
+	if (ok)
+		return CUDA_SUCCESS;
+	fprintf(stderr, "gleamd: sim: a stream wait for a value nothing will write: refused\n");
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
+CUresult sim_cuStreamWaitValue32(CUstream s, CUdeviceptr addr, cuuint32_t v, unsigned int flags)
+{
+	return wait_value(s, addr, v, flags, 4);
+}
+
+CUresult sim_cuStreamWaitValue64(CUstream s, CUdeviceptr addr, cuuint64_t v, unsigned int flags)
+{
+	return wait_value(s, addr, v, flags, 8);
+}
+
+/* Without a profiler attached the driver accepts the marks and does nothing. */
+CUresult sim_cuProfilerStart(void)
+{
+	CTX_OK();
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuProfilerStop(void)
+{
+	CTX_OK();
+	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuCtxResetPersistingL2Cache(void)
+{
+	CTX_OK();
+	return CUDA_SUCCESS;
+}
+
+/* 2^28 elements of any format, as the H200 answers. */
+CUresult sim_cuDeviceGetTexture1DLinearMaxWidth(size_t *w, CUarray_format fmt, unsigned int nch,
+						CUdevice dev)
+{
+	if (!dev_ok(dev))
+		return CUDA_ERROR_INVALID_DEVICE;
+	if (nch != 1 && nch != 2 && nch != 4)
+		return CUDA_ERROR_INVALID_VALUE;
+	*w = 1u << 28;
+	return CUDA_SUCCESS;
+}
+
+/* Execution affinity (an SM count per context) needs MPS, which the sim has not. */
+CUresult sim_cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev)
+{
+	if (!dev_ok(dev))
+		return CUDA_ERROR_INVALID_DEVICE;
+	if ((unsigned int)type >= CU_EXEC_AFFINITY_TYPE_MAX)
+		return CUDA_ERROR_INVALID_VALUE;
+	*pi = 0;
+	return CUDA_SUCCESS;
 }
 
 /* ---- contexts ---- */
@@ -1999,22 +2168,16 @@ struct gl_backend gl_backend_sim_rw = {
 
 /* ---- what the CUDA runtime asks beyond the above ---- */
 
-static CUresult sim_attr_check(CUfunction_attribute a, int v)
+/* What the driver takes, for the function as loaded on the sim's device. */
+static CUresult sim_attr_check(const struct sim_func *f, CUfunction_attribute a, int v)
 {
-	switch (a) {
-	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-		return v < 0 || v > 232448 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
-	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
-		return v < -1 || v > 100 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
-	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
-	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
-	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
-	case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
-	case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
-		return v < 0 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
-	default:
-		return CUDA_ERROR_INVALID_VALUE;
-	}
+	int32_t dev[GLEAM_DEV_ATTR_MAX] = { 0 };
+	int32_t attr[GLEAM_FUNC_ATTR_MAX] = { 0 };
+
+	sim_dev_attrs(dev);
+	if (f->gk)
+		gl_func_attrs(dev, &f->gk->res, attr);
+	return gl_func_attr_check(dev, attr[CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES], a, v);
 }
 
 /* The sim keeps no attributes: the shim answers them from its own copy. */
@@ -2023,7 +2186,7 @@ CUresult sim_cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v)
 	CTX_OK();
 	if (!is(f, K_FUNC))
 		return CUDA_ERROR_INVALID_HANDLE;
-	return sim_attr_check(a, v);
+	return sim_attr_check((const struct sim_func *)f, a, v);
 }
 
 CUresult sim_cuKernelSetAttribute(CUfunction_attribute a, int v, CUkernel k, CUdevice dev)
@@ -2032,7 +2195,7 @@ CUresult sim_cuKernelSetAttribute(CUfunction_attribute a, int v, CUkernel k, CUd
 		return CUDA_ERROR_INVALID_DEVICE;
 	if (!is(k, K_FUNC))
 		return CUDA_ERROR_INVALID_HANDLE;
-	return sim_attr_check(a, v);
+	return sim_attr_check((const struct sim_func *)k, a, v);
 }
 
 static bool sim_cache_ok(CUfunc_cache c)
@@ -2385,40 +2548,30 @@ CUresult sim_cuMemPoolDestroy(CUmemoryPool pool)
 CUresult sim_cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
 {
 	struct sim_pool *p = pool_of(pool);
-	cuuint64_t v;
+	uint64_t v;
+	CUresult r;
 
-	if (!p || !value)
+	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
-	switch (attr) {
-	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
-	case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
-	case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
-		v = *(int *)value != 0;
+	r = gl_pool_attr_in(attr, value, &v);
+	if (r)
+		return r;
+	if (gl_pool_attr_is_int(attr))
 		p->reuse[attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES] = (int)v;
-		return CUDA_SUCCESS;
-	case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
-		p->threshold = *(cuuint64_t *)value;
-		return CUDA_SUCCESS;
+	else if (attr == CU_MEMPOOL_ATTR_RELEASE_THRESHOLD)
+		p->threshold = v;
 	/* A high watermark is reset to zero, and reads as what is there now. */
-	case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
-	case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
-		v = *(cuuint64_t *)value;
-		if (v)
-			return CUDA_ERROR_INVALID_VALUE;
-		if (attr == CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH)
-			p->reserved_high = p->reserved;
-		else
-			p->used_high = p->used;
-		return CUDA_SUCCESS;
-	default:
-		return CUDA_ERROR_INVALID_VALUE;
-	}
+	else if (attr == CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH)
+		p->reserved_high = p->reserved;
+	else
+		p->used_high = p->used;
+	return CUDA_SUCCESS;
 }
 
 CUresult sim_cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, void *value)
 {
-	struct sim_pool *p = pool_of(pool);
-	cuuint64_t v;
+	const struct sim_pool *p = pool_of(pool);
+	uint64_t v;
 
 	if (!p || !value)
 		return CUDA_ERROR_INVALID_VALUE;
@@ -2426,8 +2579,8 @@ CUresult sim_cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, 
 	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
 	case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
 	case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
-		*(int *)value = p->reuse[attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES];
-		return CUDA_SUCCESS;
+		v = (uint64_t)p->reuse[attr - CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES];
+		break;
 	case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
 		v = p->threshold;
 		break;
@@ -2446,7 +2599,7 @@ CUresult sim_cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr, 
 	default:
 		return CUDA_ERROR_INVALID_VALUE;
 	}
-	*(cuuint64_t *)value = v;
+	gl_pool_attr_out(attr, v, value);
 	return CUDA_SUCCESS;
 }
 

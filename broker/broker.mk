@@ -17,11 +17,12 @@ GLEAMD_NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null || \
 # Linked statically, like liburing: GPU machines need not have libnl.
 GLEAMD_NL_LIBS := -Wl,-Bstatic -lnl-route-3 -lnl-genl-3 -lnl-3 -Wl,-Bdynamic
 GLEAMD_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(GLEAMD_SRCS)) $(BUILD)/obj/gen/worker_gen.o \
+	$(BUILD)/obj/gen/sim_stubs_gen.o \
 	$(COMMON_OBJS) $(BUILD)/obj/kmod/user/vgpu_user.o $(BUILD)/obj/kmod/user/vgpu_nl.o
 GLEAMD := $(BUILD)/bin/gleamd
 
 $(BUILD)/obj/broker/%.o: CFLAGS_EXTRA := -Ibroker -Ikmod/user
-$(BUILD)/obj/gen/worker_gen.o: CFLAGS_EXTRA := -Ibroker
+$(BUILD)/obj/gen/worker_gen.o $(BUILD)/obj/gen/sim_stubs_gen.o: CFLAGS_EXTRA := -Ibroker
 $(BUILD)/obj/kmod/user/vgpu_nl.o: CFLAGS_EXTRA := -Ikmod/user $(GLEAMD_NL_CFLAGS)
 $(BUILD)/obj/broker/linkmon.o: CFLAGS_EXTRA := -Ibroker $(GLEAMD_NL_CFLAGS)
 

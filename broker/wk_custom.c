@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cudarules.h"
 #include "image.h"
 #include "util.h"
 #include "worker.h"
@@ -510,20 +511,6 @@ CUresult wk_cuMemPoolCreate(struct wk_call *k)
 	return r;
 }
 
-/* The reuse policies are ints; the threshold and the watermarks 64-bit. */
-static bool pool_attr_int(int64_t attr)
-{
-	return attr == CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES ||
-	       attr == CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC ||
-	       attr == CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES;
-}
-
-static bool pool_attr_ok(int64_t attr)
-{
-	return attr >= CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES &&
-	       attr <= CU_MEMPOOL_ATTR_USED_MEM_HIGH;
-}
-
 CUresult wk_cuMemPoolSetAttribute(struct wk_call *k)
 {
 	const struct gl_a_cuMemPoolSetAttribute *a = wk_args(k, sizeof(*a));
@@ -533,7 +520,7 @@ CUresult wk_cuMemPoolSetAttribute(struct wk_call *k)
 	CUresult r;
 	int small;
 
-	if (!a || !pool_attr_ok(a->attr))
+	if (!a || !gl_pool_attr_known(a->attr))
 		return CUDA_ERROR_INVALID_VALUE;
 	v = wk_data(k, sizeof(*v));
 	if (!v)
@@ -544,7 +531,7 @@ CUresult wk_cuMemPoolSetAttribute(struct wk_call *k)
 	small = (int)*v;
 	big = *v;
 	return k->w->be->op.f_cuMemPoolSetAttribute(p, (CUmemPool_attribute)a->attr,
-						    pool_attr_int(a->attr) ? (void *)&small :
+						    gl_pool_attr_is_int(a->attr) ? (void *)&small :
 									     (void *)&big);
 }
 
@@ -556,15 +543,15 @@ CUresult wk_cuMemPoolGetAttribute(struct wk_call *k)
 	int small = 0;
 	CUresult r;
 
-	if (!a || !pool_attr_ok(a->attr))
+	if (!a || !gl_pool_attr_known(a->attr))
 		return CUDA_ERROR_INVALID_VALUE;
 	r = wk_handle(k->w, GL_H_MEMPOOL, a->pool, (void **)&p);
 	if (r)
 		return r;
 	r = k->w->be->op.f_cuMemPoolGetAttribute(p, (CUmemPool_attribute)a->attr,
-						 pool_attr_int(a->attr) ? (void *)&small :
+						 gl_pool_attr_is_int(a->attr) ? (void *)&small :
 									  (void *)&big);
 	if (r)
 		return r;
-	return reply_u64(k, pool_attr_int(a->attr) ? (uint64_t)(int64_t)small : big);
+	return reply_u64(k, gl_pool_attr_is_int(a->attr) ? (uint64_t)(int64_t)small : big);
 }

@@ -2,7 +2,8 @@
 # generated from uapi/api.tbl.
 GEN_DIR   := $(BUILD)/gen
 GEN_FILES := $(GEN_DIR)/gleam_api_gen.h $(GEN_DIR)/api_gen.c $(GEN_DIR)/shim_gen.c \
-	$(GEN_DIR)/libcuda.map $(GEN_DIR)/worker_gen.c $(GEN_DIR)/backend_gen.h $(GEN_DIR)/errors_gen.c
+	$(GEN_DIR)/libcuda.map $(GEN_DIR)/worker_gen.c $(GEN_DIR)/backend_gen.h $(GEN_DIR)/errors_gen.c \
+	$(GEN_DIR)/sim_stubs_gen.c
 
 $(GEN_DIR)/.stamp: uapi/api.tbl uapi/driver-symbols.txt tools/gen-api.py
 	@mkdir -p $(GEN_DIR)
@@ -10,7 +11,7 @@ $(GEN_DIR)/.stamp: uapi/api.tbl uapi/driver-symbols.txt tools/gen-api.py
 	@touch $@
 $(GEN_FILES): $(GEN_DIR)/.stamp
 
-COMMON_SRCS := common/ring.c common/util.c common/image.c common/cubin.c common/occupancy.c
+COMMON_SRCS := common/ring.c common/util.c common/image.c common/cubin.c common/cudarules.c
 # Position-independent objects serve both the shared library and programs.
 COMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMMON_SRCS)) $(BUILD)/obj/gen/api_gen.o
 
@@ -21,3 +22,22 @@ $(BUILD)/obj/%.o: %.c $(GEN_DIR)/.stamp
 $(BUILD)/obj/gen/%.o: $(GEN_DIR)/%.c $(GEN_DIR)/.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS_EXTRA) -fPIC -c $< -o $@
+
+# The generated headers are kept in uapi/gen/ too, so that a change of the
+# wire layout (a record's fields, a function's number) shows in review:
+# check-gen fails when they differ from what the table generates, and
+# update-gen copies the generated ones there.
+GEN_KEPT := gleam_api_gen.h backend_gen.h
+check-gen: $(GEN_DIR)/.stamp
+	@for f in $(GEN_KEPT); do \
+		cmp -s $(GEN_DIR)/$$f uapi/gen/$$f || { \
+			diff -u uapi/gen/$$f $(GEN_DIR)/$$f | head -n 40; \
+			echo "check-gen: uapi/gen/$$f differs from what uapi/api.tbl generates" \
+			     "(make update-gen, then review and commit the difference)"; exit 1; }; \
+	done; echo "check-gen: uapi/gen/ matches uapi/api.tbl"
+update-gen: $(GEN_DIR)/.stamp
+	@mkdir -p uapi/gen
+	@for f in $(GEN_KEPT); do cp $(GEN_DIR)/$$f uapi/gen/$$f; done
+	@echo "update-gen: uapi/gen/ refreshed; review the difference before committing"
+.PHONY: check-gen update-gen
+CHECK_TARGETS += check-gen

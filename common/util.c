@@ -267,3 +267,23 @@ int gl_parse_size(const char *s, uint64_t *out)
 	*out = v;
 	return 0;
 }
+
+long gl_find_le(const void *array, size_t n, size_t size, uint64_t p)
+{
+	const unsigned char *a = array;
+	long lo = 0, hi = (long)n - 1, best = -1;
+
+	while (lo <= hi) {
+		long mid = lo + (hi - lo) / 2;
+		uint64_t key;
+
+		memcpy(&key, a + (size_t)mid * size, sizeof(key));
+		if (key <= p) {
+			best = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	return best;
+}

@@ -53,4 +53,11 @@ int gl_secret_eq(const void *a, const void *b, size_t n);
 /* Parse sizes like 4M, 1g, 65536; 0 or -EINVAL. */
 int gl_parse_size(const char *s, uint64_t *out);
 
+/*
+ * In an array of n elements of size bytes, sorted by a leading uint64_t
+ * (an allocation's base address): the index of the last element whose key
+ * is <= p, or -1.
+ */
+long gl_find_le(const void *array, size_t n, size_t size, uint64_t p);
+
 #endif /* GLEAM_UTIL_H */

@@ -296,28 +296,12 @@ CUresult shim_begin(struct shim_call *c, unsigned int fn)
 	if (!shim.initialised)
 		return CUDA_ERROR_NOT_INITIALIZED;
 	ctx = shim_current();
-	switch (fn) {
-	case GL_FN_cuDevicePrimaryCtxRetain:
-	case GL_FN_cuDevicePrimaryCtxRelease:
-	case GL_FN_cuDevicePrimaryCtxReset:
-	case GL_FN_cuDevicePrimaryCtxSetFlags:
-	case GL_FN_cuCtxCreate:
-	case GL_FN_cuCtxCreate_v4:
-	case GL_FN_cuCtxDestroy:
-	/* Libraries and their kernels belong to no context (CUDA 12). */
-	case GL_FN_cuLibraryLoadData:
-	case GL_FN_cuLibraryGetKernel:
-	case GL_FN_cuLibraryUnload:
-	/* Memory pools belong to a device, not to a context. */
-	case GL_FN_cuDeviceGetDefaultMemPool:
-	case GL_FN_cuDeviceSetMemPool:
-	case GL_FN_cuMemPoolCreate:
-	case GL_FN_cuMemPoolDestroy:
-	case GL_FN_cuMemPoolSetAttribute:
-	case GL_FN_cuMemPoolGetAttribute:
-	case GL_FN_cuMemPoolTrimTo:
-		break;
-	default:
+	/*
+	 * Contexts, libraries and their kernels, and memory pools need none
+	 * current (the table's noctx); everything else does, and a context
+	 * that failed fails it.
+	 */
+	if (!(gl_fn_traits(fn) & GL_T_NOCTX)) {
 		if (!ctx)
 			return CUDA_ERROR_INVALID_CONTEXT;
 		if (ctx->o.magic != (SHIM_OBJ_MAGIC | GL_H_CTX))

@@ -402,30 +402,21 @@ CUresult shim_capture_gate(struct shim_call *c)
 	case GL_FN_cuStreamDestroy:
 		stream_gone(c->ctx, ((const struct gl_a_cuStreamDestroy *)c->args)->hStream);
 		break;
-	/* The synchronous copies and fills go on the legacy stream. */
-	case GL_FN_cuMemcpyHtoD:
-	case GL_FN_cuMemcpyDtoH:
-	case GL_FN_cuMemcpyDtoD:
-	case GL_FN_cuMemsetD8:
-	case GL_FN_cuMemsetD16:
-	case GL_FN_cuMemsetD32:
-		if (implicit(c->ctx, true))
-			r = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
-		break;
-	/* Their own business (below), and queries about a stream, not work for it. */
-	case GL_FN_cuStreamBeginCapture:
-	case GL_FN_cuStreamEndCapture:
-	case GL_FN_cuStreamGetId:
-	case GL_FN_cuStreamGetPriority:
-	case GL_FN_cuStreamGetFlags:
-	case GL_FN_cuOccupancyMaxActiveClusters:
-	case GL_FN_cuOccupancyMaxPotentialClusterSize:
-		break;
 	default:
-		if (sid != SID_NONE && (gl_fn_table[c->fn].cls == GL_ASYNC ||
-					c->fn == GL_FN_cuMemAllocAsync ||
-					c->fn == GL_FN_cuMemAllocFromPoolAsync))
+		/*
+		 * The synchronous copies and fills go on the legacy stream (the
+		 * table's legacy); questions about a stream and capture's own
+		 * calls are no work for it (aside); other work on a stream, and
+		 * the stream-ordered calls that wait (ordered), meet its capture.
+		 */
+		if (gl_fn_traits(c->fn) & GL_T_LEGACY) {
+			if (implicit(c->ctx, true))
+				r = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+		} else if (!(gl_fn_traits(c->fn) & GL_T_ASIDE) && sid != SID_NONE &&
+			   (gl_fn_table[c->fn].cls == GL_ASYNC ||
+			    (gl_fn_traits(c->fn) & GL_T_ORDERED))) {
 			r = stream_touch(c, sid, false);
+		}
 		break;
 	}
 	pthread_mutex_unlock(&caps.lock);

@@ -40,19 +40,8 @@ static struct {
 /* Index of the last allocation whose base is <= p, or -1; lock held. */
 static long find_le(uint64_t p)
 {
-	long lo = 0, hi = (long)dev_allocs.n - 1, best = -1;
-
-	while (lo <= hi) {
-		long mid = (lo + hi) / 2;
-
-		if (dev_allocs.a[mid].base <= p) {
-			best = mid;
-			lo = mid + 1;
-		} else {
-			hi = mid - 1;
-		}
-	}
-	return best;
+	_Static_assert(offsetof(struct alloc, base) == 0, "sorted by a leading base");
+	return gl_find_le(dev_allocs.a, dev_allocs.n, sizeof(dev_allocs.a[0]), p);
 }
 
 static int alloc_add_piece(uint64_t base, uint64_t size, uint64_t ctx, CUmemoryPool pool,
@@ -372,13 +361,11 @@ CUresult shim_cuMemFree(CUdeviceptr dptr)
 	struct shim_call c;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuMemFree);
+	r = shim_begin_io(&c, GL_FN_cuMemFree, &a, sizeof(a), NULL, 0);
 	if (r)
 		return r;
 	if (!dptr)
 		return CUDA_SUCCESS;
-	c.args = &a;
-	c.args_len = sizeof(a);
 	return free_range(&c, dptr);
 }
 
@@ -406,11 +393,9 @@ CUresult shim_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream, int per_thread)
 	struct shim_call c;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuMemFreeAsync);
+	r = shim_begin_io(&c, GL_FN_cuMemFreeAsync, &a, sizeof(a), NULL, 0);
 	if (r)
 		return r;
-	c.args = &a;
-	c.args_len = sizeof(a);
 	r = shim_stream_id(stream, per_thread, &a.hStream);
 	return r ? r : free_range(&c, dptr);
 }
@@ -1012,7 +997,8 @@ static CUresult dtoh(unsigned int fn, void *dst, CUdeviceptr src, size_t n, CUst
 	c.outbuf = dst;
 	c.outbuf_len = n;
 	c.force_sync = true;
-	c.host_pinned = shim_host_pinned(dst);
+	/* Only the asynchronous form to page-locked memory returns before the copy. */
+	c.host_pinned = fn == GL_FN_cuMemcpyDtoHAsync && shim_host_pinned(dst);
 	/*
 	 * Its answer comes after everything its stream held: a synchronisation
 	 * of that stream right after it has nothing left to wait for.

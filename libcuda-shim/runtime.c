@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "export.h"
-#include "occupancy.h"
+#include "cudarules.h"
 #include "shim.h"
 #include "util.h"
 
@@ -151,13 +151,9 @@ CUresult shim_cuStreamGetId(CUstream s, unsigned long long *sid, int per_thread)
 			return CUDA_SUCCESS;
 		}
 	}
-	r = shim_begin(&c, GL_FN_cuStreamGetId);
+	r = shim_begin_io(&c, GL_FN_cuStreamGetId, &a, sizeof(a), &o, sizeof(o));
 	if (r)
 		return r;
-	c.args = &a;
-	c.args_len = sizeof(a);
-	c.out = &o;
-	c.out_len = sizeof(o);
 	r = shim_stream_id(s, per_thread, &a.hStream);
 	if (!r)
 		r = shim_call(&c);
@@ -528,7 +524,7 @@ CUresult shim_cuPointerGetAttributes(unsigned int n, CUpointer_attribute *attrs,
 
 /*
  * The occupancy family follows from the function's attributes and the
- * device's properties alone (common/occupancy.c): answered here, for any
+ * device's properties alone (common/cudarules.c): answered here, for any
  * arguments, with no record.  Frameworks ask before launches.
  */
 struct occ {
@@ -717,26 +713,8 @@ static CUresult send_async_any(unsigned int fn, const void *args, size_t len)
  */
 static CUresult attr_check(const struct shim_func *f, CUdevice dev, CUfunction_attribute a, int v)
 {
-	int32_t optin = shim.dev[dev].info.attr[CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN];
-
-	switch (a) {
-	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-		if (v < 0 || (optin > 0 &&
-			      (int64_t)v + f->attr[CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES] > optin))
-			return CUDA_ERROR_INVALID_VALUE;
-		return CUDA_SUCCESS;
-	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
-		return v < -1 || v > 100 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
-	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
-	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
-	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
-	case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
-	case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
-		return v < 0 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
-	default:
-		/* The others are read-only. */
-		return CUDA_ERROR_INVALID_VALUE;
-	}
+	return gl_func_attr_check(shim.dev[dev].info.attr, f->attr[CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES],
+				  a, v);
 }
 
 CUresult shim_cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value)

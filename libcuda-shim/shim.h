@@ -252,6 +252,20 @@ struct shim_call {
 };
 
 CUresult shim_begin(struct shim_call *c, unsigned int fn);
+/* shim_begin, then the call's argument block and reply block (out may be NULL). */
+static inline CUresult shim_begin_io(struct shim_call *c, unsigned int fn, const void *args,
+				     size_t args_len, void *out, size_t out_len)
+{
+	CUresult r = shim_begin(c, fn);
+
+	if (r)
+		return r;
+	c->args = args;
+	c->args_len = args_len;
+	c->out = out;
+	c->out_len = out_len;
+	return CUDA_SUCCESS;
+}
 CUresult shim_call(struct shim_call *c);
 static inline CUresult shim_end(struct shim_call *c, CUresult r)
 {

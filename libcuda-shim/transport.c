@@ -733,46 +733,12 @@ static CUresult note_result(struct shim_call *c, CUresult r)
  */
 static bool harmless(unsigned int fn)
 {
-	switch (fn) {
-	case GL_FN_cuMemcpyHtoD:
-	case GL_FN_cuMemcpyHtoDAsync:
-	case GL_FN_cuMemcpyDtoD:
-	case GL_FN_cuMemcpyDtoDAsync:
-	case GL_FN_cuMemsetD8:
-	case GL_FN_cuMemsetD16:
-	case GL_FN_cuMemsetD32:
-	case GL_FN_cuMemsetD8Async:
-	case GL_FN_cuMemsetD16Async:
-	case GL_FN_cuMemsetD32Async:
-	case GL_FN_cuStreamWaitEvent:
-	case GL_FN_cuEventRecord:
-	case GL_FN_cuEventDestroy:
-	case GL_FN_cuStreamDestroy:
-	case GL_FN_cuMemFree:
-	case GL_FN_cuMemFreeAsync:
-	case GL_FN_cuGraphExecDestroy:
-	case GL_FN_cuGraphDestroy:
-	case GL_FN_cuMemPoolDestroy:
-	case GL_FN_cuMemPoolTrimTo:
-		return true;
-	default:
-		return false;
-	}
+	return gl_fn_traits(fn) & (GL_T_FILL | GL_T_ORDER);
 }
 
 static bool risky(unsigned int fn)
 {
-	switch (fn) {
-	case GL_FN_cuLaunchKernel:
-	case GL_FN_cuLaunchKernelEx:
-	case GL_FN_cuGraphLaunch:
-	case GL_FN_cuMemcpyDtoHAsync:
-	case GL_FN_cuMemcpy:
-	case GL_FN_cuMemcpyAsync:
-		return true;
-	default:
-		return false;
-	}
+	return gl_fn_traits(fn) & GL_T_WORK;
 }
 
 /*
@@ -809,19 +775,18 @@ static void note_async(const struct shim_call *c)
 	}
 }
 
-/* Whether a synchronisation has nothing to wait for (see risky()). */
 /* Whether c synchronises its own context, or a stream in it. */
 static bool is_sync(const struct shim_call *c)
 {
-	switch (c->fn) {
-	case GL_FN_cuStreamSynchronize:
-	case GL_FN_cuCtxSynchronize:
+	unsigned int t = gl_fn_traits(c->fn);
+
+	if (t & GL_T_WAIT_STREAM)
 		return true;
-	case GL_FN_cuCtxSynchronize_v2:
-		return ((const struct gl_a_cuCtxSynchronize_v2 *)c->args)->ctx == c->ctx;
-	default:
+	if (!(t & GL_T_WAIT_CTX))
 		return false;
-	}
+	/* cuCtxSynchronize_v2 names the context it waits for. */
+	return c->fn != GL_FN_cuCtxSynchronize_v2 ||
+	       ((const struct gl_a_cuCtxSynchronize_v2 *)c->args)->ctx == c->ctx;
 }
 
 /* Whether a synchronisation of ctx has nothing to wait for (see risky()). */

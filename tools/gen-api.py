@@ -10,6 +10,7 @@ Writes into OUTDIR:
   libcuda.map       the linker version script: the driver API and nothing else
   worker_gen.c      the replay worker's dispatch
   backend_gen.h     the list of functions a replay backend provides
+  sim_stubs_gen.c   the sim's answer to what it does not implement (weak)
   errors_gen.c      CUresult names (from CUDA_H)
 
 Only the Python standard library is used.  The table is checked strictly:
@@ -26,6 +27,14 @@ HANDLES = {
     "CUmemoryPool": "MEMPOOL",
 }
 CLASSES = ("local", "async", "sync")
+# What a function is beyond its class (uapi/api.tbl's header says each).
+TRAITS = {
+    "noctx": "GL_T_NOCTX", "work": "GL_T_WORK", "fill": "GL_T_FILL", "order": "GL_T_ORDER",
+    "tohost": "GL_T_TOHOST", "wait:stream": "GL_T_WAIT_STREAM", "wait:ctx": "GL_T_WAIT_CTX",
+    "wait:event": "GL_T_WAIT_EVENT", "query:stream": "GL_T_QUERY_STREAM",
+    "query:event": "GL_T_QUERY_EVENT", "gpu": "GL_T_GPU", "legacy": "GL_T_LEGACY",
+    "aside": "GL_T_ASIDE", "ordered": "GL_T_ORDERED",
+}
 UNSIGNED = {"unsigned int", "unsigned char", "unsigned short", "size_t",
             "CUdeviceptr", "cuuint64_t", "unsigned long long", "cuuint32_t"}
 SIGNED = {"int", "short", "char", "long long", "CUdevice"}
@@ -114,7 +123,16 @@ def parse(path):
         if f.cls == "local" and not f.S:
             raise SystemExit(f"{where}: a local function needs a hand-written shim side (S)")
         f.syms = []
-        for s in m.group(5).split():
+        f.traits = []
+        words = m.group(5).split()
+        # Traits come before the symbols: words without an '@'.
+        while words and "@" not in words[0]:
+            for t in words.pop(0).split(","):
+                if t not in TRAITS:
+                    raise SystemExit(f"{where}: unknown trait '{t}'")
+                f.traits.append(t)
+        check_traits(f, where)
+        for s in words:
             sm = re.match(r"^(\w+)@(\d+)(?::(ptds|ptsz))?$", s)
             if not sm:
                 raise SystemExit(f"{where}: bad symbol {s}")
@@ -132,6 +150,21 @@ def parse(path):
             check_generable(f)
         funcs.append(f)
     return funcs
+
+
+def check_traits(f, where):
+    """Traits that contradict the class or each other are a table error."""
+    t = set(f.traits)
+    kinds = t & {"work", "fill", "order"}
+    if len(kinds) > 1 and kinds != {"work", "order"}:
+        raise SystemExit(f"{where}: at most one of work, fill and order")
+    waits = [x for x in t if x.startswith(("wait:", "query:")) or x == "gpu"]
+    if len(waits) > 1:
+        raise SystemExit(f"{where}: at most one kind of wait")
+    if waits and f.cls != "sync":
+        raise SystemExit(f"{where}: {waits[0]} on a function that does not wait")
+    if f.cls == "local" and (kinds or waits or "tohost" in t):
+        raise SystemExit(f"{where}: a local function does no work on the GPU")
 
 
 def check_generable(f):
@@ -210,12 +243,20 @@ def gen_header(funcs, out):
     for k in sorted(set(HANDLES.values())):
         w(f"\tGL_H_{k},\n")
     w("\tGL_H_LIMIT\n};\n\n")
+    w("/* Traits (uapi/api.tbl's header). */\n")
+    for i, (t, macro) in enumerate(TRAITS.items()):
+        w(f"#define {macro}\t(1U << {i})\t/* {t} */\n")
+    w("\n")
     w("struct gl_fn_desc {\n\tconst char *name;\n\tunsigned char cls;\n"
       "\t/* It makes something the caller holds: a handle, or device memory. */\n"
-      "\tunsigned char creates;\n};\n\n")
+      "\tunsigned char creates;\n\tunsigned short traits;\t/* GL_T_* */\n};\n\n")
+
     w("/* Indexed by function number; name is NULL for unused numbers. */\n")
     w("extern const struct gl_fn_desc gl_fn_table[GL_FN_LIMIT];\n")
     w("extern const unsigned short gl_fn_args_size[GL_FN_LIMIT];\n\n")
+    w("static inline unsigned int gl_fn_traits(unsigned int fn)\n{\n")
+    w("\treturn fn < GL_FN_LIMIT ? gl_fn_table[fn].traits : 0;\n}\n\n")
+
     w("static inline const char *gl_fn_name(unsigned int fn)\n{\n")
     w("\treturn fn < GL_FN_LIMIT && gl_fn_table[fn].name ? gl_fn_table[fn].name : \"?\";\n}\n\n")
     for f in funcs:
@@ -233,7 +274,8 @@ def gen_tables(funcs, out):
     w("const struct gl_fn_desc gl_fn_table[GL_FN_LIMIT] = {\n")
     for f in funcs:
         creates = any(a.ann == "new" for a in f.args) or f.name.startswith("cuMemAlloc")
-        w(f'\t[{f.nr}] = {{ "{f.name}", GL_{f.cls.upper()}, {int(creates)} }},\n')
+        tr = " | ".join(TRAITS[t] for t in f.traits) or "0"
+        w(f'\t[{f.nr}] = {{ "{f.name}", GL_{f.cls.upper()}, {int(creates)}, {tr} }},\n')
     w("};\n\n")
     w("/* Bytes of each function's argument block (0: none travels). */\n")
     w("const unsigned short gl_fn_args_size[GL_FN_LIMIT] = {\n")
@@ -496,6 +538,20 @@ def gen_backend(funcs, out):
     w("\n#endif\n")
 
 
+def gen_sim_stubs(funcs, out):
+    """Weak sim_ functions: backend_sim.c's own definitions replace them."""
+    w = out.write
+    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w("/*\n * Each remote function the sim backend does not implement answers\n"
+      " * CUDA_ERROR_NOT_SUPPORTED and names itself once on stderr.\n */\n")
+    w('#include <cuda.h>\n#include "gleam_api_gen.h"\n#include "backend_gen.h"\n\n')
+    w("CUresult sim_unsupported(unsigned int fn);\n\n")
+    for f in funcs:
+        if f.remote:
+            w(f"__attribute__((weak)) CUresult sim_{f.name}({params(f)})\n")
+            w(f"{{\n\treturn sim_unsupported(GL_FN_{f.name});\n}}\n\n")
+
+
 def gen_errors(cuda_h, out):
     """CUresult names, read from the toolkit's cuda.h."""
     text = open(cuda_h).read()
@@ -537,6 +593,7 @@ def main():
     emit("libcuda.map", gen_map, allsyms, funcs)
     emit("worker_gen.c", gen_worker, funcs)
     emit("backend_gen.h", gen_backend, funcs)
+    emit("sim_stubs_gen.c", gen_sim_stubs, funcs)
     if len(sys.argv) == 5:
         emit("errors_gen.c", gen_errors, sys.argv[4])
 

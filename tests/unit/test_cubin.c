@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Reading module images (common/cubin.c) and the occupancy rules
- * (common/occupancy.c).  The occupancy cases are answers NVIDIA's driver
+ * (common/cudarules.c).  The occupancy cases are answers NVIDIA's driver
  * gave on the H200 (driver 580) for the test kernels' resources
  * (tests/kernels/resources.cu; occdiff checks all of them there).
  */
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cubin.h"
-#include "occupancy.h"
+#include "cudarules.h"
 #include "unit.h"
 
 START_TEST(test_lz4)
