@@ -285,6 +285,19 @@ CUresult shim_dev_check(CUdevice dev)
 	return CUDA_SUCCESS;
 }
 
+CUresult shim_send(unsigned int fn, const void *args, size_t len, const struct iovec *iov,
+		   int niov)
+{
+	struct shim_call c;
+	CUresult r = shim_begin_io(&c, fn, args, len, NULL, 0);
+
+	if (r)
+		return r;
+	c.iov = iov;
+	c.niov = niov;
+	return shim_call(&c);
+}
+
 CUresult shim_begin(struct shim_call *c, unsigned int fn)
 {
 	struct shim_ctx *ctx;

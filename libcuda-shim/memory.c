@@ -842,29 +842,34 @@ CUresult shim_cuMemFreeHost(void *p)
 
 CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p);
 
-bool shim_host_pinned(const void *p)
+
+/* The flags of the page-locked allocation holding p; false when none does. */
+static bool host_alloc_flags(const void *p, unsigned int *flags)
 {
-	unsigned int f;
+	bool found = false;
 
-	return !shim_cuMemHostGetFlags(&f, (void *)p) || shim_host_registered(p);
-}
-
-CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p)
-{
-	CUresult r = CUDA_ERROR_INVALID_VALUE;
-
-	if (!pflags)
-		return r;
 	pthread_mutex_lock(&host_allocs.lock);
 	for (struct host_alloc *h = host_allocs.list; h; h = h->next) {
-		if ((char *)p >= (char *)h->p && (char *)p < (char *)h->p + h->size) {
-			*pflags = h->flags;
-			r = CUDA_SUCCESS;
+		if ((const char *)p >= (char *)h->p && (const char *)p < (char *)h->p + h->size) {
+			*flags = h->flags;
+			found = true;
 			break;
 		}
 	}
 	pthread_mutex_unlock(&host_allocs.lock);
-	return r;
+	return found;
+}
+
+bool shim_host_pinned(const void *p)
+{
+	unsigned int f;
+
+	return host_alloc_flags(p, &f) || shim_host_registered(p);
+}
+
+CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p)
+{
+	return pflags && host_alloc_flags(p, pflags) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 /*
@@ -877,20 +882,12 @@ CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p)
  */
 CUresult shim_cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int flags)
 {
-	CUresult r = CUDA_ERROR_INVALID_VALUE;
+	unsigned int f;
 
-	if (!pdptr || flags)
-		return r;
-	pthread_mutex_lock(&host_allocs.lock);
-	for (struct host_alloc *h = host_allocs.list; h; h = h->next) {
-		if ((char *)p >= (char *)h->p && (char *)p < (char *)h->p + h->size) {
-			*pdptr = (CUdeviceptr)(uintptr_t)p;
-			r = CUDA_SUCCESS;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&host_allocs.lock);
-	return r;
+	if (!pdptr || flags || !host_alloc_flags(p, &f))
+		return CUDA_ERROR_INVALID_VALUE;
+	*pdptr = (CUdeviceptr)(uintptr_t)p;
+	return CUDA_SUCCESS;
 }
 
 /* ---- copies ---- */

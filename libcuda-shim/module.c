@@ -24,15 +24,6 @@
 #include "shim.h"
 #include "util.h"
 
-#define FATBIN_WRAPPER_MAGIC	0x466243B1u
-
-struct fatbin_wrapper {
-	uint32_t magic;
-	uint32_t version;
-	const void *data;
-	const void *filename;
-};
-
 /* A fat-binary wrapper points at the fat binary itself. */
 static const void *unwrap(const void *image)
 {

@@ -22,22 +22,6 @@ static struct {
 	struct shim_pool *cur[GLEAM_GPUS_MAX_LOCAL];	/* NULL: the default */
 } pools = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-/* A record that needs no context (shim_begin knows them), in the current one if any. */
-static CUresult send_any(unsigned int fn, const void *args, size_t len, const struct iovec *iov,
-			 int niov)
-{
-	struct shim_call c;
-	CUresult r = shim_begin(&c, fn);
-
-	if (r)
-		return r;
-	c.args = args;
-	c.args_len = len;
-	c.iov = iov;
-	c.niov = niov;
-	return shim_call(&c);
-}
-
 static CUresult pool_arg(CUmemoryPool h, struct shim_pool **p)
 {
 	struct shim_obj *o;
@@ -71,7 +55,7 @@ static CUresult default_pool(CUdevice dev, struct shim_pool **out)
 		p->dflt = true;
 		p->o.dev = dev;
 		a.pool_out = p->o.id;
-		r = send_any(GL_FN_cuDeviceGetDefaultMemPool, &a, sizeof(a), NULL, 0);
+		r = shim_send(GL_FN_cuDeviceGetDefaultMemPool, &a, sizeof(a), NULL, 0);
 		if (r) {
 			shim_obj_put(&p->o);
 			goto out;
@@ -132,7 +116,7 @@ CUresult shim_cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
 		return CUDA_ERROR_INVALID_VALUE;
 	a.pool = p->o.id;
 	pthread_mutex_lock(&pools.lock);
-	r = send_any(GL_FN_cuDeviceSetMemPool, &a, sizeof(a), NULL, 0);
+	r = shim_send(GL_FN_cuDeviceSetMemPool, &a, sizeof(a), NULL, 0);
 	if (!r)
 		__atomic_store_n(&pools.cur[dev], p->dflt ? NULL : p, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&pools.lock);
@@ -263,7 +247,7 @@ CUresult shim_cuMemPoolDestroy(CUmemoryPool pool)
 		return CUDA_ERROR_INVALID_VALUE;
 	a.pool = p->o.id;
 	pthread_mutex_lock(&pools.lock);
-	r = send_any(GL_FN_cuMemPoolDestroy, &a, sizeof(a), NULL, 0);
+	r = shim_send(GL_FN_cuMemPoolDestroy, &a, sizeof(a), NULL, 0);
 	if (!r && (unsigned int)p->o.dev < GLEAM_GPUS_MAX_LOCAL && pools.cur[p->o.dev] == p)
 		__atomic_store_n(&pools.cur[p->o.dev], NULL, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&pools.lock);
@@ -299,7 +283,7 @@ CUresult shim_cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
 	a.pool = p->o.id;
 	iov.iov_base = &v;
 	iov.iov_len = sizeof(v);
-	r = send_any(GL_FN_cuMemPoolSetAttribute, &a, sizeof(a), &iov, 1);
+	r = shim_send(GL_FN_cuMemPoolSetAttribute, &a, sizeof(a), &iov, 1);
 	if (r || !attr_keeps(attr))
 		return r;
 	pthread_mutex_lock(&pools.lock);

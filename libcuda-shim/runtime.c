@@ -679,19 +679,6 @@ CUresult shim_cuOccupancyMaxPotentialClusterSize(int *n, CUfunction func,
 
 /* ---- function and kernel attributes, cache and shared memory configuration ---- */
 
-/* An asynchronous record in the current context. */
-static CUresult send_async(unsigned int fn, const void *args, size_t len)
-{
-	struct shim_call c;
-	CUresult r = shim_begin(&c, fn);
-
-	if (r)
-		return r;
-	c.args = args;
-	c.args_len = len;
-	return shim_call(&c);
-}
-
 /*
  * A kernel belongs to no context: its calls need none current, and go in
  * the current one if there is one.
@@ -736,7 +723,7 @@ CUresult shim_cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, 
 	if (r)
 		return r;
 	a.hfunc = o->id;
-	r = send_async(GL_FN_cuFuncSetAttribute, &a, sizeof(a));
+	r = shim_send(GL_FN_cuFuncSetAttribute, &a, sizeof(a), NULL, 0);
 	if (r)
 		return r;
 	__atomic_store_n(&f->attr[attrib], value, __ATOMIC_RELAXED);
@@ -793,7 +780,7 @@ CUresult shim_cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
 	if (!cache_config_ok(config))
 		return CUDA_ERROR_INVALID_VALUE;
 	a.hfunc = o->id;
-	r = send_async(GL_FN_cuFuncSetCacheConfig, &a, sizeof(a));
+	r = shim_send(GL_FN_cuFuncSetCacheConfig, &a, sizeof(a), NULL, 0);
 	if (!r)
 		__atomic_store_n(&((struct shim_func *)o)->cache, config, __ATOMIC_RELAXED);
 	return r;
@@ -829,7 +816,7 @@ CUresult shim_cuCtxSetCacheConfig(CUfunc_cache config)
 		return r;
 	if (!cache_config_ok(config))
 		return CUDA_ERROR_INVALID_VALUE;
-	r = send_async(GL_FN_cuCtxSetCacheConfig, &a, sizeof(a));
+	r = shim_send(GL_FN_cuCtxSetCacheConfig, &a, sizeof(a), NULL, 0);
 	if (!r)
 		atomic_store_explicit(&c->cache, config, memory_order_relaxed);
 	return r;

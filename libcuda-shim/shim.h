@@ -267,6 +267,9 @@ static inline CUresult shim_begin_io(struct shim_call *c, unsigned int fn, const
 	return CUDA_SUCCESS;
 }
 CUresult shim_call(struct shim_call *c);
+/* A record with its argument block and data, in the current context (or none, noctx). */
+CUresult shim_send(unsigned int fn, const void *args, size_t len, const struct iovec *iov,
+		   int niov);
 static inline CUresult shim_end(struct shim_call *c, CUresult r)
 {
 	(void)c;
@@ -385,5 +388,14 @@ struct shim_errname {
 extern const struct shim_errname shim_errnames[];
 extern const unsigned int shim_nerrnames;
 
+/* What cudart registers and cuModuleLoadData may be given: a fat binary's wrapper. */
+#define FATBIN_WRAPPER_MAGIC	0x466243B1u
+
+struct fatbin_wrapper {
+	uint32_t magic;
+	uint32_t version;
+	const void *data;
+	const void *filename;
+};
 
 #endif /* GLEAM_SHIM_H */
