@@ -41,6 +41,7 @@ PROGRAMS=(
 	"bigcopy"
 	"occupancy --device"
 	"steady launch 2"
+	"rowfills"
 )
 
 # Run modes: name and the environment the Gleam runs get.
