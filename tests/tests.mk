@@ -27,12 +27,12 @@ ALL_TARGETS += $(UNIT_BIN) $(HOSTILE_BIN)
 
 .PHONY: check-unit check-integration check-valgrind check-kill
 check-unit: $(UNIT_BIN) $(SHIM_LIB)
-	$(UNIT_BIN)
+	GLEAM_SHIM=$${GLEAM_SHIM:-$(SHIM_LIB)} $(UNIT_BIN)
 
 # The unit runner under valgrind, in one process, with no leak allowed.
 check-valgrind: $(UNIT_BIN) $(SHIM_LIB)
-	CK_FORK=no valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
-		$(UNIT_BIN)
+	GLEAM_SHIM=$${GLEAM_SHIM:-$(SHIM_LIB)} CK_FORK=no valgrind -q --error-exitcode=1 \
+		--leak-check=full --errors-for-leak-kinds=definite $(UNIT_BIN)
 
 check-integration: all
 	BUILD=$(BUILD) tests/integration/run.sh
