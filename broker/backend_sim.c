@@ -33,7 +33,7 @@ CUresult sim_unsupported(unsigned int fn)
 	uint64_t bit = 1ull << (fn % 64);
 
 	if (fn < GL_FN_LIMIT && !(__atomic_fetch_or(&said[fn / 64], bit, __ATOMIC_RELAXED) & bit))
-		fprintf(stderr, "gleamd: %s: not implemented by the sim backend\n", gl_fn_name(fn));
+		gl_err("sim: %s: not implemented by the sim backend", gl_fn_name(fn));
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
@@ -426,7 +426,7 @@ CUresult sim_cuMemGetInfo(size_t *free_b, size_t *total)
  * capture's streams and events expressed.  Event records and waits
  * become no operations of their own (on a GPU they are edges, not nodes).
  */
-enum sim_op_kind { OP_COPY, OP_SET, OP_KERNEL };
+enum sim_op_kind { OP_COPY, OP_SET, OP_KERNEL, OP_HOST };
 
 struct sim_op {
 	enum sim_op_kind kind;
@@ -438,6 +438,8 @@ struct sim_op {
 	unsigned int grid[3], block[3], shmem;
 	unsigned char *params;	/* the graph's own copy */
 	size_t params_size;
+	void (*host)(void *);	/* OP_HOST (sim_host.c): a host function and its data */
+	void *host_data;
 };
 
 /*
@@ -570,6 +572,40 @@ static CUresult capture_op(struct sim_capture *cap, CUstream s, const struct sim
 	g->ops[g->n++] = *op;
 	cstate(s)->last = g->n;
 	return CUDA_SUCCESS;
+}
+
+/*
+ * For sim_host.c: the current context's status in *status (a callback is
+ * given it, and runs; a host function does not run in a failed context)
+ * and stream s's capture in *cap, or why work cannot go on s.  Callbacks
+ * are refused by a capture, which they invalidate, as by the driver.
+ */
+CUresult sim_host_begin(CUstream s, bool callback, void **cap, CUresult *status)
+{
+	struct sim_capture *c = NULL;
+	CUresult r;
+
+	*cap = NULL;
+	if (!sim.cur || (sim.cur->primary && sim.cur->refs <= 0))
+		return CUDA_ERROR_INVALID_CONTEXT;
+	*status = sim.cur->sticky;
+	if (*status && !callback)
+		return *status;
+	r = stream_work(s, &c);
+	if (!r && c && callback) {
+		c->invalidated = true;
+		r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	}
+	*cap = c;
+	return r;
+}
+
+/* For sim_host.c: fn(data) becomes the latest operation of s in capture cap. */
+CUresult sim_host_capture(void *cap, CUstream s, void (*fn)(void *), void *data)
+{
+	struct sim_op op = { .kind = OP_HOST, .host = fn, .host_data = data };
+
+	return capture_op(cap, s, &op);
 }
 
 /*
@@ -1012,7 +1048,7 @@ static CUresult wait_value(CUstream s, CUdeviceptr addr, uint64_t v, unsigned in
 	}
 	if (ok)
 		return CUDA_SUCCESS;
-	fprintf(stderr, "gleamd: sim: a stream wait for a value nothing will write: refused\n");
+	gl_err("sim: a stream wait for a value nothing will write: refused");
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 
@@ -1612,7 +1648,7 @@ static CUresult run_kernel(struct sim_func *f, const unsigned int g[3], const un
 	 * has long returned: the error surfaces at the next call.
 	 */
 	if (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED ||
-	    r == CUDA_ERROR_MISALIGNED_ADDRESS) {
+	    r == CUDA_ERROR_MISALIGNED_ADDRESS || r == CUDA_ERROR_ASSERT) {
 		sim.cur->sticky = (CUresult)r;
 		return CUDA_SUCCESS;
 	}
@@ -2385,6 +2421,9 @@ static CUresult run_op(const struct sim_op *op)
 	case OP_KERNEL:
 		return run_kernel(op->f, op->grid, op->block, op->shmem, op->params,
 				  op->params_size);
+	case OP_HOST:
+		op->host(op->host_data);
+		return CUDA_SUCCESS;
 	}
 	return CUDA_ERROR_INVALID_VALUE;
 }

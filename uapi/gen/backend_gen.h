@@ -102,6 +102,8 @@ struct gl_backend_ops {
 	CUresult (*f_cuCtxResetPersistingL2Cache)(void);
 	CUresult (*f_cuDeviceGetTexture1DLinearMaxWidth)(size_t *maxWidthInElements, CUarray_format format, unsigned int numChannels, CUdevice dev);
 	CUresult (*f_cuDeviceGetExecAffinitySupport)(int *pi, CUexecAffinityType type, CUdevice dev);
+	CUresult (*f_cuLaunchHostFunc)(CUstream hStream, CUhostFn fn, void *userData);
+	CUresult (*f_cuStreamAddCallback)(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);
 };
 
 /* GL_BACKEND_FUNCS(X): X(name, driver symbol) for each of them. */
@@ -204,6 +206,8 @@ struct gl_backend_ops {
 	X(cuCtxResetPersistingL2Cache, "cuCtxResetPersistingL2Cache") \
 	X(cuDeviceGetTexture1DLinearMaxWidth, "cuDeviceGetTexture1DLinearMaxWidth") \
 	X(cuDeviceGetExecAffinitySupport, "cuDeviceGetExecAffinitySupport") \
+	X(cuLaunchHostFunc, "cuLaunchHostFunc") \
+	X(cuStreamAddCallback, "cuStreamAddCallback") \
 	/* end */
 
 CUresult sim_cuInit(unsigned int Flags);
@@ -304,5 +308,7 @@ CUresult sim_cuProfilerStop(void);
 CUresult sim_cuCtxResetPersistingL2Cache(void);
 CUresult sim_cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUarray_format format, unsigned int numChannels, CUdevice dev);
 CUresult sim_cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev);
+CUresult sim_cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
+CUresult sim_cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);
 
 #endif

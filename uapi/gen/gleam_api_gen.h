@@ -176,9 +176,13 @@ enum gl_fn {
 	GL_FN_cuCtxResetPersistingL2Cache = 275,
 	GL_FN_cuDeviceGetTexture1DLinearMaxWidth = 276,
 	GL_FN_cuDeviceGetExecAffinitySupport = 277,
+	GL_FN_cuLaunchHostFunc = 300,
+	GL_FN_cuStreamAddCallback = 301,
+	GL_FN_gleamHostFuncRun = 302,
+	GL_FN_gleamOutput = 303,
 };
 
-#define GL_FN_LIMIT 278
+#define GL_FN_LIMIT 304
 
 enum gl_class { GL_LOCAL = 0, GL_ASYNC = 1, GL_SYNC = 2 };
 
@@ -1051,6 +1055,38 @@ struct gl_a_cuDeviceGetExecAffinitySupport {
 };
 struct gl_r_cuDeviceGetExecAffinitySupport {
 	__s64 pi;
+};
+
+struct gl_a_cuLaunchHostFunc {
+	__u64 hStream;	/* id */
+	__s64 fn;
+};
+struct gl_r_cuLaunchHostFunc {
+	__u64 unused;
+};
+
+struct gl_a_cuStreamAddCallback {
+	__u64 hStream;	/* id */
+	__s64 callback;
+	__u64 flags;
+};
+struct gl_r_cuStreamAddCallback {
+	__u64 unused;
+};
+
+struct gl_a_gleamHostFuncRun {
+	__u64 id;
+	__u64 run;
+};
+struct gl_r_gleamHostFuncRun {
+	__u64 unused;
+};
+
+struct gl_a_gleamOutput {
+	__u64 unused;
+};
+struct gl_r_gleamOutput {
+	__u64 unused;
 };
 
 #endif
