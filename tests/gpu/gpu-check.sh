@@ -42,6 +42,8 @@ PROGRAMS=(
 	"occupancy --device"
 	"steady launch 2"
 	"rowfills"
+	"hostfn"
+	"devprintf"
 )
 
 # Run modes: name and the environment the Gleam runs get.
