@@ -347,6 +347,20 @@ static uint64_t reps(const struct sim_launch *l)
 	return (uint64_t)l->grid.y * l->grid.z * l->block.y * l->block.z;
 }
 
+/*
+ * Lines one launch prints at most, as spin_ns sleeps at most
+ * SIM_SPIN_MAX_NS: a record cannot keep a worker printing for hours.
+ */
+#define SIM_PRINT_MAX	(1ULL << 22)
+
+/* The launch's y and z copies of what one x thread prints, at most SIM_PRINT_MAX. */
+static uint64_t copies(const struct sim_launch *l)
+{
+	uint64_t n = nthreads(l) ? reps(l) : 0;
+
+	return n < SIM_PRINT_MAX ? n : SIM_PRINT_MAX;
+}
+
 static int run_print_hello(const struct sim_launch *l)
 {
 	const struct sim_kernel *k = KERNEL(print_hello);
@@ -355,7 +369,7 @@ static int run_print_hello(const struct sim_launch *l)
 	if (!params_ok(k, l))
 		return CUDA_ERROR_INVALID_VALUE;
 	get_param(k, l, 0, &tag);
-	for (uint64_t r = nthreads(l) ? reps(l) : 0; r; r--)
+	for (uint64_t r = copies(l); r; r--)
 		printf("hello from the GPU, tag %d\n", tag);
 	return CUDA_SUCCESS;
 }
@@ -364,7 +378,7 @@ static int run_print_hello(const struct sim_launch *l)
 static int run_print_threads(const struct sim_launch *l)
 {
 	const struct sim_kernel *k = KERNEL(print_threads);
-	uint64_t blocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
+	uint64_t blocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z, left = SIM_PRINT_MAX;
 	uint64_t yz = (uint64_t)l->block.y * l->block.z;
 	int32_t tag;
 
@@ -373,9 +387,9 @@ static int run_print_threads(const struct sim_launch *l)
 	get_param(k, l, 0, &tag);
 	if (!nthreads(l))
 		return CUDA_SUCCESS;
-	for (uint64_t b = 0; b < blocks; b++)
-		for (unsigned int i = 0; i < l->block.x; i++)
-			for (uint64_t r = 0; r < yz; r++)
+	for (uint64_t b = 0; b < blocks && left; b++)
+		for (unsigned int i = 0; i < l->block.x && left; i++)
+			for (uint64_t r = 0; r < yz && left; r++, left--)
 				printf("kernel %d: thread %u of %u\n", tag, i, l->block.x);
 	return CUDA_SUCCESS;
 }
@@ -383,7 +397,7 @@ static int run_print_threads(const struct sim_launch *l)
 static int run_print_values(const struct sim_launch *l)
 {
 	const struct sim_kernel *k = KERNEL(print_values);
-	uint64_t p;
+	uint64_t p, left = SIM_PRINT_MAX;
 	int32_t n, *hp;
 	int ret;
 
@@ -395,8 +409,8 @@ static int run_print_values(const struct sim_launch *l)
 		return CUDA_SUCCESS;
 	if ((ret = dev_range(l, p, (uint64_t)n, 4, (void **)&hp)))
 		return ret;
-	for (uint64_t r = reps(l); r; r--)
-		for (int32_t i = 0; i < n; i++)
+	for (uint64_t r = copies(l); r && left; r--)
+		for (int32_t i = 0; i < n && left; i++, left--)
 			printf("value[%d] = %d\n", i, hp[i]);
 	return CUDA_SUCCESS;
 }
@@ -411,7 +425,7 @@ static int run_print_formats(const struct sim_launch *l)
 		return CUDA_ERROR_INVALID_VALUE;
 	get_param(k, l, 0, &i);
 	get_param(k, l, 1, &d);
-	for (uint64_t r = nthreads(l) ? reps(l) : 0; r; r--) {
+	for (uint64_t r = copies(l); r; r--) {
 		printf("int %d, unsigned %u, hex %x, padded [%5d] [%-4d]\n", i,
 		       (unsigned int)i * 3u, (unsigned int)i * 255u, i, i);
 		printf("long long %lld, char %c, string %s, percent %%\n",
@@ -426,13 +440,14 @@ static int run_print_formats(const struct sim_launch *l)
 static int run_print_many(const struct sim_launch *l)
 {
 	const struct sim_kernel *k = KERNEL(print_many);
+	uint64_t left = SIM_PRINT_MAX;
 	int32_t n;
 
 	if (!params_ok(k, l))
 		return CUDA_ERROR_INVALID_VALUE;
 	get_param(k, l, 0, &n);
-	for (uint64_t r = nthreads(l) ? reps(l) : 0; r; r--)
-		for (int32_t i = 0; i < n; i++)
+	for (uint64_t r = copies(l); r && left; r--)
+		for (int32_t i = 0; i < n && left; i++, left--)
 			printf("line %d of %d: the quick brown fox jumps over the lazy dog\n", i, n);
 	return CUDA_SUCCESS;
 }
@@ -445,6 +460,7 @@ static int run_print_many(const struct sim_launch *l)
 static int run_assert_thread(const struct sim_launch *l)
 {
 	const struct sim_kernel *k = KERNEL(assert_thread);
+	uint64_t left = SIM_PRINT_MAX;
 	int32_t bad;
 	int ret = CUDA_SUCCESS;
 
@@ -453,10 +469,10 @@ static int run_assert_thread(const struct sim_launch *l)
 	get_param(k, l, 0, &bad);
 	if (!nthreads(l) || bad < 0 || (uint32_t)bad >= l->block.x)
 		return CUDA_SUCCESS;
-	for (unsigned int by = 0; by < l->grid.y; by++)
-		for (unsigned int bz = 0; bz < l->grid.z; bz++)
-			for (unsigned int ty = 0; ty < l->block.y; ty++)
-				for (unsigned int tz = 0; tz < l->block.z; tz++) {
+	for (unsigned int by = 0; by < l->grid.y && left; by++)
+		for (unsigned int bz = 0; bz < l->grid.z && left; bz++)
+			for (unsigned int ty = 0; ty < l->block.y && left; ty++)
+				for (unsigned int tz = 0; tz < l->block.z && left; tz++, left--) {
 					fprintf(stderr, "tests/kernels/printf.cu:61: void "
 						"assert_thread(int): block: [0,%u,%u], thread: "
 						"[%d,%u,%u] Assertion `blockIdx.x != 0 || "

@@ -26,7 +26,10 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util.h"
 #include "worker.h"
@@ -69,6 +72,10 @@ struct wk_host {
 	unsigned int waiting;	/* runs waiting for the shim */
 	bool busy;		/* the main thread is replaying a record */
 	bool over;		/* the session ended: nobody will answer */
+	bool main_sleeping;	/* the main thread waits for records */
+	bool helper_wants;	/* the helper waits for records to read ahead */
+	uint64_t gen;		/* doorbells rung */
+	int kick;		/* eventfd: the helper has work (a run waits, the main thread busy) */
 	bool said_full;
 	struct ahead *head, **tail;
 	size_t ahead_bytes;
@@ -116,6 +123,15 @@ static void slot_free(struct wk_host *h, uint32_t i)
 	h->s[i].id = 0;
 	h->s[i].next_free = h->free_head;
 	h->free_head = i;
+}
+
+/* The helper has work: a run waits while the main thread is busy. */
+static void kick(struct wk_host *h)
+{
+	uint64_t one = 1;
+
+	if (write(h->kick, &one, sizeof(one)) < 0)
+		return;
 }
 
 /* ---- the messages ---- */
@@ -174,9 +190,9 @@ static void run_slot(uintptr_t data, CUresult status)
 	}
 	run = ++h->s[i].runs;
 	id = h->s[i].id;
-	h->waiting++;
 	/* The main thread may be the one held: the helper reads for it. */
-	pthread_cond_broadcast(&h->cv);
+	if (!h->waiting++ && h->busy)
+		kick(h);
 	pthread_mutex_unlock(&h->lock);
 	wk_output_send(h->w);
 	err = notify(h->w, id, (uint64_t)i << RUN_BITS | run, status, 0);
@@ -258,69 +274,110 @@ static int read_ahead(struct wk_host *h)
 	return w->ring.sq.broken ? -1 : n;
 }
 
-/*
- * A short sleep between looks at the SQ: the main thread alone sleeps on
- * the doorbell.  -EPIPE once the server has hung up.
- */
-static int helper_nap(struct worker *w, unsigned int *us)
-{
-	struct pollfd pfd = { .fd = w->bell, .events = 0 };
-	struct timespec ts = { .tv_nsec = (long)*us * 1000 };
-
-	if (ppoll(&pfd, 1, &ts, NULL) > 0 && (pfd.revents & (POLLHUP | POLLERR)))
-		return -EPIPE;
-	*us = MIN(*us * 2, 1000u);
-	return 0;
-}
-
 static bool helper_needed(const struct wk_host *h)
 {
 	return h->busy && h->waiting && !h->over;
 }
 
+/* The SQ asks for a doorbell while the main thread or the helper sleeps for records; lock held. */
+static void sq_flag(struct wk_host *h)
+{
+	gl_ring_cons_set_sleeping(&h->w->ring.sq, h->main_sleeping || h->helper_wants);
+}
+
+/* The session is over: nobody answers what waits, and nobody rings. */
+static void host_over(struct wk_host *h)
+{
+	pthread_mutex_lock(&h->lock);
+	h->over = true;
+	pthread_cond_broadcast(&h->cv);
+	pthread_mutex_unlock(&h->lock);
+}
+
+/*
+ * A doorbell rang: whoever waits for one (the main thread for records,
+ * any thread for room on the CQ) looks again.  0, or -EPIPE once the
+ * server has hung up.
+ */
+static int take_bell(struct wk_host *h)
+{
+	char buf[64];
+	ssize_t n;
+
+	while ((n = recv(h->w->bell, buf, sizeof(buf), MSG_DONTWAIT)) > 0)
+		;
+	if (n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
+		return -EPIPE;
+	pthread_mutex_lock(&h->lock);
+	h->gen++;
+	pthread_cond_broadcast(&h->cv);
+	pthread_mutex_unlock(&h->lock);
+	return 0;
+}
+
+/*
+ * Once host functions are in use, the helper alone sleeps on the doorbell
+ * (a byte taken by one thread would leave another asleep), and turns each
+ * ring into a broadcast; and while a run waits for the shim and the main
+ * thread is busy, it reads the SQ ahead, asking for a doorbell when the
+ * SQ is empty.
+ */
 static void *helper(void *arg)
 {
 	struct wk_host *h = arg;
-	unsigned int us = 20;
+	struct worker *w = h->w;
 
-	pthread_mutex_lock(&h->lock);
-	while (!h->over) {
+	for (;;) {
+		struct pollfd p[2] = {
+			{ .fd = w->bell, .events = POLLIN },
+			{ .fd = h->kick, .events = POLLIN },
+		};
+		bool want, over;
 		int n = 0;
 
-		if (!helper_needed(h)) {
-			pthread_cond_wait(&h->cv, &h->lock);
-			us = 20;
-			continue;
-		}
+		pthread_mutex_lock(&h->lock);
+		want = helper_needed(h);
+		over = h->over;
 		pthread_mutex_unlock(&h->lock);
-		pthread_mutex_lock(&h->rd);
-		/* The main thread may have finished meanwhile: it reads for itself again. */
-		pthread_mutex_lock(&h->lock);
-		if (helper_needed(h)) {
-			pthread_mutex_unlock(&h->lock);
-			n = read_ahead(h);
-		} else {
-			pthread_mutex_unlock(&h->lock);
-		}
-		pthread_mutex_unlock(&h->rd);
-		if (n < 0 || (n == 0 && helper_nap(h->w, &us))) {
-			/* The session is over: nobody answers what waits. */
-			pthread_mutex_lock(&h->lock);
-			h->over = true;
-			pthread_cond_broadcast(&h->cv);
+		if (over)
 			break;
+		if (want) {
+			pthread_mutex_lock(&h->rd);
+			/* The main thread may have finished meanwhile: it reads for itself again. */
+			pthread_mutex_lock(&h->lock);
+			want = helper_needed(h);
+			pthread_mutex_unlock(&h->lock);
+			n = want ? read_ahead(h) : 0;
+			pthread_mutex_unlock(&h->rd);
+			if (n < 0)
+				break;
 		}
-		if (n)
-			us = 20;
 		pthread_mutex_lock(&h->lock);
+		h->helper_wants = want && !n;
+		sq_flag(h);
+		pthread_mutex_unlock(&h->lock);
+		/* What came before the SQ asked for a doorbell gets none. */
+		if (n || (want && !gl_ring_empty(&w->ring.sq)))
+			continue;
+		if (poll(p, 2, 1000) < 0 && errno != EINTR)
+			break;
+		if (p[1].revents & POLLIN) {
+			uint64_t v;
+
+			if (read(h->kick, &v, sizeof(v)) < 0 && errno != EAGAIN)
+				break;
+		}
+		if ((p[0].revents & (POLLIN | POLLHUP | POLLERR)) && take_bell(h))
+			break;
 	}
-	pthread_mutex_unlock(&h->lock);
+	host_over(h);
 	return NULL;
 }
 
 static struct wk_host *host_get(struct worker *w)
 {
 	struct wk_host *h = w->hf;
+	pthread_condattr_t ca;
 	pthread_t t;
 
 	if (h)
@@ -334,9 +391,15 @@ static struct wk_host *host_get(struct worker *w)
 	h->free_head = UINT32_MAX;
 	h->tail = &h->head;
 	pthread_mutex_init(&h->lock, NULL);
-	pthread_cond_init(&h->cv, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&h->cv, &ca);
+	pthread_condattr_destroy(&ca);
 	pthread_mutex_init(&h->rd, NULL);
-	if (pthread_create(&t, NULL, helper, h)) {
+	h->kick = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (h->kick < 0 || pthread_create(&t, NULL, helper, h)) {
+		if (h->kick >= 0)
+			close(h->kick);
 		pthread_mutex_destroy(&h->lock);
 		pthread_cond_destroy(&h->cv);
 		pthread_mutex_destroy(&h->rd);
@@ -393,20 +456,75 @@ void wk_host_busy(struct worker *w, bool busy)
 	pthread_mutex_lock(&h->lock);
 	h->busy = busy;
 	if (busy && h->waiting)
-		pthread_cond_broadcast(&h->cv);
+		kick(h);
 	pthread_mutex_unlock(&h->lock);
 }
 
 void wk_host_end(struct worker *w)
 {
-	struct wk_host *h = w->hf;
+	if (w->hf) {
+		host_over(w->hf);
+		kick(w->hf);
+	}
+}
 
-	if (!h)
-		return;
+/*
+ * The main thread has nothing to replay: it sleeps until a doorbell (the
+ * helper's broadcast), having asked for one.  0, or -EPIPE: the session
+ * is over.
+ */
+int wk_host_idle(struct worker *w)
+{
+	struct wk_host *h = w->hf;
+	struct timespec ts;
+	uint64_t gen;
+	int err;
+
 	pthread_mutex_lock(&h->lock);
-	h->over = true;
-	pthread_cond_broadcast(&h->cv);
+	h->main_sleeping = true;
+	sq_flag(h);
+	gen = h->gen;
 	pthread_mutex_unlock(&h->lock);
+	/* A record published before the SQ asked for a doorbell gets none. */
+	if (gl_ring_empty(&w->ring.sq)) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		ts.tv_sec += 1;
+		pthread_mutex_lock(&h->lock);
+		while (h->gen == gen && !h->over &&
+		       pthread_cond_timedwait(&h->cv, &h->lock, &ts) != ETIMEDOUT)
+			;
+		pthread_mutex_unlock(&h->lock);
+	}
+	pthread_mutex_lock(&h->lock);
+	h->main_sleeping = false;
+	sq_flag(h);
+	err = h->over ? -EPIPE : 0;
+	pthread_mutex_unlock(&h->lock);
+	return err;
+}
+
+/* Room on the CQ: the caller asked for a doorbell; the next one, or 10 ms. */
+int wk_host_space_wait(struct worker *w)
+{
+	struct wk_host *h = w->hf;
+	struct timespec ts;
+	uint64_t gen;
+	int err;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ts.tv_nsec += 10 * 1000 * 1000;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&h->lock);
+	gen = h->gen;
+	while (h->gen == gen && !h->over &&
+	       pthread_cond_timedwait(&h->cv, &h->lock, &ts) != ETIMEDOUT)
+		;
+	err = h->over ? -EPIPE : 0;
+	pthread_mutex_unlock(&h->lock);
+	return err;
 }
 
 /*

@@ -657,10 +657,11 @@ void wk_bell(struct worker *w)
 }
 
 /*
- * The thread that reads records (worker_main's) is the only one that
- * sleeps on the doorbell: a byte taken by another would leave it asleep.
- * The others (host functions', output's) look at the ring again after a
- * short nap, or find that the server hung up.
+ * One thread sleeps on the doorbell, since a byte taken by another would
+ * leave it asleep: the one that reads records (worker_main's), or, once
+ * host functions are in use, their helper (wk_host.c).  The others (the
+ * output's) look at the ring again after a short nap, or find that the
+ * server hung up.
  */
 static __thread bool on_main;
 
@@ -685,6 +686,18 @@ int wk_put_reply(struct worker *w, const struct gleam_reply *h, const void *a, s
 	while (!(p = gl_ring_reserve(&w->ring.cq, (uint32_t)len))) {
 		if (w->ring.cq.broken)
 			return -EPIPE;
+		/* With host functions in use, the helper alone takes the doorbells. */
+		if (w->hf) {
+			int err;
+
+			gl_ring_prod_set_sleeping(&w->ring.cq, true);
+			err = gl_ring_can_reserve(&w->ring.cq, (uint32_t)len) ? 0 :
+			      wk_host_space_wait(w);
+			gl_ring_prod_set_sleeping(&w->ring.cq, false);
+			if (err)
+				return -EPIPE;
+			continue;
+		}
 		if (!on_main) {
 			if (nap(w, &us))
 				return -EPIPE;
@@ -1059,12 +1072,17 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 			}
 			/* A count that costs a call is kept fresh while idle. */
 			usage_update(&w, gl_now_ns());
+			w.sleeps++;
+			if (w.hf) {
+				if (wk_host_idle(&w))
+					break;
+				continue;
+			}
 			gl_ring_cons_set_sleeping(&w.ring.sq, true);
 			if (!gl_ring_empty(&w.ring.sq)) {
 				gl_ring_cons_set_sleeping(&w.ring.sq, false);
 				continue;
 			}
-			w.sleeps++;
 			if (wait_bell(&w))
 				break;
 			gl_ring_cons_set_sleeping(&w.ring.sq, false);

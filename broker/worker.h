@@ -186,6 +186,13 @@ void wk_host_rd_unlock(struct worker *w);
 bool wk_host_take(struct worker *w, uint32_t *len, uint32_t *pos);
 /* This thread begins or ends the replay of a record. */
 void wk_host_busy(struct worker *w, bool busy);
+/*
+ * Once host functions are in use their helper alone takes the doorbells:
+ * the main thread sleeps for records here, and any thread for room on the
+ * CQ (having asked for a doorbell).  0, or -EPIPE: the session is over.
+ */
+int wk_host_idle(struct worker *w);
+int wk_host_space_wait(struct worker *w);
 /* A context failed (sticky error ctx_err): its host functions will not run. */
 void wk_host_ctx_failed(struct worker *w, uint64_t ctx);
 /* The session ends: whatever waits for the shim stops waiting. */

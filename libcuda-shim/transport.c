@@ -51,6 +51,7 @@ static struct {
 	pthread_mutex_t rx_lock;
 	pthread_cond_t rx_cv;
 	bool leader;
+	bool leader_host;	/* the leader is the host functions' thread */
 	int space_waiters;
 	struct waiter *waiters;
 	uint32_t next_tag;
@@ -476,7 +477,7 @@ static uint64_t wait_spin_ns(bool *yield)
  */
 static CUresult wait_until(bool (*cond)(void *), void *arg, bool space)
 {
-	bool yield;
+	bool yield, watched = false;
 	uint64_t spin = wait_spin_ns(&yield);
 	CUresult r;
 
@@ -486,11 +487,34 @@ static CUresult wait_until(bool (*cond)(void *), void *arg, bool space)
 	while (!conn.dead && !cond(arg)) {
 		int err;
 
+		/*
+		 * The host functions' thread, which never watches the ring, may
+		 * be leading, asleep: a thread that would watch does so once
+		 * itself, and drains what comes (any thread may, with rx_lock),
+		 * rather than pay for waking two threads.
+		 */
+		if (conn.leader && conn.leader_host && spin && !space && !watched) {
+			uint64_t end = gl_now_ns() + spin;
+
+			watched = true;
+			pthread_mutex_unlock(&conn.rx_lock);
+			while (gl_ring_empty(&conn.ring.cq) && !conn.dead && gl_now_ns() < end) {
+				if (yield)
+					sched_yield();
+				else
+					__builtin_ia32_pause();
+			}
+			pthread_mutex_lock(&conn.rx_lock);
+			if (drain_cq() > 0)
+				pthread_cond_broadcast(&conn.rx_cv);
+			continue;
+		}
 		if (conn.leader) {
 			pthread_cond_wait(&conn.rx_cv, &conn.rx_lock);
 			continue;
 		}
 		conn.leader = true;
+		conn.leader_host = shim_host_thread;
 		if (drain_cq() != 0) {
 			/* Output first, while still leading: nobody returns before it is out. */
 			if (atomic_load(&conn.out_unwritten)) {
