@@ -61,6 +61,7 @@ static struct {
 	uint32_t nfree;
 	uint64_t ids, seq;
 	struct hostfn *pending;	/* queued once, not yet run: the worker will ask */
+	_Atomic unsigned int npending;	/* read without the lock by copies that may wait */
 	unsigned int graphs;	/* kept for graphs: the worker may ask at any time */
 	struct run *head, **tail;
 	bool started, dead;
@@ -140,6 +141,7 @@ static void unpend(struct hostfn *e)
 	for (pp = &hq.pending; *pp; pp = &(*pp)->next_pending) {
 		if (*pp == e) {
 			*pp = e->next_pending;
+			atomic_fetch_sub(&hq.npending, 1);
 			break;
 		}
 	}
@@ -173,6 +175,7 @@ static void all_gone(void)
 		struct hostfn *e = hq.pending;
 
 		hq.pending = e->next_pending;
+		atomic_fetch_sub(&hq.npending, 1);
 		entry_free(e);
 	}
 	pthread_cond_broadcast(&hq.cv);
@@ -322,6 +325,7 @@ static CUresult hostfn_new(CUhostFn fn, CUstreamCallback cb, CUstream stream, vo
 		} else {
 			e->next_pending = hq.pending;
 			hq.pending = e;
+			atomic_fetch_add(&hq.npending, 1);
 		}
 		*id = e->id;
 		/* The thread starts waiting on the ring. */
@@ -445,7 +449,7 @@ void shim_host_wait_stream(uint64_t sid, const char *who)
 	uint64_t seq, key = stream_key(sid);
 	bool said = false;
 
-	if (shim_in_host_fn)
+	if (shim_in_host_fn || !atomic_load(&hq.npending))
 		return;
 	pthread_mutex_lock(&hq.lock);
 	seq = hq.seq;
