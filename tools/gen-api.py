@@ -539,7 +539,7 @@ def gen_backend(funcs, out):
 
 
 def gen_sim_stubs(funcs, out):
-    """Weak sim_ functions: backend_sim.c's own definitions replace them."""
+    """Weak sim_ functions: the sim's own definitions (broker/sim_*.c) replace them."""
     w = out.write
     w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
     w("/*\n * Each remote function the sim backend does not implement answers\n"
