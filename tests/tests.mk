@@ -1,6 +1,6 @@
 # Unit tests (Check), integration tests over loopback with the sim backend,
 # and hostile-input tests against running daemons.
-UNIT_SRCS := tests/unit/runner.c tests/unit/test_ring.c tests/unit/test_table.c \
+UNIT_SRCS := tests/unit/runner.c tests/unit/unit.c tests/unit/test_ring.c tests/unit/test_table.c \
 	tests/unit/test_image.c tests/unit/test_shim.c tests/unit/test_export.c \
 	tests/unit/test_chunkstore.c tests/unit/test_cubin.c tests/unit/test_util.c
 # The export tables' algorithms depend on nothing else in the shim: linked in.
