@@ -229,9 +229,19 @@ def reply_struct(f):
     return "\n".join(lines)
 
 
+def generated(out):
+    """out's write, after the line that says the file is generated."""
+    out.write("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    return out.write
+
+
+def remote(funcs):
+    """The functions whose calls travel to the worker (not answered locally)."""
+    return [f for f in funcs if f.remote]
+
+
 def gen_header(funcs, out):
-    w = out.write
-    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w = generated(out)
     w("#ifndef GLEAM_API_GEN_H\n#define GLEAM_API_GEN_H\n\n#include <linux/types.h>\n\n")
     w("enum gl_fn {\n")
     for f in funcs:
@@ -259,17 +269,14 @@ def gen_header(funcs, out):
 
     w("static inline const char *gl_fn_name(unsigned int fn)\n{\n")
     w("\treturn fn < GL_FN_LIMIT && gl_fn_table[fn].name ? gl_fn_table[fn].name : \"?\";\n}\n\n")
-    for f in funcs:
-        if not f.remote:
-            continue
+    for f in remote(funcs):
         w(args_struct(f) + "\n")
         w(reply_struct(f) + "\n\n")
     w("#endif\n")
 
 
 def gen_tables(funcs, out):
-    w = out.write
-    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w = generated(out)
     w('#include "gleam_api_gen.h"\n\n')
     w("const struct gl_fn_desc gl_fn_table[GL_FN_LIMIT] = {\n")
     for f in funcs:
@@ -279,9 +286,8 @@ def gen_tables(funcs, out):
     w("};\n\n")
     w("/* Bytes of each function's argument block (0: none travels). */\n")
     w("const unsigned short gl_fn_args_size[GL_FN_LIMIT] = {\n")
-    for f in funcs:
-        if f.remote:
-            w(f"\t[{f.nr}] = sizeof(struct gl_a_{f.name}),\n")
+    for f in remote(funcs):
+        w(f"\t[{f.nr}] = sizeof(struct gl_a_{f.name}),\n")
     w("};\n")
 
 
@@ -364,8 +370,7 @@ def shim_generated_body(f, w):
 
 
 def gen_shim(funcs, allsyms, out):
-    w = out.write
-    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w = generated(out)
     w('#include "shim.h"\n\n')
     w("#define GL_EXPORT __attribute__((visibility(\"default\")))\n\n")
     mine = set()
@@ -498,43 +503,34 @@ def worker_body(f, w):
 
 
 def gen_worker(funcs, out):
-    w = out.write
-    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w = generated(out)
     w('#include "worker.h"\n\n')
-    for f in funcs:
-        if not f.remote:
-            continue
+    for f in remote(funcs):
         if f.W:
             w(f"CUresult wk_{f.name}(struct wk_call *k);\n")
         else:
             worker_body(f, w)
     w("const wk_handler_fn wk_handlers[GL_FN_LIMIT] = {\n")
-    for f in funcs:
-        if not f.remote:
-            continue
+    for f in remote(funcs):
         w(f"\t[GL_FN_{f.name}] = {'wk_' if f.W else 'wk_gen_'}{f.name},\n")
     w("};\n")
 
 
 def gen_backend(funcs, out):
-    w = out.write
-    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w = generated(out)
     w("#ifndef GLEAM_BACKEND_GEN_H\n#define GLEAM_BACKEND_GEN_H\n\n")
     w("/* Every function a replay backend provides, with the table's prototype. */\n")
     w("struct gl_backend_ops {\n")
-    for f in funcs:
-        if f.remote:
-            w(f"\tCUresult (*f_{f.name})({params(f)});\n")
+    for f in remote(funcs):
+        w(f"\tCUresult (*f_{f.name})({params(f)});\n")
     w("};\n\n")
     w("/* GL_BACKEND_FUNCS(X): X(name, driver symbol) for each of them. */\n")
     w("#define GL_BACKEND_FUNCS(X) \\\n")
-    for f in funcs:
-        if f.remote:
-            w(f"\tX({f.name}, \"{f.syms[0][0]}\") \\\n")
+    for f in remote(funcs):
+        w(f"\tX({f.name}, \"{f.syms[0][0]}\") \\\n")
     w("\t/* end */\n\n")
-    for f in funcs:
-        if f.remote:
-            w(f"CUresult sim_{f.name}({params(f)});\n")
+    for f in remote(funcs):
+        w(f"CUresult sim_{f.name}({params(f)});\n")
     w("\n#endif\n")
 
 
