@@ -9,28 +9,44 @@
  * an operation of the graph, called at each launch; a callback cannot be
  * captured (the driver refuses it and invalidates the capture).
  */
-#include <stdbool.h>
+#include "sim.h"
 
-#include "worker.h"
+/*
+ * The context's status in *status, and s's capture in *cap.  A context
+ * that failed runs no host function (its error is the call's); it still
+ * runs a callback, given the error.
+ */
+static CUresult host_begin(CUstream s, bool callback, struct sim_capture **cap, CUresult *status)
+{
+	CUresult r;
 
-/* backend_sim.c: the context's status and the stream's capture. */
-CUresult sim_host_begin(CUstream s, bool callback, void **cap, CUresult *status);
-CUresult sim_host_capture(void *cap, CUstream s, void (*fn)(void *), void *data);
+	*cap = NULL;
+	if (!sim.cur || (sim.cur->primary && sim.cur->refs <= 0))
+		return CUDA_ERROR_INVALID_CONTEXT;
+	*status = sim.cur->sticky;
+	if (*status && !callback)
+		return *status;
+	r = sim_stream_work(s, cap);
+	if (!r && *cap && callback) {
+		(*cap)->invalidated = true;
+		r = CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+	}
+	return r;
+}
 
-/* In a failed context a host function does not run: its error is the call's. */
 CUresult sim_cuLaunchHostFunc(CUstream s, CUhostFn fn, void *data)
 {
-	CUresult status;
-	void *cap;
-	CUresult r;
+	struct sim_op op = { .kind = OP_HOST, .host = fn, .host_data = data };
+	struct sim_capture *cap;
+	CUresult status, r;
 
 	if (!fn)
 		return CUDA_ERROR_INVALID_VALUE;
-	r = sim_host_begin(s, false, &cap, &status);
+	r = host_begin(s, false, &cap, &status);
 	if (r)
 		return r;
 	if (cap)
-		return sim_host_capture(cap, s, fn, data);
+		return sim_capture_op(cap, s, &op);
 	fn(data);
 	return CUDA_SUCCESS;
 }
@@ -42,13 +58,12 @@ CUresult sim_cuLaunchHostFunc(CUstream s, CUhostFn fn, void *data)
  */
 CUresult sim_cuStreamAddCallback(CUstream s, CUstreamCallback cb, void *data, unsigned int flags)
 {
-	CUresult status = CUDA_SUCCESS;
-	void *cap;
-	CUresult r;
+	CUresult status = CUDA_SUCCESS, r;
+	struct sim_capture *cap;
 
 	if (!cb || flags)
 		return CUDA_ERROR_INVALID_VALUE;
-	r = sim_host_begin(s, true, &cap, &status);
+	r = host_begin(s, true, &cap, &status);
 	if (r)
 		return r;
 	cb(s, status, data);

@@ -473,7 +473,7 @@ static int run_assert_thread(const struct sim_launch *l)
 		for (unsigned int bz = 0; bz < l->grid.z && left; bz++)
 			for (unsigned int ty = 0; ty < l->block.y && left; ty++)
 				for (unsigned int tz = 0; tz < l->block.z && left; tz++, left--) {
-					fprintf(stderr, "tests/kernels/printf.cu:61: void "
+					fprintf(stderr, "tests/kernels/printf.cu:47: void "
 						"assert_thread(int): block: [0,%u,%u], thread: "
 						"[%d,%u,%u] Assertion `blockIdx.x != 0 || "
 						"(int)threadIdx.x != bad` failed.\n",

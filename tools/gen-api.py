@@ -237,9 +237,24 @@ def reply_struct(f):
     return "\n".join(lines)
 
 
+def generated(out):
+    """out's write, after the line that says the file is generated."""
+    out.write("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    return out.write
+
+
+def remote(funcs):
+    """The functions whose calls travel to the worker (not answered locally)."""
+    return [f for f in funcs if f.remote]
+
+
+def backend(funcs):
+    """Those a replay backend implements: the driver's, not Gleam's own messages."""
+    return [f for f in remote(funcs) if not f.internal]
+
+
 def gen_header(funcs, out):
-    w = out.write
-    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w = generated(out)
     w("#ifndef GLEAM_API_GEN_H\n#define GLEAM_API_GEN_H\n\n#include <linux/types.h>\n\n")
     w("enum gl_fn {\n")
     for f in funcs:
@@ -267,17 +282,14 @@ def gen_header(funcs, out):
 
     w("static inline const char *gl_fn_name(unsigned int fn)\n{\n")
     w("\treturn fn < GL_FN_LIMIT && gl_fn_table[fn].name ? gl_fn_table[fn].name : \"?\";\n}\n\n")
-    for f in funcs:
-        if not f.remote:
-            continue
+    for f in remote(funcs):
         w(args_struct(f) + "\n")
         w(reply_struct(f) + "\n\n")
     w("#endif\n")
 
 
 def gen_tables(funcs, out):
-    w = out.write
-    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w = generated(out)
     w('#include "gleam_api_gen.h"\n\n')
     w("const struct gl_fn_desc gl_fn_table[GL_FN_LIMIT] = {\n")
     for f in funcs:
@@ -287,9 +299,8 @@ def gen_tables(funcs, out):
     w("};\n\n")
     w("/* Bytes of each function's argument block (0: none travels). */\n")
     w("const unsigned short gl_fn_args_size[GL_FN_LIMIT] = {\n")
-    for f in funcs:
-        if f.remote:
-            w(f"\t[{f.nr}] = sizeof(struct gl_a_{f.name}),\n")
+    for f in remote(funcs):
+        w(f"\t[{f.nr}] = sizeof(struct gl_a_{f.name}),\n")
     w("};\n")
 
 
@@ -372,8 +383,7 @@ def shim_generated_body(f, w):
 
 
 def gen_shim(funcs, allsyms, out):
-    w = out.write
-    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w = generated(out)
     w('#include "shim.h"\n\n')
     w("#define GL_EXPORT __attribute__((visibility(\"default\")))\n\n")
     mine = set()
@@ -508,58 +518,48 @@ def worker_body(f, w):
 
 
 def gen_worker(funcs, out):
-    w = out.write
-    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w = generated(out)
     w('#include "worker.h"\n\n')
-    for f in funcs:
-        if not f.remote:
-            continue
+    for f in remote(funcs):
         if f.W:
             w(f"CUresult wk_{f.name}(struct wk_call *k);\n")
         else:
             worker_body(f, w)
     w("const wk_handler_fn wk_handlers[GL_FN_LIMIT] = {\n")
-    for f in funcs:
-        if not f.remote:
-            continue
+    for f in remote(funcs):
         w(f"\t[GL_FN_{f.name}] = {'wk_' if f.W else 'wk_gen_'}{f.name},\n")
     w("};\n")
 
 
 def gen_backend(funcs, out):
-    w = out.write
-    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w = generated(out)
     w("#ifndef GLEAM_BACKEND_GEN_H\n#define GLEAM_BACKEND_GEN_H\n\n")
     w("/* Every function a replay backend provides, with the table's prototype. */\n")
     w("struct gl_backend_ops {\n")
-    for f in funcs:
-        if f.remote and not f.internal:
-            w(f"\tCUresult (*f_{f.name})({params(f)});\n")
+    for f in backend(funcs):
+        w(f"\tCUresult (*f_{f.name})({params(f)});\n")
     w("};\n\n")
     w("/* GL_BACKEND_FUNCS(X): X(name, driver symbol) for each of them. */\n")
     w("#define GL_BACKEND_FUNCS(X) \\\n")
-    for f in funcs:
-        if f.remote and not f.internal:
-            w(f"\tX({f.name}, \"{f.syms[0][0]}\") \\\n")
+    for f in backend(funcs):
+        w(f"\tX({f.name}, \"{f.syms[0][0]}\") \\\n")
     w("\t/* end */\n\n")
-    for f in funcs:
-        if f.remote and not f.internal:
-            w(f"CUresult sim_{f.name}({params(f)});\n")
+    for f in backend(funcs):
+        w(f"CUresult sim_{f.name}({params(f)});\n")
     w("\n#endif\n")
 
 
 def gen_sim_stubs(funcs, out):
-    """Weak sim_ functions: backend_sim.c's own definitions replace them."""
+    """Weak sim_ functions: the sim's own definitions (broker/sim_*.c) replace them."""
     w = out.write
     w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
     w("/*\n * Each remote function the sim backend does not implement answers\n"
       " * CUDA_ERROR_NOT_SUPPORTED and names itself once on stderr.\n */\n")
     w('#include <cuda.h>\n#include "gleam_api_gen.h"\n#include "backend_gen.h"\n\n')
     w("CUresult sim_unsupported(unsigned int fn);\n\n")
-    for f in funcs:
-        if f.remote and not f.internal:
-            w(f"__attribute__((weak)) CUresult sim_{f.name}({params(f)})\n")
-            w(f"{{\n\treturn sim_unsupported(GL_FN_{f.name});\n}}\n\n")
+    for f in backend(funcs):
+        w(f"__attribute__((weak)) CUresult sim_{f.name}({params(f)})\n")
+        w(f"{{\n\treturn sim_unsupported(GL_FN_{f.name});\n}}\n\n")
 
 
 def gen_errors(cuda_h, out):

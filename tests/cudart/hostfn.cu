@@ -10,31 +10,9 @@
 #include <cuda_runtime.h>
 #include <pthread.h>
 
-// The kernels of tests/kernels/printf.cu, which the sim backend mirrors by name.
-extern "C" __global__ void print_hello(int tag)
-{
-	if (blockIdx.x == 0 && threadIdx.x == 0)
-		printf("hello from the GPU, tag %d\n", tag);
-}
-
-extern "C" __global__ void print_threads(int tag)
-{
-	for (unsigned int i = 0; i < blockDim.x; i++) {
-		if (threadIdx.x == i)
-			printf("kernel %d: thread %u of %u\n", tag, i, blockDim.x);
-		__syncthreads();
-	}
-}
-
-#define CHECK(x)							\
-	do {								\
-		cudaError_t e_ = (x);					\
-		if (e_ != cudaSuccess) {				\
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__,	\
-				__LINE__, #x, cudaGetErrorString(e_));	\
-			exit(1);					\
-		}							\
-	} while (0)
+#include "cudart.h"
+#include "../kernels/print_hello.cuh"
+#include "../kernels/print_threads.cuh"
 
 static pthread_t main_thread;
 static int order[8], n_order, on_main;
@@ -79,7 +57,7 @@ int main()
 	for (int i = 0; i < n_order; i++)
 		printf(" %d", order[i]);
 	printf("\n");
-	printf("on the caller's thread: %s\n", on_main ? "yes" : "no");
+	printf("on the caller's thread: %s\n", yes(on_main));
 	printf("callback: called %d time(s), status %s\n", cb_calls, cudaGetErrorName(cb_status));
 
 	print_threads<<<1, 8>>>(5);

@@ -24,6 +24,7 @@
 
 #include <cuda.h>
 
+#include "../lib/tcp.h"
 #include "gleam_api_gen.h"
 #include "gleam_local.h"
 #include "gleam_record.h"
@@ -694,23 +695,6 @@ out:
 	rmdir(dir);
 }
 
-static int tcp_connect(void)
-{
-	struct sockaddr_storage ss;
-	socklen_t sl;
-	int fd;
-
-	if (gl_parse_hostport(server, GLEAM_WIRE_PORT, &ss, &sl))
-		return -1;
-	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&ss, sl) < 0) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	return fd;
-}
-
 static void frame(int fd, uint16_t type, uint32_t len, const void *p, uint32_t plen)
 {
 	struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = type, .len = len };
@@ -737,22 +721,22 @@ static void wire_cases(void)
 	srand(7);
 	for (size_t i = 0; i < sizeof(junk); i++)
 		junk[i] = (unsigned char)rand();
-	fd = tcp_connect();
+	fd = test_tcp_connect(server);
 	gl_write_full(fd, junk, sizeof(junk));
 	result(closed_within(fd, 3000), "wire: random bytes are refused");
 	close(fd);
 
-	fd = tcp_connect();
+	fd = test_tcp_connect(server);
 	frame(fd, GLEAM_FRAME_HELLO, GLEAM_FRAME_MAX + 1, NULL, 0);
 	result(closed_within(fd, 3000), "wire: a frame over the size limit is refused");
 	close(fd);
 
-	fd = tcp_connect();
+	fd = test_tcp_connect(server);
 	frame(fd, GLEAM_FRAME_RECORDS, 0, NULL, 0);
 	result(closed_within(fd, 3000), "wire: records before a hello are refused");
 	close(fd);
 
-	fd = tcp_connect();
+	fd = test_tcp_connect(server);
 	{
 		struct gleam_hello h = { .version = 99, .min_version = 99, .kind = GLEAM_HELLO_SESSION };
 
@@ -765,7 +749,7 @@ static void wire_cases(void)
 	 * A session quiet for a while: the server pings, the peer answers as
 	 * a client gleamd does, and the session goes on (no ERROR, no close).
 	 */
-	fd = tcp_connect();
+	fd = test_tcp_connect(server);
 	hello(fd);
 	{
 		unsigned char buf[1024];
@@ -793,7 +777,7 @@ static void wire_cases(void)
 	close(fd);
 
 	/* A peer that vanishes in the middle of a record, then of a copy. */
-	fd = tcp_connect();
+	fd = test_tcp_connect(server);
 	hello(fd);
 	{
 		struct gleam_rec r = { .len = 4096, .fn = GL_FN_cuMemcpyHtoD };
@@ -801,7 +785,7 @@ static void wire_cases(void)
 		frame(fd, GLEAM_FRAME_RECORDS, 4096, &r, sizeof(r));
 	}
 	close(fd);
-	fd = tcp_connect();
+	fd = test_tcp_connect(server);
 	hello(fd);
 	{
 		unsigned char big[65536] = { 0 };
@@ -814,7 +798,7 @@ static void wire_cases(void)
 	}
 	close(fd);
 	usleep(200000);
-	fd = tcp_connect();
+	fd = test_tcp_connect(server);
 	result(fd >= 0, "wire: the server still accepts after peers vanished mid-record");
 	if (fd >= 0)
 		close(fd);

@@ -200,5 +200,4 @@ for way in $WAYS; do
 		cp "$TMP/$way"/*.log "$TMP/$way"/*.out "$TMP/$way"/*.err "$GLEAM_TEST_LOGS/$way/" 2>/dev/null
 done
 echo "outage tests: $((SECONDS - t_start)) s"
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -6,22 +6,8 @@
 #include <assert.h>
 #include <stdio.h>
 
-// One line from one thread.
-extern "C" __global__ void print_hello(int tag)
-{
-	if (blockIdx.x == 0 && threadIdx.x == 0)
-		printf("hello from the GPU, tag %d\n", tag);
-}
-
-// Every thread of one block prints a line, in the order of their index.
-extern "C" __global__ void print_threads(int tag)
-{
-	for (unsigned int i = 0; i < blockDim.x; i++) {
-		if (threadIdx.x == i)
-			printf("kernel %d: thread %u of %u\n", tag, i, blockDim.x);
-		__syncthreads();
-	}
-}
+#include "print_hello.cuh"
+#include "print_threads.cuh"
 
 // What device memory holds, p[0..n), from one thread.
 extern "C" __global__ void print_values(const int *p, int n)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../lib/cuctx.h"
 #include "util.h"
 
 #define MANY_LINES	40000
@@ -24,9 +25,8 @@ static CUfunction f_hello, f_threads, f_values, f_formats, f_many, f_assert;
 
 static void load(void)
 {
-	CUmodule m;
+	CUmodule m = load_module("printf.ptx");
 
-	CK(cuModuleLoad(&m, kernel_path("printf.ptx")));
 	CK(cuModuleGetFunction(&f_hello, m, "print_hello"));
 	CK(cuModuleGetFunction(&f_threads, m, "print_threads"));
 	CK(cuModuleGetFunction(&f_values, m, "print_values"));
@@ -147,10 +147,7 @@ int main(void)
 	CUstream s, s2;
 	CUevent e;
 
-	CK(cuInit(0));
-	CK(cuDeviceGet(&dev, 0));
-	CK(cuDevicePrimaryCtxRetain(&ctx, dev));
-	CK(cuCtxSetCurrent(ctx));
+	CK(primary_ctx(&dev, &ctx));
 	/* Room for the long kernel's lines: the buffer drops what does not fit. */
 	CK(cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE, 64 << 20));
 	load();

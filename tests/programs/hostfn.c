@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/cuctx.h"
 #include "util.h"
 
 #define STEPS		4
@@ -318,9 +319,9 @@ static void failing(CUdevice dev)
 	CUmodule m;
 
 	CK(cuCtxCreate(&ctx, NULL, 0, dev));
-	CK(cuModuleLoad(&m, kernel_path("misc.ptx")));
+	m = load_module("misc.ptx");
 	CK(cuModuleGetFunction(&f_spin, m, "spin_ns"));
-	CK(cuModuleLoad(&m, kernel_path("fault.ptx")));
+	m = load_module("fault.ptx");
 	CK(cuModuleGetFunction(&f_fault, m, "illegal_write"));
 	spin(NULL, 200);
 	CK(cuLaunchKernel(f_fault, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
@@ -350,11 +351,8 @@ int main(void)
 	CUdevice dev;
 
 	main_thread = pthread_self();
-	CK(cuInit(0));
-	CK(cuDeviceGet(&dev, 0));
-	CK(cuDevicePrimaryCtxRetain(&ctx, dev));
-	CK(cuCtxSetCurrent(ctx));
-	CK(cuModuleLoad(&mod, kernel_path("misc.ptx")));
+	CK(primary_ctx(&dev, &ctx));
+	mod = load_module("misc.ptx");
 	CK(cuModuleGetFunction(&f_spin, mod, "spin_ns"));
 	CK(cuModuleGetFunction(&f_fill, mod, "fill_u32"));
 	CK(cuMemAlloc(&d, 4 * NWORDS * 4));

@@ -70,12 +70,8 @@ END_TEST
 Suite *table_suite(void)
 {
 	Suite *s = suite_create("table");
-	TCase *t = tcase_create("generated");
 
-	tcase_add_test(t, test_numbers_and_names);
-	tcase_add_test(t, test_fixed_numbers);
-	tcase_add_test(t, test_classes);
-	tcase_add_test(t, test_arg_blocks);
-	suite_add_tcase(s, t);
+	UNIT_TCASE(s, "generated", test_numbers_and_names, test_fixed_numbers, test_classes,
+		   test_arg_blocks);
 	return s;
 }

@@ -62,10 +62,7 @@ END_TEST
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
-	TCase *tc = tcase_create("util");
 
-	tcase_add_test(tc, test_secret_eq);
-	tcase_add_test(tc, test_peer_name);
-	suite_add_tcase(s, tc);
+	UNIT_TCASE(s, "util", test_secret_eq, test_peer_name);
 	return s;
 }
