@@ -12,8 +12,8 @@
  * contexts and the ops table the worker calls; sim_memory.c allocations,
  * copies and fills; sim_module.c modules, functions and launches;
  * sim_stream.c streams, events, stream capture and graphs; sim_pool.c
- * the stream-ordered allocator and memory pools; sim_kernels.c the test
- * kernels.
+ * the stream-ordered allocator and memory pools; sim_host.c host
+ * functions and stream callbacks; sim_kernels.c the test kernels.
  */
 #ifndef GLEAM_SIM_H
 #define GLEAM_SIM_H
