@@ -448,7 +448,8 @@ static int run_print_many(const struct sim_launch *l)
 	get_param(k, l, 0, &n);
 	for (uint64_t r = copies(l); r && left; r--)
 		for (int32_t i = 0; i < n && left; i++, left--)
-			printf("line %d of %d: the quick brown fox jumps over the lazy dog\n", i, n);
+			printf("line %d of %d: the quick brown fox jumps over the lazy dog\n", i,
+			       n);
 	return CUDA_SUCCESS;
 }
 

@@ -51,7 +51,7 @@ struct slot {
 	uint64_t done;		/* the last run the shim said returned */
 	uint32_t next_free;
 	uint8_t state;		/* SLOT_* */
-	bool callback;		/* cuStreamAddCallback's: it runs even when its context failed */
+	bool callback;		/* cuStreamAddCallback's: runs even when its context failed */
 };
 
 /* A record the helper read ahead. */
@@ -75,7 +75,7 @@ struct wk_host {
 	bool main_sleeping;	/* the main thread waits for records */
 	bool helper_wants;	/* the helper waits for records to read ahead */
 	uint64_t gen;		/* doorbells rung */
-	int kick;		/* eventfd: the helper has work (a run waits, the main thread busy) */
+	int kick;		/* eventfd: the helper has work (a run waits, main busy) */
 	bool said_full;
 	struct ahead *head, **tail;
 	size_t ahead_bytes;
@@ -343,7 +343,7 @@ static void *helper(void *arg)
 			break;
 		if (want) {
 			pthread_mutex_lock(&h->rd);
-			/* The main thread may have finished meanwhile: it reads for itself again. */
+			/* The main thread may have finished meanwhile: it reads for itself. */
 			pthread_mutex_lock(&h->lock);
 			want = helper_needed(h);
 			pthread_mutex_unlock(&h->lock);
@@ -605,7 +605,8 @@ static CUresult queue(struct wk_call *k, uint64_t sid, uint64_t id, bool callbac
 			r = CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	if (!r && callback)
-		r = w->be->op.f_cuStreamAddCallback(s, callback_tramp, (void *)(uintptr_t)(i + 1), 0);
+		r = w->be->op.f_cuStreamAddCallback(s, callback_tramp, (void *)(uintptr_t)(i + 1),
+						    0);
 	else if (!r)
 		r = w->be->op.f_cuLaunchHostFunc(s, host_fn_tramp, (void *)(uintptr_t)(i + 1));
 	if (r && i >= 0) {

@@ -462,7 +462,8 @@ void shim_host_wait_stream(uint64_t sid, const char *who)
 		if (!e || hq.dead)
 			break;
 		if (shim_trace_waits && !said)
-			gl_err("waits: %s: for a host function queued before it on its stream", who);
+			gl_err("waits: %s: for a host function queued before it on its stream",
+			       who);
 		said = true;
 		pthread_cond_wait(&hq.cv, &hq.lock);
 	}

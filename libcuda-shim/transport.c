@@ -305,7 +305,8 @@ static int unasked(const struct gleam_reply *h, const unsigned char *body, size_
 	if (blen < sizeof(o))
 		return -1;
 	memcpy(&o, body, sizeof(o));
-	if ((o.fd != 1 && o.fd != 2) || o.length > GLEAM_OUTPUT_PIECE || o.length > blen - sizeof(o))
+	if ((o.fd != 1 && o.fd != 2) || o.length > GLEAM_OUTPUT_PIECE ||
+	    o.length > blen - sizeof(o))
 		return -1;
 	p = malloc(sizeof(*p) + o.length);
 	if (!p) {

@@ -86,9 +86,8 @@ static void many(void)
 	text = catch_end(&c, &len);
 	for (p = text; *p; i++) {
 		char want[128];
-		size_t k = (size_t)snprintf(want, sizeof(want),
-					    "line %d of %d: the quick brown fox jumps over the lazy dog\n",
-					    i, n);
+		size_t k = (size_t)snprintf(want, sizeof(want), "line %d of %d: %s\n", i, n,
+					    "the quick brown fox jumps over the lazy dog");
 
 		if (i == n || strncmp(p, want, k))
 			die("line %d of the kernel's output is not what it printed: %.60s", i, p);
@@ -129,7 +128,8 @@ static void failed_assert(CUdevice dev)
 		strstr(to_out, "Assertion `") ? "stdout" : "nowhere";
 	printf("the assertion's message went to %s\n", where);
 	printf("it names the thread: %s\n",
-	       strstr(to_err, "thread: [3,0,0]") || strstr(to_out, "thread: [3,0,0]") ? "yes" : "no");
+	       strstr(to_err, "thread: [3,0,0]") || strstr(to_out, "thread: [3,0,0]") ?
+	       "yes" : "no");
 	/* Shown, for whoever reads the log. */
 	fputs(to_err, stderr);
 	printf("and the context stays failed: %s\n", err_name(cuCtxSynchronize()));

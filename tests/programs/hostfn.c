@@ -39,7 +39,6 @@ struct trail {
 struct step {
 	struct trail *t;
 	int k;
-	uint32_t *seen;		/* page-locked: what the kernel before it wrote, copied back */
 };
 
 static void spin(CUstream s, unsigned long long ms)
@@ -133,18 +132,18 @@ static void copy_after(CUdeviceptr d)
 	memset(pinned, 0, 3 * NWORDS * 4);
 	spin(s, 50);
 	for (int k = 0; k < 3; k++) {
-		a[k] = (struct fill_arg){ .host = pinned + k * NWORDS, .v = 1000u * (uint32_t)(k + 1) };
+		a[k].host = pinned + k * NWORDS;
+		a[k].v = 1000u * (uint32_t)(k + 1);
 		CK(cuLaunchHostFunc(s, fill_host, &a[k]));
-		CK(cuMemcpyHtoDAsync(d + (CUdeviceptr)k * NWORDS * 4, pinned + k * NWORDS, NWORDS * 4,
-				     s));
+		CK(cuMemcpyHtoDAsync(d + (CUdeviceptr)k * NWORDS * 4, a[k].host, NWORDS * 4, s));
 	}
 	CK(cuMemcpyDtoHAsync(back, d, 3 * NWORDS * 4, s));
 	CK(cuStreamSynchronize(s));
 	for (int k = 0; k < 3; k++)
 		for (int i = 0; i < NWORDS; i++)
 			bad += back[k * NWORDS + i] != 1000u * (uint32_t)(k + 1) + (uint32_t)i;
-	printf("copies from page-locked memory read what the host functions before them wrote: %s\n",
-	       bad ? "no" : "yes");
+	printf("copies from page-locked memory read what the host functions before them "
+	       "wrote: %s\n", bad ? "no" : "yes");
 	CK(cuMemFreeHost(pinned));
 	CK(cuMemFreeHost(back));
 	CK(cuStreamDestroy(s));
