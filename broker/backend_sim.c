@@ -17,6 +17,7 @@
 #include "cubin.h"
 #include "image.h"
 #include "cudarules.h"
+#include "sim_array.h"
 #include "sim_kernels.h"
 #include "util.h"
 #include "worker.h"
@@ -1593,7 +1594,8 @@ CUresult sim_cuLibraryUnload(CUlibrary l)
 static CUresult run_kernel(struct sim_func *f, const unsigned int g[3], const unsigned int b[3],
 			   unsigned int shmem, const void *params, size_t size)
 {
-	struct sim_launch l = { .shared_bytes = shmem, .mem = mem, .gpu_time = gpu_time };
+	struct sim_launch l = { .shared_bytes = shmem, .mem = mem, .gpu_time = gpu_time,
+				.tex = sim_tex_fetch, .surf = sim_surf_access };
 	uint64_t t0;
 	int r;
 
@@ -2066,6 +2068,7 @@ static void sim_dev_attrs(int32_t *attr)
 {
 	for (size_t a = 0; a < ARRAY_SIZE(sim_attrs); a++)
 		attr[sim_attrs[a].a] = sim_attrs[a].v;
+	sim_array_attrs(attr);
 }
 
 static CUresult sim_devices(int *ver, struct gleam_devinfo *d, unsigned int max, unsigned int *n)
@@ -2612,4 +2615,26 @@ CUresult sim_cuMemPoolTrimTo(CUmemoryPool pool, size_t keep)
 		return CUDA_ERROR_INVALID_VALUE;
 	p->reserved = MAX(p->used, MIN(p->reserved, (uint64_t)keep));
 	return CUDA_SUCCESS;
+}
+
+/* ---- what sim_array.c uses (sim_array.h) ---- */
+
+CUresult sim_ctx_ok(void)
+{
+	return ctx_ok();
+}
+
+void *sim_mem(void *be, uint64_t p, uint64_t len)
+{
+	return mem(be, p, len);
+}
+
+CUresult sim_stream_work(CUstream s, struct sim_capture **cap)
+{
+	return stream_work(s, cap);
+}
+
+void sim_ran_since(uint64_t t0)
+{
+	ran_since(t0);
 }

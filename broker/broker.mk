@@ -2,8 +2,8 @@
 # libzstd (the sim reads compressed fat binaries) are linked statically: GPU
 # machines need not have them installed.
 GLEAMD_SRCS := broker/main.c broker/config.c broker/bridge.c broker/client.c broker/server.c \
-	broker/worker.c broker/wk_custom.c broker/backend_cuda.c broker/backend_sim.c \
-	broker/sim_kernels.c broker/cache.c broker/chunk.c broker/hashpool.c broker/cluster_probe.c
+	broker/worker.c broker/wk_custom.c broker/wk_array.c broker/backend_cuda.c broker/backend_sim.c \
+	broker/sim_kernels.c broker/sim_array.c broker/cache.c broker/chunk.c broker/hashpool.c broker/cluster_probe.c
 # /dev/vgpuN sessions: the helpers of kmod/user/, and libnl-genl-3 for the
 # module's netlink family, linked dynamically (GPU machines have it).
 GLEAMD_SRCS += broker/vgpu.c

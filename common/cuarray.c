@@ -232,13 +232,12 @@ bool gl_copy_span(uint64_t x, uint64_t y, uint64_t z, uint64_t pitch, uint64_t s
 
 /* One end of a piece: shifted by (dx, dy, dz), or the piece's own gapless rows. */
 static void piece_end(const struct gleam_copy_end *e, uint64_t dx, uint64_t dy, uint64_t dz,
-		      uint64_t w, uint64_t h, struct gleam_copy_end *p)
+		      struct gleam_copy_end *p)
 {
 	*p = *e;
 	if (e->type == CU_MEMORYTYPE_HOST) {
-		p->x = p->y = p->z = 0;
-		p->pitch = w;
-		p->height = h;
+		/* Host rows are the piece's own, gapless: nothing to say of them. */
+		p->x = p->y = p->z = p->pitch = p->height = 0;
 		return;
 	}
 	p->x += dx;
@@ -279,7 +278,7 @@ uint64_t gl_copy_piece(const struct gleam_copy *c, uint64_t off, uint64_t max,
 	p->width = w;
 	p->height = h;
 	p->depth = d;
-	piece_end(&c->src, col, y, z, w, h, &p->src);
-	piece_end(&c->dst, col, y, z, w, h, &p->dst);
+	piece_end(&c->src, col, y, z, &p->src);
+	piece_end(&c->dst, col, y, z, &p->dst);
 	return w * h * d;
 }

@@ -85,8 +85,8 @@ bool gl_copy_span(uint64_t x, uint64_t y, uint64_t z, uint64_t pitch, uint64_t s
 /*
  * A long copy in pieces: the piece of c that starts at byte off of its
  * rows laid end to end (0, then each previous piece's end), of at most
- * max bytes, as a copy of its own in *p (host ends pointing at the
- * piece's own gapless rows: x, y, z zero).  Returns its bytes, 0 when off
+ * max bytes, as a copy of its own in *p (host ends all zero: the
+ * piece's rows are its own, gapless).  Returns its bytes, 0 when off
  * is the end.  A piece is part of one row, whole rows of one slice, or
  * whole slices.
  */
