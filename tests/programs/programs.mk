@@ -10,7 +10,7 @@ TEST_KERNEL_PTX  := $(patsubst tests/kernels/%.cu,$(TEST_KERNEL_DIR)/%.ptx,$(TES
 TEST_KERNEL_CUBIN := $(patsubst tests/kernels/%.cu,$(TEST_KERNEL_DIR)/%.cubin,$(TEST_KERNEL_SRCS))
 
 TEST_PROGRAMS     := vecadd matmul memops streams contexts threads devinfo errors bigcopy asyncerr \
-	churn uploads allocs graphs occupancy steady rowfills
+	churn uploads allocs graphs occupancy steady rowfills arrays
 TEST_PROGRAM_BINS := $(addprefix $(TEST_PROGRAM_DIR)/,$(TEST_PROGRAMS))
 TEST_PROGRAM_OBJS := $(addprefix $(TEST_PROGRAM_DIR)/,$(addsuffix .o,$(TEST_PROGRAMS) util))
 
