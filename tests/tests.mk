@@ -26,12 +26,13 @@ $(HOSTILE_BIN): $(BUILD)/obj/tests/hostile/hostile.o $(COMMON_OBJS)
 ALL_TARGETS += $(UNIT_BIN) $(HOSTILE_BIN)
 
 .PHONY: check-unit check-integration check-valgrind check-kill
+# The tests load the library this build made, whatever BUILD is.
 check-unit: $(UNIT_BIN) $(SHIM_LIB)
-	$(UNIT_BIN)
+	GLEAM_SHIM=$(abspath $(SHIM_LIB)) $(UNIT_BIN)
 
 # The unit runner under valgrind, in one process, with no leak allowed.
 check-valgrind: $(UNIT_BIN) $(SHIM_LIB)
-	CK_FORK=no valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+	GLEAM_SHIM=$(abspath $(SHIM_LIB)) CK_FORK=no valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 		$(UNIT_BIN)
 
 check-integration: all
