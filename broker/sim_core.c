@@ -9,6 +9,7 @@
 
 #include "cubin.h"
 #include "cudarules.h"
+#include "sim_array.h"
 #include "sim_kernels.h"
 #include "util.h"
 #include "sim.h"
@@ -395,6 +396,7 @@ void sim_dev_attrs(int32_t *attr)
 {
 	for (size_t a = 0; a < ARRAY_SIZE(sim_attrs); a++)
 		attr[sim_attrs[a].a] = sim_attrs[a].v;
+	sim_array_attrs(attr);
 }
 
 static CUresult sim_devices(int *ver, struct gleam_devinfo *d, unsigned int max, unsigned int *n)

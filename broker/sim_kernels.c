@@ -106,6 +106,11 @@ enum {
 	SK_null_kernel,
 	SK_illegal_write,
 	SK_mixed_args,
+	SK_tex_read_2d,
+	SK_tex_read_1d,
+	SK_tex_read_layered,
+	SK_tex_read_3d,
+	SK_surf_write_2d,
 	SK_print_hello,
 	SK_print_threads,
 	SK_print_values,
@@ -335,6 +340,159 @@ static int run_mixed_args(const struct sim_launch *l)
 	return CUDA_SUCCESS;
 }
 
+/* ---- textures and surfaces (tests/kernels/textures.cu) ---- */
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+/* Threads of the launch along x and y (a 2-D launch), 0 when it has none. */
+static void extent_xy(const struct sim_launch *l, uint64_t *nx, uint64_t *ny)
+{
+	*nx = nthreads(l) ? (uint64_t)l->grid.x * l->block.x : 0;
+	*ny = nthreads(l) ? (uint64_t)l->grid.y * l->block.y : 0;
+}
+
+/*
+ * out[y][x] for the launched threads within the box, each a texture read
+ * at (x - pad + 0.5, y - pad + 0.5, z + 0.5 or layer z).
+ */
+static int tex_box(const struct sim_launch *l, uint64_t t, uint64_t out, int64_t w, int64_t h,
+		   int64_t d, int pad, int mode)
+{
+	uint64_t nx, ny, nz = nthreads(l) ? l->grid.z : 0;
+	float *ho;
+	int ret;
+
+	extent_xy(l, &nx, &ny);
+	if (w <= 0 || h <= 0 || d <= 0)
+		return CUDA_SUCCESS;
+	nx = min_u64(nx, (uint64_t)w);
+	ny = min_u64(ny, (uint64_t)h);
+	nz = min_u64(nz, (uint64_t)d);
+	if (!nx || !ny || !nz)
+		return CUDA_SUCCESS;
+	/* Only the elements the launched threads write must be there. */
+	if ((ret = dev_range(l, out, ((nz - 1) * h + ny - 1) * w + nx, 4, (void **)&ho)))
+		return ret;
+	for (uint64_t z = 0; z < nz; z++) {
+		for (uint64_t y = 0; y < ny; y++) {
+			for (uint64_t x = 0; x < nx; x++) {
+				struct sim_texcoord c = { (float)((int64_t)x - pad) + 0.5f,
+							  (float)((int64_t)y - pad) + 0.5f, 0.0f,
+							  -1, 0 };
+
+				if (mode == 1)
+					c.layer = (int)z;
+				else if (mode == 2)
+					c.z = (float)z + 0.5f;
+				ret = l->tex(l->be, t, &c, &ho[(z * h + y) * w + x], 4);
+				if (ret)
+					return ret;
+			}
+		}
+	}
+	return CUDA_SUCCESS;
+}
+
+static int run_tex_read_2d(const struct sim_launch *l)
+{
+	const struct sim_kernel *k = KERNEL(tex_read_2d);
+	uint64_t t, out;
+	int32_t w, h, pad;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &t);
+	get_param(k, l, 1, &out);
+	get_param(k, l, 2, &w);
+	get_param(k, l, 3, &h);
+	get_param(k, l, 4, &pad);
+	return tex_box(l, t, out, (int64_t)w + 2 * pad, (int64_t)h + 2 * pad, 1, pad, 0);
+}
+
+static int run_tex_read_1d(const struct sim_launch *l)
+{
+	const struct sim_kernel *k = KERNEL(tex_read_1d);
+	uint64_t t, out, cnt, i;
+	float *ho;
+	int32_t n;
+	int ret;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &t);
+	get_param(k, l, 1, &out);
+	get_param(k, l, 2, &n);
+	cnt = n > 0 ? min_u64(nthreads_x(l), (uint64_t)n) : 0;
+	if ((ret = dev_range(l, out, cnt, 4, (void **)&ho)))
+		return ret;
+	for (i = 0; i < cnt; i++) {
+		struct sim_texcoord c = { (float)i, 0.0f, 0.0f, -1, 1 };
+
+		ret = l->tex(l->be, t, &c, &ho[i], 4);
+		if (ret)
+			return ret;
+	}
+	return CUDA_SUCCESS;
+}
+
+static int run_tex_read_3d_or_layered(const struct sim_launch *l, const struct sim_kernel *k,
+				      int mode)
+{
+	uint64_t t, out;
+	int32_t w, h, d;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &t);
+	get_param(k, l, 1, &out);
+	get_param(k, l, 2, &w);
+	get_param(k, l, 3, &h);
+	get_param(k, l, 4, &d);
+	return tex_box(l, t, out, w, h, d, 0, mode);
+}
+
+static int run_tex_read_layered(const struct sim_launch *l)
+{
+	return run_tex_read_3d_or_layered(l, KERNEL(tex_read_layered), 1);
+}
+
+static int run_tex_read_3d(const struct sim_launch *l)
+{
+	return run_tex_read_3d_or_layered(l, KERNEL(tex_read_3d), 2);
+}
+
+static int run_surf_write_2d(const struct sim_launch *l)
+{
+	const struct sim_kernel *k = KERNEL(surf_write_2d);
+	uint64_t s, nx, ny;
+	int32_t w, h;
+	uint32_t base;
+	int ret;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &s);
+	get_param(k, l, 1, &w);
+	get_param(k, l, 2, &h);
+	get_param(k, l, 3, &base);
+	extent_xy(l, &nx, &ny);
+	nx = w > 0 ? min_u64(nx, (uint64_t)w) : 0;
+	ny = h > 0 ? min_u64(ny, (uint64_t)h) : 0;
+	for (uint64_t y = 0; y < ny; y++) {
+		for (uint64_t x = 0; x < nx; x++) {
+			uint32_t v = base + (uint32_t)(y * (uint64_t)w + x);
+
+			ret = l->surf(l->be, s, (int64_t)x * 4, (int64_t)y, 0, &v, 4, 1);
+			if (ret)
+				return ret;
+		}
+	}
+	return CUDA_SUCCESS;
+}
+
 /*
  * The printing kernels (tests/kernels/printf.cu) write to this process's
  * stdout and stderr, as NVIDIA's driver writes what a kernel printed:
@@ -494,6 +652,11 @@ static const struct sim_kernel sim_kernels[SK_COUNT] = {
 	[SK_null_kernel] = { "null_kernel", 0, { 0 }, run_null_kernel },
 	[SK_illegal_write] = { "illegal_write", 1, { 8 }, run_illegal_write },
 	[SK_mixed_args] = { "mixed_args", 6, { 1, 8, 2, 8, 8, 4 }, run_mixed_args },
+	[SK_tex_read_2d] = { "tex_read_2d", 5, { 8, 8, 4, 4, 4 }, run_tex_read_2d },
+	[SK_tex_read_1d] = { "tex_read_1d", 3, { 8, 8, 4 }, run_tex_read_1d },
+	[SK_tex_read_layered] = { "tex_read_layered", 5, { 8, 8, 4, 4, 4 }, run_tex_read_layered },
+	[SK_tex_read_3d] = { "tex_read_3d", 5, { 8, 8, 4, 4, 4 }, run_tex_read_3d },
+	[SK_surf_write_2d] = { "surf_write_2d", 4, { 8, 4, 4, 4 }, run_surf_write_2d },
 	[SK_print_hello] = { "print_hello", 1, { 4 }, run_print_hello },
 	[SK_print_threads] = { "print_threads", 1, { 4 }, run_print_threads },
 	[SK_print_values] = { "print_values", 2, { 8, 4 }, run_print_values },

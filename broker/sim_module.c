@@ -13,6 +13,7 @@
 #include "cubin.h"
 #include "image.h"
 #include "cudarules.h"
+#include "sim_array.h"
 #include "sim_kernels.h"
 #include "util.h"
 #include "sim.h"
@@ -387,7 +388,8 @@ static uint64_t gpu_time(void *be, uint64_t ns)
 CUresult sim_run_kernel(struct sim_func *f, const unsigned int g[3], const unsigned int b[3],
 			   unsigned int shmem, const void *params, size_t size)
 {
-	struct sim_launch l = { .shared_bytes = shmem, .mem = sim_mem, .gpu_time = gpu_time };
+	struct sim_launch l = { .shared_bytes = shmem, .mem = sim_mem, .gpu_time = gpu_time,
+				.tex = sim_tex_fetch, .surf = sim_surf_access };
 	uint64_t t0;
 	int r;
 

@@ -115,7 +115,7 @@ CUresult wk_cuCtxCreate_v4(struct wk_call *k)
  * refused.  The stream's query says whether it captures, and invalidates
  * the capture if so, as the driver's refusal of the copy would.
  */
-static CUresult not_capturing(struct wk_call *k, CUstream s)
+CUresult wk_not_capturing(struct wk_call *k, CUstream s)
 {
 	CUresult r;
 
@@ -144,7 +144,7 @@ static CUresult htod(struct wk_call *k, bool async)
 		return k->w->be->op.f_cuMemcpyHtoD((CUdeviceptr)a->dstDevice, src, (size_t)a->ByteCount);
 	r = wk_stream(k->w, a->hStream, &s);
 	if (!r)
-		r = not_capturing(k, s);
+		r = wk_not_capturing(k, s);
 	if (r)
 		return r;
 	return k->w->be->op.f_cuMemcpyHtoDAsync((CUdeviceptr)a->dstDevice, src,
@@ -176,7 +176,7 @@ static CUresult dtoh(struct wk_call *k, bool async)
 	if (async) {
 		r = wk_stream(k->w, a->hStream, &s);
 		if (!r)
-			r = not_capturing(k, s);
+			r = wk_not_capturing(k, s);
 		if (r)
 			return r;
 	}

@@ -120,14 +120,13 @@ static int send_held(struct wk_output *o)
  */
 bool wk_output_flush_point(unsigned int fn)
 {
-	switch (fn) {
-	case GL_FN_cuMemcpyDtoH:
-	case GL_FN_cuMemcpyHtoD:
-	case GL_FN_cuMemcpyDtoD:
+	unsigned int t = gl_fn_traits(fn);
+
+	/* A blocking copy: one of the table's synchronous ones on the legacy stream. */
+	if ((t & GL_T_LEGACY) && (t & (GL_T_FILL | GL_T_TOHOST)) &&
+	    !strncmp(gl_fn_name(fn), "cuMemcpy", 8))
 		return true;
-	default:
-		return gl_fn_traits(fn) & (GL_T_WAIT_STREAM | GL_T_WAIT_CTX | GL_T_WAIT_EVENT);
-	}
+	return t & (GL_T_WAIT_STREAM | GL_T_WAIT_CTX | GL_T_WAIT_EVENT);
 }
 
 void wk_output_send(struct worker *w)

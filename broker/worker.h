@@ -104,6 +104,7 @@ struct worker {
 	uint64_t sleeps;		/* times the worker waited for a doorbell */
 	bool captured;		/* a capture was begun: a stream may be capturing */
 	bool kept_error;	/* the last creation's failure is kept with its handle */
+	struct wk_levels *levels;	/* mipmapped arrays' levels handed out (wk_array.c) */
 };
 
 /* One record in replay. */
@@ -242,6 +243,12 @@ void wk_handle_del(struct worker *w, unsigned int kind, uint64_t id);
  */
 bool wk_handle_renew_ok(struct worker *w, unsigned int kind, uint64_t id);
 void wk_handle_renewed(struct worker *w, unsigned int kind, uint64_t id, void *real, CUresult r);
+/*
+ * A copy with host memory here must not reach a capturing stream: its
+ * node would read or write the worker's buffer whenever the graph ran
+ * (wk_custom.c).  CUDA_SUCCESS when s is not capturing.
+ */
+CUresult wk_not_capturing(struct wk_call *k, CUstream s);
 /* The backend's current context changed behind the worker's back. */
 void wk_current_changed(struct worker *w, uint64_t id);
 

@@ -11,7 +11,8 @@ $(GEN_DIR)/.stamp: uapi/api.tbl uapi/driver-symbols.txt tools/gen-api.py
 	@touch $@
 $(GEN_FILES): $(GEN_DIR)/.stamp
 
-COMMON_SRCS := common/ring.c common/util.c common/image.c common/cubin.c common/cudarules.c
+COMMON_SRCS := common/ring.c common/util.c common/image.c common/cubin.c common/cudarules.c \
+	common/cuarray.c
 # Position-independent objects serve both the shared library and programs.
 COMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMMON_SRCS)) $(BUILD)/obj/gen/api_gen.o
 

@@ -42,6 +42,10 @@ static size_t obj_size(unsigned int kind)
 	case GL_H_MODULE:
 	case GL_H_LIBRARY:
 		return sizeof(struct shim_module);
+	case GL_H_ARRAY:
+		return sizeof(struct shim_array);
+	case GL_H_MIPMAP:
+		return sizeof(struct shim_mipmap);
 	default:
 		return sizeof(struct shim_obj);
 	}
@@ -102,6 +106,8 @@ void shim_obj_put(struct shim_obj *o)
 		shim_module_put((struct shim_module *)o);
 	} else if (o->kind == GL_H_CTX) {
 		shim_waits_ctx_put((struct shim_ctx *)o);
+	} else if (o->kind == GL_H_MIPMAP) {
+		shim_mipmap_put((struct shim_mipmap *)o);
 	}
 	o->magic = SHIM_OBJ_DEAD;
 	pthread_mutex_lock(&shim.lock);

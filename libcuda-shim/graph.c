@@ -432,7 +432,19 @@ CUresult shim_capture_gate(struct shim_call *c)
  * said once per function.  (Copies between host and device memory are
  * captured through stages, below.)
  */
+static CUresult refuse_host(unsigned int fn, uint64_t ctx, const char *what);
+
 CUresult shim_capture_host_copy(unsigned int fn, uint64_t ctx)
+{
+	return refuse_host(fn, ctx, "between two host buffers");
+}
+
+CUresult shim_capture_host_rows(unsigned int fn, uint64_t ctx)
+{
+	return refuse_host(fn, ctx, "of rows or of an array to or from host memory");
+}
+
+static CUresult refuse_host(unsigned int fn, uint64_t ctx, const char *what)
 {
 	static unsigned char said[GL_FN_LIMIT];
 	uint64_t sid = shim_call_stream ? shim_call_stream - 1 : SID_NONE;
@@ -452,9 +464,9 @@ CUresult shim_capture_host_copy(unsigned int fn, uint64_t ctx)
 	pthread_mutex_unlock(&caps.lock);
 	if (r == CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED && fn < GL_FN_LIMIT &&
 	    !__atomic_exchange_n(&said[fn], 1, __ATOMIC_RELAXED))
-		gl_err("%s between two host buffers on a capturing stream: Gleam copies host "
-		       "memory when the call is made, not when a graph runs: returning "
-		       "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED", gl_fn_name(fn));
+		gl_err("%s %s on a capturing stream: Gleam copies host memory when the call is "
+		       "made, not when a graph runs: returning "
+		       "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED", gl_fn_name(fn), what);
 	return r;
 }
 

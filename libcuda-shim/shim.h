@@ -152,6 +152,37 @@ struct shim_func {
 	struct gleam_param *pparams;
 };
 
+/*
+ * Arrays and mipmapped arrays (array.c): what the program described, so
+ * that the descriptor questions are answered here and every copy is
+ * checked against its extent before it is sent.  A level of a mipmapped
+ * array is an array of its own, which the mipmapped array owns.
+ */
+struct shim_mipmap;
+struct shim_array {
+	struct shim_obj o;
+	CUDA_ARRAY3D_DESCRIPTOR d;
+	unsigned int elem;		/* bytes per element */
+	struct shim_mipmap *parent;	/* a level's mipmapped array, else NULL */
+};
+
+#define SHIM_MIPMAP_LEVELS	32
+
+struct shim_mipmap {
+	struct shim_obj o;
+	CUDA_ARRAY3D_DESCRIPTOR d;
+	unsigned int elem;
+	unsigned int levels;
+	struct shim_array *level[SHIM_MIPMAP_LEVELS];	/* handed out so far */
+};
+
+/* array.c: a mipmapped array's levels go with it. */
+void shim_mipmap_put(struct shim_mipmap *m);
+/* array.c: bytes [off, off + len) lie inside the array's rows laid end to end. */
+CUresult shim_check_array(CUarray h, size_t off, size_t len);
+/* array.c: the live array behind a handle, or the driver's error. */
+CUresult shim_array_get(CUarray h, struct shim_array **a);
+
 /* module.c: let go of what a module or library kept of its image. */
 void shim_module_put(struct shim_module *m);
 /* module.c: whether a module or library's image has name among its variables: 0, 1, or -1 unknown. */
@@ -228,6 +259,16 @@ void shim_mem_forget_ctx(uint64_t ctx);
 CUmemoryPool shim_mem_pool(CUdeviceptr p);
 CUresult shim_cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);
 
+/*
+ * Where the bytes of a copy to host memory land: rows of width bytes,
+ * pitch apart, rows to a slice, slices slice bytes apart, from base.  The
+ * reply's DATA offsets count the rows laid end to end, total bytes.
+ */
+struct shim_rows {
+	char *base;
+	uint64_t width, rows, pitch, slice, total;
+};
+
 /* One call on the wire. */
 struct shim_call {
 	unsigned int fn;
@@ -240,6 +281,7 @@ struct shim_call {
 	size_t out_len;
 	void *outbuf;		/* the reply's variable part, or data pieces */
 	size_t outbuf_len;
+	const struct shim_rows *rows;	/* data pieces laid out in rows instead */
 	bool force_sync;	/* wait even if the class is async */
 	bool force_async;	/* no reply wanted, whatever the class (lookups answered here) */
 	/*
@@ -337,6 +379,12 @@ CUresult shim_capture_gate(struct shim_call *c);
  * call resolved: refused while that stream captures.
  */
 CUresult shim_capture_host_copy(unsigned int fn, uint64_t ctx);
+/*
+ * The same for a copy of rows or of an array with host memory (2D and 3D
+ * copies, cuMemcpyHtoAAsync, cuMemcpyAtoHAsync), which Gleam does not
+ * capture through stages.
+ */
+CUresult shim_capture_host_rows(unsigned int fn, uint64_t ctx);
 /*
  * A copy between host memory and device memory dev on stream s, the
  * stream the current call resolved: while that stream captures, captured

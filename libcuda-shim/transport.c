@@ -40,6 +40,7 @@ struct waiter {
 	size_t out_len;
 	void *buf;
 	size_t buf_len;
+	const struct shim_rows *rows;
 	struct waiter *next;
 };
 
@@ -357,6 +358,26 @@ void shim_output_flush(void)
 	pthread_mutex_unlock(&conn.out_lock);
 }
 
+/*
+ * Bytes off to off + len of a copy's rows laid end to end, into the rows
+ * where they belong; -1 when they run past the copy.
+ */
+static int rows_put(const struct shim_rows *r, uint64_t off, const unsigned char *p, uint64_t len)
+{
+	if (off > r->total || len > r->total - off)
+		return -1;
+	while (len) {
+		uint64_t row = off / r->width, col = off % r->width;
+		uint64_t k = MIN(len, r->width - col);
+
+		memcpy(r->base + (row / r->rows) * r->slice + (row % r->rows) * r->pitch + col, p, k);
+		off += k;
+		p += k;
+		len -= k;
+	}
+	return 0;
+}
+
 /* Drain the CQ, handing replies to their waiters; rx_lock held.  */
 static int drain_cq(void)
 {
@@ -390,10 +411,16 @@ static int drain_cq(void)
 			if (blen < sizeof(d))
 				goto bad;
 			memcpy(&d, body, sizeof(d));
-			if (d.length > blen - sizeof(d) || d.offset > w->buf_len ||
-			    d.length > w->buf_len - d.offset)
+			if (d.length > blen - sizeof(d))
 				goto bad;
-			memcpy((char *)w->buf + d.offset, body + sizeof(d), d.length);
+			if (w->rows) {
+				if (rows_put(w->rows, d.offset, body + sizeof(d), d.length))
+					goto bad;
+			} else {
+				if (d.offset > w->buf_len || d.length > w->buf_len - d.offset)
+					goto bad;
+				memcpy((char *)w->buf + d.offset, body + sizeof(d), d.length);
+			}
 		} else {
 			size_t k = MIN(blen, w->out_len);
 
@@ -718,6 +745,7 @@ uint32_t shim_new_waiter(struct shim_call *c)
 	w->out_len = c->out_len;
 	w->buf = c->outbuf;
 	w->buf_len = c->outbuf_len;
+	w->rows = c->rows;
 	w->next = conn.waiters;
 	conn.waiters = w;
 	pthread_mutex_unlock(&conn.rx_lock);

@@ -24,7 +24,7 @@ HANDLES = {
     "CUcontext": "CTX", "CUstream": "STREAM", "CUevent": "EVENT",
     "CUmodule": "MODULE", "CUfunction": "FUNC", "CUlibrary": "LIBRARY",
     "CUkernel": "KERNEL", "CUgraph": "GRAPH", "CUgraphExec": "GRAPHEXEC",
-    "CUmemoryPool": "MEMPOOL",
+    "CUmemoryPool": "MEMPOOL", "CUarray": "ARRAY", "CUmipmappedArray": "MIPMAP",
 }
 CLASSES = ("local", "async", "sync")
 # What a function is beyond its class (uapi/api.tbl's header says each).
@@ -52,6 +52,15 @@ class Arg:
             self.range = words.pop(0)[4:-1]
         else:
             self.range = None
+        if words and words[0].startswith("arr[") and words[0].endswith("]"):
+            # arr[OFF;LEN]: bytes [OFF, OFF + LEN) of an array (its rows
+            # one after another), which the shim checks against its extent.
+            parts = words.pop(0)[4:-1].split(";")
+            if len(parts) != 2:
+                raise SystemExit(f"{where}: arr[] takes an offset and a length")
+            self.arange = parts
+        else:
+            self.arange = None
         self.renew = bool(words) and words[0] == "renew"
         if self.renew:
             words[0] = "new"
@@ -74,6 +83,8 @@ class Arg:
         self.ptr = base.endswith("*")
         self.base = base.rstrip("*").strip()
         self.handle = HANDLES.get(self.base)
+        if self.arange and (self.handle != "ARRAY" or self.ptr):
+            raise SystemExit(f"{where}: arr[] annotates a CUarray")
 
     def scalar_kind(self):
         if self.ptr:
@@ -293,7 +304,9 @@ def gen_tables(funcs, out):
     w('#include "gleam_api_gen.h"\n\n')
     w("const struct gl_fn_desc gl_fn_table[GL_FN_LIMIT] = {\n")
     for f in funcs:
-        creates = any(a.ann == "new" for a in f.args) or f.name.startswith("cuMemAlloc")
+        # Texture and surface objects are values the server makes, not handles.
+        creates = (any(a.ann == "new" for a in f.args) or f.name.startswith("cuMemAlloc") or
+                   (f.remote and f.name.endswith("ObjectCreate")))
         tr = " | ".join(TRAITS[t] for t in f.traits) or "0"
         w(f'\t[{f.nr}] = {{ "{f.name}", GL_{f.cls.upper()}, {int(creates)}, {tr} }},\n')
     w("};\n\n")
@@ -337,6 +350,10 @@ def shim_generated_body(f, w):
             else:
                 w(f"\tr = shim_handle_id(GL_H_{a.handle}, {a.name}, &a.{a.name});\n")
             w("\tif (r)\n\t\treturn shim_end(&c, r);\n")
+            if a.arange:
+                w(f"\tr = shim_check_array({a.name}, (size_t)({a.arange[0]}), "
+                  f"(size_t)({a.arange[1]}));\n")
+                w("\tif (r)\n\t\treturn shim_end(&c, r);\n")
         elif a.ann == "str":
             w(f"\tif (!{a.name})\n\t\treturn shim_end(&c, CUDA_ERROR_INVALID_VALUE);\n")
             w(f"\ta.{a.name}_len = strnlen({a.name}, GLEAM_NAME_MAX) + 1;\n")

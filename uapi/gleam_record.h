@@ -173,6 +173,120 @@ struct gleam_pool_props {
 	__u16 reserved[3];	/* must be zero */
 };
 
+/*
+ * CUDA arrays (Documentation/design.md, "Arrays, 2D and 3D copies,
+ * texture and surface objects").  cuArrayCreate, cuArray3DCreate and
+ * cuMipmappedArrayCreate carry struct gleam_array_desc after their
+ * argument block: cuArrayCreate's with depth and flags zero, levels the
+ * mipmap levels of cuMipmappedArrayCreate and zero otherwise.
+ */
+struct gleam_array_desc {
+	__u64 width;
+	__u64 height;
+	__u64 depth;
+	__u32 format;		/* CUarray_format */
+	__u32 channels;		/* 1, 2 or 4 */
+	__u32 flags;		/* CUDA_ARRAY3D_* */
+	__u32 levels;
+};
+
+/*
+ * Copies between host memory, device memory and arrays, of rows of width
+ * bytes, height rows to a slice and depth slices.  The records of
+ * cuMemcpyHtoA and its Async form, cuMemcpy2D, cuMemcpy2DUnaligned,
+ * cuMemcpy2DAsync, cuMemcpy3D, cuMemcpy3DAsync, cuMemcpy3DPeer and its
+ * Async form carry struct gleam_copy after their argument block, whose
+ * fields are zero but for the stream; from host memory, the bytes
+ * follow, row after row with no gap (width * height * depth of them).
+ * Every copy to host memory, whichever function the program called,
+ * travels as a record of cuMemcpyAtoH (or cuMemcpyAtoHAsync, on a stream)
+ * with struct gleam_copy: its bytes come back in DATA replies at their
+ * offsets in the same gapless order, and the shim lays them out in the
+ * program's rows.  api says which driver function replays the copy; a
+ * long copy is cut into pieces that are each a copy of the same kind.
+ */
+#define GLEAM_COPY_LINEAR	1	/* cuMemcpyHtoA, cuMemcpyAtoH: x is the array offset */
+#define GLEAM_COPY_2D		2
+#define GLEAM_COPY_2D_UNALIGNED	3
+#define GLEAM_COPY_3D		4
+#define GLEAM_COPY_3D_PEER	5
+
+struct gleam_copy_end {
+	__u32 type;		/* CU_MEMORYTYPE_HOST, _DEVICE or _ARRAY (never UNIFIED) */
+	__u32 reserved;		/* must be zero */
+	__u64 x;		/* bytes */
+	__u64 y;
+	__u64 z;
+	__u64 ptr;		/* DEVICE: the address; ARRAY: the array's id; HOST: 0 */
+	__u64 pitch;		/* DEVICE: bytes per row; else 0 */
+	__u64 height;		/* DEVICE: rows per slice; else 0 */
+	__u64 ctx;		/* GLEAM_COPY_3D_PEER: the context's id; else 0 */
+};
+
+struct gleam_copy {
+	__u32 api;		/* GLEAM_COPY_* */
+	__u32 reserved;		/* must be zero */
+	__u64 width;		/* bytes per row */
+	__u64 height;		/* rows per slice */
+	__u64 depth;		/* slices */
+	struct gleam_copy_end src;
+	struct gleam_copy_end dst;
+};
+
+/* Pieces of a copy carry at most this many bytes of host memory. */
+#define GLEAM_COPY_PIECE	(GLEAM_PIECE_MAX - 4096)
+
+/*
+ * Texture and surface objects.  cuTexObjectCreate carries struct
+ * gleam_tex_create, cuSurfObjectCreate struct gleam_res_desc; each reply
+ * is the object's value as the server's driver made it (a __u64), which
+ * kernels take as a parameter.  Floats travel as their IEEE-754 bits.
+ */
+struct gleam_res_desc {
+	__u32 type;		/* CUresourcetype */
+	__u32 flags;		/* the descriptor's flags, as given */
+	__u64 handle;		/* ARRAY, MIPMAPPED_ARRAY: the id; else 0 */
+	__u64 dptr;		/* LINEAR, PITCH2D */
+	__u32 format;		/* LINEAR, PITCH2D: CUarray_format */
+	__u32 channels;
+	__u64 size;		/* LINEAR: bytes */
+	__u64 width;		/* PITCH2D: elements */
+	__u64 height;
+	__u64 pitch;		/* PITCH2D: bytes */
+};
+
+struct gleam_tex_desc {
+	__u32 address_mode[3];	/* CUaddress_mode */
+	__u32 filter_mode;	/* CUfilter_mode */
+	__u32 flags;		/* CU_TRSF_* */
+	__u32 max_anisotropy;
+	__u32 mipmap_filter_mode;
+	__u32 mipmap_level_bias;	/* float */
+	__u32 min_mipmap_level_clamp;	/* float */
+	__u32 max_mipmap_level_clamp;	/* float */
+	__u32 border_color[4];	/* float */
+};
+
+struct gleam_view_desc {
+	__u32 format;		/* CUresourceViewFormat */
+	__u32 reserved;		/* must be zero */
+	__u64 width;
+	__u64 height;
+	__u64 depth;
+	__u32 first_level;
+	__u32 last_level;
+	__u32 first_layer;
+	__u32 last_layer;
+};
+
+struct gleam_tex_create {
+	struct gleam_res_desc res;
+	struct gleam_tex_desc tex;
+	__u32 has_view;		/* 0 or 1: view holds a resource view */
+	__u32 reserved;		/* must be zero */
+	struct gleam_view_desc view;
+};
+
 /* Graphs: the reply to cuGraphGetNodes carries the count as a __u64. */
 
 /*

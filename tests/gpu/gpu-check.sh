@@ -42,6 +42,7 @@ PROGRAMS=(
 	"occupancy --device"
 	"steady launch 2"
 	"rowfills"
+	"arrays"
 	"hostfn"
 	"devprintf"
 )

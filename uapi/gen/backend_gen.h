@@ -104,6 +104,30 @@ struct gl_backend_ops {
 	CUresult (*f_cuDeviceGetExecAffinitySupport)(int *pi, CUexecAffinityType type, CUdevice dev);
 	CUresult (*f_cuLaunchHostFunc)(CUstream hStream, CUhostFn fn, void *userData);
 	CUresult (*f_cuStreamAddCallback)(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);
+	CUresult (*f_cuArrayCreate)(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray);
+	CUresult (*f_cuArray3DCreate)(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray);
+	CUresult (*f_cuArrayDestroy)(CUarray hArray);
+	CUresult (*f_cuMipmappedArrayCreate)(CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc, unsigned int numMipmapLevels);
+	CUresult (*f_cuMipmappedArrayDestroy)(CUmipmappedArray hMipmappedArray);
+	CUresult (*f_cuMipmappedArrayGetLevel)(CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level);
+	CUresult (*f_cuMemcpyHtoA)(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);
+	CUresult (*f_cuMemcpyHtoAAsync)(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream);
+	CUresult (*f_cuMemcpyAtoH)(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);
+	CUresult (*f_cuMemcpyAtoHAsync)(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream);
+	CUresult (*f_cuMemcpyDtoA)(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount);
+	CUresult (*f_cuMemcpyAtoD)(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);
+	CUresult (*f_cuMemcpyAtoA)(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount);
+	CUresult (*f_cuMemcpy2D)(const CUDA_MEMCPY2D *pCopy);
+	CUresult (*f_cuMemcpy2DUnaligned)(const CUDA_MEMCPY2D *pCopy);
+	CUresult (*f_cuMemcpy2DAsync)(const CUDA_MEMCPY2D *pCopy, CUstream hStream);
+	CUresult (*f_cuMemcpy3D)(const CUDA_MEMCPY3D *pCopy);
+	CUresult (*f_cuMemcpy3DAsync)(const CUDA_MEMCPY3D *pCopy, CUstream hStream);
+	CUresult (*f_cuMemcpy3DPeer)(const CUDA_MEMCPY3D_PEER *pCopy);
+	CUresult (*f_cuMemcpy3DPeerAsync)(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream);
+	CUresult (*f_cuTexObjectCreate)(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc, const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc);
+	CUresult (*f_cuTexObjectDestroy)(CUtexObject texObject);
+	CUresult (*f_cuSurfObjectCreate)(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc);
+	CUresult (*f_cuSurfObjectDestroy)(CUsurfObject surfObject);
 };
 
 /* GL_BACKEND_FUNCS(X): X(name, driver symbol) for each of them. */
@@ -208,6 +232,30 @@ struct gl_backend_ops {
 	X(cuDeviceGetExecAffinitySupport, "cuDeviceGetExecAffinitySupport") \
 	X(cuLaunchHostFunc, "cuLaunchHostFunc") \
 	X(cuStreamAddCallback, "cuStreamAddCallback") \
+	X(cuArrayCreate, "cuArrayCreate_v2") \
+	X(cuArray3DCreate, "cuArray3DCreate_v2") \
+	X(cuArrayDestroy, "cuArrayDestroy") \
+	X(cuMipmappedArrayCreate, "cuMipmappedArrayCreate") \
+	X(cuMipmappedArrayDestroy, "cuMipmappedArrayDestroy") \
+	X(cuMipmappedArrayGetLevel, "cuMipmappedArrayGetLevel") \
+	X(cuMemcpyHtoA, "cuMemcpyHtoA_v2") \
+	X(cuMemcpyHtoAAsync, "cuMemcpyHtoAAsync_v2") \
+	X(cuMemcpyAtoH, "cuMemcpyAtoH_v2") \
+	X(cuMemcpyAtoHAsync, "cuMemcpyAtoHAsync_v2") \
+	X(cuMemcpyDtoA, "cuMemcpyDtoA_v2") \
+	X(cuMemcpyAtoD, "cuMemcpyAtoD_v2") \
+	X(cuMemcpyAtoA, "cuMemcpyAtoA_v2") \
+	X(cuMemcpy2D, "cuMemcpy2D_v2") \
+	X(cuMemcpy2DUnaligned, "cuMemcpy2DUnaligned_v2") \
+	X(cuMemcpy2DAsync, "cuMemcpy2DAsync_v2") \
+	X(cuMemcpy3D, "cuMemcpy3D_v2") \
+	X(cuMemcpy3DAsync, "cuMemcpy3DAsync_v2") \
+	X(cuMemcpy3DPeer, "cuMemcpy3DPeer") \
+	X(cuMemcpy3DPeerAsync, "cuMemcpy3DPeerAsync") \
+	X(cuTexObjectCreate, "cuTexObjectCreate") \
+	X(cuTexObjectDestroy, "cuTexObjectDestroy") \
+	X(cuSurfObjectCreate, "cuSurfObjectCreate") \
+	X(cuSurfObjectDestroy, "cuSurfObjectDestroy") \
 	/* end */
 
 CUresult sim_cuInit(unsigned int Flags);
@@ -310,5 +358,29 @@ CUresult sim_cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUar
 CUresult sim_cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev);
 CUresult sim_cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
 CUresult sim_cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);
+CUresult sim_cuArrayCreate(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray);
+CUresult sim_cuArray3DCreate(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray);
+CUresult sim_cuArrayDestroy(CUarray hArray);
+CUresult sim_cuMipmappedArrayCreate(CUmipmappedArray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc, unsigned int numMipmapLevels);
+CUresult sim_cuMipmappedArrayDestroy(CUmipmappedArray hMipmappedArray);
+CUresult sim_cuMipmappedArrayGetLevel(CUarray *pLevelArray, CUmipmappedArray hMipmappedArray, unsigned int level);
+CUresult sim_cuMemcpyHtoA(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount);
+CUresult sim_cuMemcpyHtoAAsync(CUarray dstArray, size_t dstOffset, const void *srcHost, size_t ByteCount, CUstream hStream);
+CUresult sim_cuMemcpyAtoH(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount);
+CUresult sim_cuMemcpyAtoHAsync(void *dstHost, CUarray srcArray, size_t srcOffset, size_t ByteCount, CUstream hStream);
+CUresult sim_cuMemcpyDtoA(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount);
+CUresult sim_cuMemcpyAtoD(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount);
+CUresult sim_cuMemcpyAtoA(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset, size_t ByteCount);
+CUresult sim_cuMemcpy2D(const CUDA_MEMCPY2D *pCopy);
+CUresult sim_cuMemcpy2DUnaligned(const CUDA_MEMCPY2D *pCopy);
+CUresult sim_cuMemcpy2DAsync(const CUDA_MEMCPY2D *pCopy, CUstream hStream);
+CUresult sim_cuMemcpy3D(const CUDA_MEMCPY3D *pCopy);
+CUresult sim_cuMemcpy3DAsync(const CUDA_MEMCPY3D *pCopy, CUstream hStream);
+CUresult sim_cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *pCopy);
+CUresult sim_cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream);
+CUresult sim_cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pResDesc, const CUDA_TEXTURE_DESC *pTexDesc, const CUDA_RESOURCE_VIEW_DESC *pResViewDesc);
+CUresult sim_cuTexObjectDestroy(CUtexObject texObject);
+CUresult sim_cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc);
+CUresult sim_cuSurfObjectDestroy(CUsurfObject surfObject);
 
 #endif

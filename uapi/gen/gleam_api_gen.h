@@ -180,14 +180,46 @@ enum gl_fn {
 	GL_FN_cuStreamAddCallback = 301,
 	GL_FN_gleamHostFuncRun = 302,
 	GL_FN_gleamOutput = 303,
+	GL_FN_cuArrayCreate = 350,
+	GL_FN_cuArray3DCreate = 351,
+	GL_FN_cuArrayDestroy = 352,
+	GL_FN_cuArrayGetDescriptor = 353,
+	GL_FN_cuArray3DGetDescriptor = 354,
+	GL_FN_cuArrayGetMemoryRequirements = 355,
+	GL_FN_cuMipmappedArrayCreate = 356,
+	GL_FN_cuMipmappedArrayDestroy = 357,
+	GL_FN_cuMipmappedArrayGetLevel = 358,
+	GL_FN_cuMemcpyHtoA = 360,
+	GL_FN_cuMemcpyHtoAAsync = 361,
+	GL_FN_cuMemcpyAtoH = 362,
+	GL_FN_cuMemcpyAtoHAsync = 363,
+	GL_FN_cuMemcpyDtoA = 364,
+	GL_FN_cuMemcpyAtoD = 365,
+	GL_FN_cuMemcpyAtoA = 366,
+	GL_FN_cuMemcpy2D = 367,
+	GL_FN_cuMemcpy2DUnaligned = 368,
+	GL_FN_cuMemcpy2DAsync = 369,
+	GL_FN_cuMemcpy3D = 370,
+	GL_FN_cuMemcpy3DAsync = 371,
+	GL_FN_cuMemcpy3DPeer = 372,
+	GL_FN_cuMemcpy3DPeerAsync = 373,
+	GL_FN_cuTexObjectCreate = 380,
+	GL_FN_cuTexObjectDestroy = 381,
+	GL_FN_cuTexObjectGetResourceDesc = 382,
+	GL_FN_cuTexObjectGetTextureDesc = 383,
+	GL_FN_cuTexObjectGetResourceViewDesc = 384,
+	GL_FN_cuSurfObjectCreate = 385,
+	GL_FN_cuSurfObjectDestroy = 386,
+	GL_FN_cuSurfObjectGetResourceDesc = 387,
 };
 
-#define GL_FN_LIMIT 304
+#define GL_FN_LIMIT 388
 
 enum gl_class { GL_LOCAL = 0, GL_ASYNC = 1, GL_SYNC = 2 };
 
 enum gl_hkind {
 	GL_H_NONE = 0,
+	GL_H_ARRAY,
 	GL_H_CTX,
 	GL_H_EVENT,
 	GL_H_FUNC,
@@ -196,6 +228,7 @@ enum gl_hkind {
 	GL_H_KERNEL,
 	GL_H_LIBRARY,
 	GL_H_MEMPOOL,
+	GL_H_MIPMAP,
 	GL_H_MODULE,
 	GL_H_STREAM,
 	GL_H_LIMIT
@@ -1086,6 +1119,197 @@ struct gl_a_gleamOutput {
 	__u64 unused;
 };
 struct gl_r_gleamOutput {
+	__u64 unused;
+};
+
+struct gl_a_cuArrayCreate {
+	__u64 pHandle;	/* id */
+};
+struct gl_r_cuArrayCreate {
+	__u64 unused;
+};
+
+struct gl_a_cuArray3DCreate {
+	__u64 pHandle;	/* id */
+};
+struct gl_r_cuArray3DCreate {
+	__u64 unused;
+};
+
+struct gl_a_cuArrayDestroy {
+	__u64 hArray;	/* id */
+};
+struct gl_r_cuArrayDestroy {
+	__u64 unused;
+};
+
+struct gl_a_cuMipmappedArrayCreate {
+	__u64 pHandle;	/* id */
+	__u64 numMipmapLevels;
+};
+struct gl_r_cuMipmappedArrayCreate {
+	__u64 unused;
+};
+
+struct gl_a_cuMipmappedArrayDestroy {
+	__u64 hMipmappedArray;	/* id */
+};
+struct gl_r_cuMipmappedArrayDestroy {
+	__u64 unused;
+};
+
+struct gl_a_cuMipmappedArrayGetLevel {
+	__u64 pLevelArray;	/* id */
+	__u64 hMipmappedArray;	/* id */
+	__u64 level;
+};
+struct gl_r_cuMipmappedArrayGetLevel {
+	__u64 unused;
+};
+
+struct gl_a_cuMemcpyHtoA {
+	__u64 dstArray;	/* id */
+	__u64 dstOffset;
+	__u64 ByteCount;
+};
+struct gl_r_cuMemcpyHtoA {
+	__u64 unused;
+};
+
+struct gl_a_cuMemcpyHtoAAsync {
+	__u64 dstArray;	/* id */
+	__u64 dstOffset;
+	__u64 ByteCount;
+	__u64 hStream;	/* id */
+};
+struct gl_r_cuMemcpyHtoAAsync {
+	__u64 unused;
+};
+
+struct gl_a_cuMemcpyAtoH {
+	__u64 srcArray;	/* id */
+	__u64 srcOffset;
+	__u64 ByteCount;
+};
+struct gl_r_cuMemcpyAtoH {
+	__u64 unused;
+};
+
+struct gl_a_cuMemcpyAtoHAsync {
+	__u64 srcArray;	/* id */
+	__u64 srcOffset;
+	__u64 ByteCount;
+	__u64 hStream;	/* id */
+};
+struct gl_r_cuMemcpyAtoHAsync {
+	__u64 unused;
+};
+
+struct gl_a_cuMemcpyDtoA {
+	__u64 dstArray;	/* id */
+	__u64 dstOffset;
+	__u64 srcDevice;
+	__u64 ByteCount;
+};
+struct gl_r_cuMemcpyDtoA {
+	__u64 unused;
+};
+
+struct gl_a_cuMemcpyAtoD {
+	__u64 dstDevice;
+	__u64 srcArray;	/* id */
+	__u64 srcOffset;
+	__u64 ByteCount;
+};
+struct gl_r_cuMemcpyAtoD {
+	__u64 unused;
+};
+
+struct gl_a_cuMemcpyAtoA {
+	__u64 dstArray;	/* id */
+	__u64 dstOffset;
+	__u64 srcArray;	/* id */
+	__u64 srcOffset;
+	__u64 ByteCount;
+};
+struct gl_r_cuMemcpyAtoA {
+	__u64 unused;
+};
+
+struct gl_a_cuMemcpy2D {
+	__u64 unused;
+};
+struct gl_r_cuMemcpy2D {
+	__u64 unused;
+};
+
+struct gl_a_cuMemcpy2DUnaligned {
+	__u64 unused;
+};
+struct gl_r_cuMemcpy2DUnaligned {
+	__u64 unused;
+};
+
+struct gl_a_cuMemcpy2DAsync {
+	__u64 hStream;	/* id */
+};
+struct gl_r_cuMemcpy2DAsync {
+	__u64 unused;
+};
+
+struct gl_a_cuMemcpy3D {
+	__u64 unused;
+};
+struct gl_r_cuMemcpy3D {
+	__u64 unused;
+};
+
+struct gl_a_cuMemcpy3DAsync {
+	__u64 hStream;	/* id */
+};
+struct gl_r_cuMemcpy3DAsync {
+	__u64 unused;
+};
+
+struct gl_a_cuMemcpy3DPeer {
+	__u64 unused;
+};
+struct gl_r_cuMemcpy3DPeer {
+	__u64 unused;
+};
+
+struct gl_a_cuMemcpy3DPeerAsync {
+	__u64 hStream;	/* id */
+};
+struct gl_r_cuMemcpy3DPeerAsync {
+	__u64 unused;
+};
+
+struct gl_a_cuTexObjectCreate {
+	__u64 unused;
+};
+struct gl_r_cuTexObjectCreate {
+	__s64 pTexObject;
+};
+
+struct gl_a_cuTexObjectDestroy {
+	__s64 texObject;
+};
+struct gl_r_cuTexObjectDestroy {
+	__u64 unused;
+};
+
+struct gl_a_cuSurfObjectCreate {
+	__u64 unused;
+};
+struct gl_r_cuSurfObjectCreate {
+	__s64 pSurfObject;
+};
+
+struct gl_a_cuSurfObjectDestroy {
+	__s64 surfObject;
+};
+struct gl_r_cuSurfObjectDestroy {
 	__u64 unused;
 };
 
