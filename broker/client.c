@@ -44,6 +44,7 @@ struct csess {
 	socklen_t addrlen;
 	struct op op_ctl_send;
 	char *ctl_reply;
+	size_t ctl_reply_len;		/* text: its length; GLEAM_CTL_GPUS: binary */
 	bool ctl_sending;		/* the reply is the kernel's until it is sent */
 	struct vgpu_link vl;		/* a /dev/vgpuN session: its id */
 	char via[16];			/* "socket" or the node's name */
@@ -458,10 +459,35 @@ static char *status(bool json)
 	return b;
 }
 
+/* A pin's vgpuN must be a node the module serves here ("socket" always is). */
+static bool node_exists(const char *what, char *msg, size_t len)
+{
+	struct vgpu_node_status nodes[GLEAM_VGPU_MAX];
+	struct vgpu_status st;
+	unsigned long n;
+	char *end;
+
+	if (strncmp(what, "vgpu", 4))
+		return true;
+	n = strtoul(what + 4, &end, 10);
+	vgpu_status(&st, nodes, ARRAY_SIZE(nodes));
+	if (!st.serving) {
+		snprintf(msg, len, "no /dev/%.16s: this gleamd serves no /dev/vgpuN (%.64s)", what,
+			 st.why[0] ? st.why : "no module");
+		return false;
+	}
+	if (*end || n >= st.nr_vgpus) {
+		snprintf(msg, len, "no /dev/%.16s: the module has %u node(s), vgpu0 to vgpu%d", what,
+			 st.nr_vgpus, (int)st.nr_vgpus - 1);
+		return false;
+	}
+	return true;
+}
+
 /* gleamctl stats, servers and assign: the scheduler's part. */
 static char *sched_request(unsigned int op, const char *arg)
 {
-	char msg[160] = "", what[16], target[256], *r;
+	char msg[320] = "", what[16], target[256], *r;
 	int err = 0;
 
 	switch (op) {
@@ -481,6 +507,8 @@ static char *sched_request(unsigned int op, const char *arg)
 		if (sscanf(arg, "%15s %255s", what, target) != 2) {
 			err = -EINVAL;
 			snprintf(msg, sizeof(msg), "expected: vgpuN|socket SERVER[:GPU]");
+		} else if (!node_exists(what, msg, sizeof(msg))) {
+			err = -ENODEV;
 		} else {
 			err = sched_assign(what, target, msg, sizeof(msg));
 		}
@@ -496,9 +524,81 @@ static char *sched_request(unsigned int op, const char *arg)
 	return r;
 }
 
+/* One GPU of the answer below, and the processes of ours on it. */
+static void gpus_add(struct gleam_ctl_gpus *h, struct gleam_ctl_gpu *g, struct gleam_ctl_proc *p,
+		     unsigned int *np, const struct server *v, unsigned int idx)
+{
+	struct gleam_ctl_gpu *o = &g[h->ngpus];
+
+	memset(o, 0, sizeof(*o));
+	snprintf(o->server, sizeof(o->server), "%.127s", v->name);
+	snprintf(o->backend, sizeof(o->backend), "%s", v->info.backend);
+	o->index = idx;
+	o->info = v->gpus[idx].info;
+	o->usage = v->gpus[idx].usage;
+	o->nvml = v->gpus[idx].nvml;
+	o->flags = (v->have_usage ? GLEAM_CTL_GPU_F_USAGE : 0) |
+		   (v->have_nvml ? GLEAM_CTL_GPU_F_NVML : 0);
+	for (struct csess *s = cl.sessions; s && *np < GLEAM_CTL_PROCS_MAX; s = s->next) {
+		if (s->control || !s->local_hello || s->link || s->srv != v ||
+		    (s->gpu >= 0 ? (unsigned int)s->gpu != idx : idx != 0))
+			continue;
+		p[*np].gpu = h->ngpus;
+		p[*np].pid = (uint32_t)s->pid;
+		snprintf(p[*np].program, sizeof(p[*np].program), "%s", s->program);
+		(*np)++;
+	}
+	h->ngpus++;
+}
+
+/*
+ * GLEAM_CTL_GPUS: the GPUs a new session of "VIA PROGRAM" would get now,
+ * as its libcuda.so.1 will count them (the one GPU named, or all of its
+ * server's), and the programs of this machine on them; malloc'd, *len.
+ */
+static char *gpus_reply(const char *arg, size_t *len)
+{
+	struct gleam_ctl_proc procs[GLEAM_CTL_PROCS_MAX];
+	struct gleam_ctl_gpu *g;
+	struct gleam_ctl_gpus *h;
+	struct sched_choice c;
+	char via[16] = "socket", prog[64] = "";
+	unsigned int np = 0;
+	const struct server *v;
+	char *b = calloc(1, sizeof(*h) + GLEAM_GPUS_MAX * sizeof(*g) + sizeof(procs));
+
+	if (!b)
+		return NULL;
+	h = (void *)b;
+	g = (void *)(h + 1);
+	h->magic = GLEAM_LOCAL_MAGIC;
+	if (sscanf(arg, "%15s %63s", via, prog) < 1 || sched_refuse(via, h->why, sizeof(h->why))) {
+		*len = sizeof(*h);
+		return b;
+	}
+	sched_preview(prog, via, &c);
+	v = c.srv;
+	if (!v || !v->have_info) {
+		snprintf(h->why, sizeof(h->why), "%.80s%s", v ? v->name : "no server",
+			 v ? " has not said yet what GPUs it has" : "");
+	} else if (c.gpu_named && c.gpu >= 0 && (unsigned int)c.gpu < v->info.ngpus) {
+		gpus_add(h, g, procs, &np, v, (unsigned int)c.gpu);
+	} else {
+		for (unsigned int i = 0; i < v->info.ngpus && i < GLEAM_GPUS_MAX; i++)
+			gpus_add(h, g, procs, &np, v, i);
+	}
+	if (v && v->have_info)
+		h->driver_version = v->info.driver_version;
+	h->nprocs = np;
+	memcpy(g + h->ngpus, procs, np * sizeof(procs[0]));
+	*len = sizeof(*h) + h->ngpus * sizeof(*g) + np * sizeof(procs[0]);
+	return b;
+}
+
 static void control_request(struct csess *s, const struct gleam_ctl_req *req, size_t n)
 {
 	struct io_uring_sqe *sqe;
+	size_t len = 0;
 	char *reply;
 
 	/*
@@ -518,15 +618,20 @@ static void control_request(struct csess *s, const struct gleam_ctl_req *req, si
 		reply = strdup("error: malformed request\n");
 	} else if (req->op >= GLEAM_CTL_STATS && req->op <= GLEAM_CTL_ASSIGN_CLEAR) {
 		reply = sched_request(req->op, req->arg);
+	} else if (req->op == GLEAM_CTL_GPUS) {
+		reply = gpus_reply(req->arg, &len);
 	} else {
 		reply = strdup("error: unknown request\n");
 	}
 	if (!reply)
 		return;
+	if (req->op != GLEAM_CTL_GPUS || n != sizeof(*req))
+		len = strlen(reply);
 	free(s->ctl_reply);
 	s->ctl_reply = reply;
+	s->ctl_reply_len = len;
 	sqe = loop_sqe();
-	io_uring_prep_send(sqe, s->b.bell, reply, strlen(reply), MSG_NOSIGNAL);
+	io_uring_prep_send(sqe, s->b.bell, reply, len, MSG_NOSIGNAL);
 	io_uring_sqe_set_data(sqe, &s->op_ctl_send);
 	s->ctl_sending = true;
 	s->b.inflight++;
@@ -548,6 +653,26 @@ static void place(struct csess *s)
 	s->started_ns = gl_now_ns();
 }
 
+/*
+ * A socket session that cannot be served: its program is told why, in one
+ * line that names the server (struct gleam_local_why), and its cuInit
+ * fails at once.  /dev/vgpuN sessions only see the session end: the reason
+ * is in this log.
+ */
+static void tell_app(struct csess *s, int err, const char *why)
+{
+	struct gleam_local_why w = { .magic = GLEAM_LOCAL_WHY_MAGIC, .status = err };
+
+	gl_err("session %llu (%s, pid %d) not served: %s", (unsigned long long)s->id, s->program,
+	       (int)s->pid, why);
+	if (s->b.bell < 0 || s->b.ring_app || s->control)
+		return;
+	snprintf(w.msg, sizeof(w.msg), "%s", why);
+	/* A small message on a local socket: it never blocks, and failing is harmless. */
+	if (send(s->b.bell, &w, sizeof(w), MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+		gl_dbg("session %llu: its program is gone already", (unsigned long long)s->id);
+}
+
 /* The first message on a local connection: a session or gleamctl. */
 static void local_hello(struct csess *s, int n)
 {
@@ -556,6 +681,7 @@ static void local_hello(struct csess *s, int n)
 	struct ucred cred;
 	socklen_t clen = sizeof(cred);
 	unsigned int shift = cl.cfg->ring_shift;
+	char why[200];
 	int fd = -1, err;
 
 	if (n != (int)sizeof(h)) {
@@ -584,6 +710,13 @@ static void local_hello(struct csess *s, int n)
 	s->local_hello = true;
 	if (h.kind == GLEAM_LOCAL_CONTROL) {
 		s->control = true;
+		return;
+	}
+	if (sched_refuse(s->via, why, sizeof(why))) {
+		ack.status = -EHOSTUNREACH;
+		gl_send_fd(s->b.bell, &ack, sizeof(ack), -1);
+		tell_app(s, ack.status, why);
+		bridge_close(&s->b);
 		return;
 	}
 	if (h.sq_shift)
@@ -687,8 +820,17 @@ bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 				bridge_detach(b);
 				return true;
 			}
-			gl_err("server refused %s: %s", b->token ? "to take the session up again" :
-			       "session", strerror((int)ack.status));
+			if (!b->token) {
+				char why[200];
+
+				snprintf(why, sizeof(why), "server %.128s refused the session: %s%s",
+					 srv_name(s), strerror((int)ack.status),
+					 s->gpu_named && ack.status == EINVAL ? " (the GPU named)" : "");
+				tell_app(s, -(int)ack.status, why);
+				return false;
+			}
+			gl_err("server refused to take the session up again: %s",
+			       strerror((int)ack.status));
 			return false;
 		}
 		/* GLEAM_WIRE_F_GPU comes back where the server honours the GPU named. */
@@ -805,7 +947,8 @@ static bool resumed(struct csess *s, const struct gleam_hello_ack *ack)
 static void link_connected(struct csess *s, int res)
 {
 	struct gleam_hello h = { .version = GLEAM_WIRE_VERSION, .min_version = GLEAM_WIRE_VERSION,
-				 .features = GLEAM_WIRE_F_USAGE, .kind = GLEAM_HELLO_CONTROL,
+				 .features = GLEAM_WIRE_F_USAGE | GLEAM_WIRE_F_NVML,
+				 .kind = GLEAM_HELLO_CONTROL,
 				 .pid = (uint32_t)getpid() };
 
 	if (res < 0) {
@@ -841,7 +984,11 @@ static void on_connect(struct csess *s, int res)
 		h.features &= ~GLEAM_WIRE_F_RESUME;
 	if (res < 0) {
 		if (!s->b.token && !s->b.restartable) {
-			gl_err("cannot connect to server %s: %s", srv_name(s), strerror(-res));
+			char why[200];
+
+			snprintf(why, sizeof(why), "cannot connect to server %.128s: %s", srv_name(s),
+				 strerror(-res));
+			tell_app(s, res, why);
 			bridge_close(&s->b);
 			return;
 		}
@@ -916,6 +1063,13 @@ static void on_accept(int fd)
 	bridge_kick(&s->b);
 }
 
+/* "vgpuN", in buf. */
+static const char *vgpu_via(unsigned int vgpu, char *buf, size_t len)
+{
+	snprintf(buf, len, "vgpu%u", vgpu);
+	return buf;
+}
+
 /* The bridge's doorbell for a /dev/vgpuN session: a kick by session id. */
 static void ring_vgpu_app(struct bridge *b)
 {
@@ -925,8 +1079,16 @@ static void ring_vgpu_app(struct bridge *b)
 int client_vgpu_session(struct gl_ring *ring, uint64_t id, unsigned int vgpu,
 			pid_t pid, uid_t uid, const char *program)
 {
-	struct csess *s = sess_new();
+	struct csess *s;
+	char via[16], why[200];
 
+	/* Nowhere to go: the session ends at once, its program's calls fail. */
+	if (sched_refuse(vgpu_via(vgpu, via, sizeof(via)), why, sizeof(why))) {
+		gl_err("/dev/vgpu%u session of %s (pid %d) not served: %s", vgpu, program, (int)pid,
+		       why);
+		return -EHOSTUNREACH;
+	}
+	s = sess_new();
 	if (!s)
 		return -ENOMEM;
 	s->b.ring = *ring;
@@ -1052,9 +1214,16 @@ static void take_up(struct csess *s, uint64_t now)
 {
 	uint64_t limit = (uint64_t)MAX(cl.cfg->keepalive_s, 1u) * 1000000000ull;
 
+	char why[200];
+
 	if (s->b.detached_at && now - s->b.detached_at > (uint64_t)cl.cfg->resume_s * 1000000000ull) {
 		gl_err("session %llu (%s): server %s not back in %u s: ending the session",
 		       (unsigned long long)s->id, s->program, srv_name(s), cl.cfg->resume_s);
+		if (!s->b.token) {
+			snprintf(why, sizeof(why), "server %.128s not reached in %u s", srv_name(s),
+				 cl.cfg->resume_s);
+			tell_app(s, -ETIMEDOUT, why);
+		}
 		bridge_close(&s->b);
 		return;
 	}
@@ -1072,6 +1241,12 @@ static void take_up(struct csess *s, uint64_t now)
 	s->tries++;
 	/* A session not yet begun may begin elsewhere: its server may be the one gone. */
 	if (!s->b.token) {
+		/* Unless there is nowhere to go: then its program is told now. */
+		if (sched_refuse(s->via, why, sizeof(why))) {
+			tell_app(s, -EHOSTUNREACH, why);
+			bridge_close(&s->b);
+			return;
+		}
 		if (s->placed) {
 			struct sched_run none = { .program = s->program, .id = s->id };
 
@@ -1310,7 +1485,7 @@ static void on_cqe(struct io_uring_cqe *cqe)
 		s->b.inflight--;
 		s->ctl_sending = false;
 		/* A reply that could not go out whole ends the connection. */
-		if (cqe->res < 0 || (s->ctl_reply && (size_t)cqe->res < strlen(s->ctl_reply)))
+		if (cqe->res < 0 || (s->ctl_reply && (size_t)cqe->res < s->ctl_reply_len))
 			bridge_close(&s->b);
 	} else if (op->type == OP_BELL_RECV && (!s->local_hello || s->control)) {
 		s->b.inflight--;
