@@ -19,8 +19,28 @@
 #include <unistd.h>
 
 #include "gleamd.h"
+#include "nvml.h"
 #include "util.h"
 #include "worker.h"
+
+/*
+ * --backend auto falls back to the sim only where there is no NVIDIA GPU:
+ * on a machine with one whose driver does not start, a sim device would
+ * answer its clients' programs in the GPU's place.
+ */
+static bool auto_refuses_sim(void)
+{
+	char bdf[64];
+
+	if (!nvidia_gpu_present(bdf, sizeof(bdf))) {
+		gl_info("no NVIDIA GPU on this machine: serving the sim backend, a test instrument");
+		return false;
+	}
+	gl_err("--backend auto: an NVIDIA GPU is present (PCI %s) but NVIDIA's driver did not "
+	       "start; refusing to serve the sim in its place (--backend sim to serve it anyway)",
+	       bdf);
+	return true;
+}
 
 /*
  * The backend is started in a child: the daemon itself never loads
@@ -38,7 +58,11 @@ int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_
 		tries = 2;
 	}
 	for (int t = 0; t < tries; t++) {
-		struct gleam_devinfo *d = calloc(GLEAM_GPUS_MAX, sizeof(*d));
+		struct gleam_devinfo *d;
+
+		if (t && auto_refuses_sim())
+			return -ENODEV;
+		d = calloc(GLEAM_GPUS_MAX, sizeof(*d));
 		int pfd[2], st;
 		unsigned int n = 0;
 		int ver = 0;

@@ -31,6 +31,7 @@ struct ssess {
 	pid_t worker;
 	bool control;
 	bool usage;		/* control: INFO ends with what is in use */
+	bool nvml;		/* ... and what NVML says of each GPU */
 	int gpu;		/* the one GPU of its worker (GLEAM_WIRE_F_GPU), or -1 */
 	int slot;		/* its worker's in the usage table, or -1 */
 	uint32_t stamped;	/* the worker's ring position last stamped */
@@ -366,7 +367,8 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 	if (type == GLEAM_FRAME_INFO_REQ && s->control && !len) {
 		static unsigned char buf[sizeof(sv.info) + sizeof(sv.gpus) +
 					 sizeof(struct gleam_server_usage) +
-					 GLEAM_GPUS_MAX * sizeof(struct gleam_gpu_usage)];
+					 GLEAM_GPUS_MAX * sizeof(struct gleam_gpu_usage) +
+					 GLEAM_GPUS_MAX * sizeof(struct gleam_gpu_nvml)];
 		size_t n = sizeof(sv.info) + sv.info.ngpus * sizeof(sv.gpus[0]);
 
 		sv.info.sessions = sv.nsessions;
@@ -383,6 +385,8 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 				g[i].mem_total = sv.gpus[i].total_mem;
 			n += sizeof(*u) + sv.info.ngpus * sizeof(struct gleam_gpu_usage);
 		}
+		for (unsigned int i = 0; s->nvml && i < sv.info.ngpus; i++, n += sizeof(struct gleam_gpu_nvml))
+			nvml_read(i, (struct gleam_gpu_nvml *)(buf + n));
 		bridge_queue_frame(b, GLEAM_FRAME_INFO, buf, (uint32_t)n);
 		return true;
 	}
@@ -431,6 +435,10 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 		s->usage = h.features & GLEAM_WIRE_F_USAGE;
 		if (s->usage)
 			ack.features |= GLEAM_WIRE_F_USAGE;
+		/* NVML's readings come after the usage: only with it. */
+		s->nvml = s->usage && (h.features & GLEAM_WIRE_F_NVML);
+		if (s->nvml)
+			ack.features |= GLEAM_WIRE_F_NVML;
 		bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
 		return true;
 	}
