@@ -25,6 +25,7 @@ deps:
 
 include common/common.mk
 include libcuda-shim/shim.mk
+include libnvml/libnvml.mk
 include broker/broker.mk
 include tools/tools.mk
 -include tools/linkem/linkem.mk
@@ -38,6 +39,7 @@ include tests/tests.mk
 -include tests/integration/outage.mk
 -include tests/gpu/cublas/cublas.mk
 -include tests/gpu/occdiff/occdiff.mk
+-include tests/nvml/nvml.mk
 -include kmod/kmod.mk
 include tests/fuzz/fuzz.mk
 
