@@ -6,8 +6,11 @@
  *
  *   nvml-query            every device's answers
  *   nvml-query --watch N  memory in use, N times, 0.2 s apart
+ *   nvml-query --export   device 0 and its processes through the internal
+ *                         export table, as nvidia-smi finds them
  */
 #include <dlfcn.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +91,42 @@ static void device(unsigned int i)
 	printf("gpu%u.bar1 %s\n", i, CALL(ferr, "nvmlErrorString", r));
 }
 
+/* nvidia-smi's table: 6c3efec4-8fc9-4e6c-a327-ee696e12f7c4. */
+static const unsigned char table_id[16] = {
+	0xc4, 0xfe, 0x3e, 0x6c, 0xc9, 0x8f, 0x6c, 0x4e,
+	0xa3, 0x27, 0xee, 0x69, 0x6e, 0x12, 0xf7, 0xc4,
+};
+
+typedef ret_t (*fexp)(const void **, const void *);
+typedef ret_t (*fslot)(void *, void *, void *, void *);
+
+static int export_table(void)
+{
+	static unsigned char procs[4 * 4128];
+	const void *const *tab;
+	dev_t_ d = NULL, d0;
+	unsigned int cap = 4, pid;
+	ret_t r;
+
+	r = CALL(fexp, "nvmlInternalGetExportTable", (const void **)&tab, table_id);
+	if (r || CALL(fidx, "nvmlDeviceGetHandleByIndex_v2", 0, &d0))
+		return 1;
+	printf("export.size %lu\n", (unsigned long)(uintptr_t)tab[0]);
+	r = ((fslot)tab[81])((void *)0, &d, (void *)0x22, NULL);
+	printf("export.device %s\n", !r && d == d0 ? "same" : "other");
+	r = ((fslot)tab[213])(d0, &cap, procs, NULL);
+	printf("export.processes %d", r ? -1 : (int)cap);
+	for (unsigned int k = 0; !r && k < cap; k++) {
+		memcpy(&pid, procs + k * 4128, 4);
+		printf(" %u:%s", pid, (char *)procs + k * 4128 + 32);
+	}
+	printf("\n");
+	cap = 7;
+	r = ((fslot)tab[100])(d0, &cap, NULL, NULL);
+	printf("export.other %d %u\n", r, cap);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned int count;
@@ -106,6 +145,8 @@ int main(int argc, char **argv)
 	if (CALL(fu, "nvmlDeviceGetCount_v2", &count))
 		return 1;
 	printf("count %u\n", count);
+	if (argc == 2 && !strcmp(argv[1], "--export"))
+		return export_table();
 	if (argc == 3 && !strcmp(argv[1], "--watch")) {
 		for (int k = 0; k < atoi(argv[2]); k++) {
 			struct mem m;
