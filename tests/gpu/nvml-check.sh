@@ -101,10 +101,8 @@ if [ -n "$others" ]; then
 	unshare -m bash -c "$binds run smi && run smi-q -q"
 	how="$how, and Gleam's library bind-mounted over $(echo $others) in a mount namespace"
 	# Those paths now hold Gleam's library: what else it mapped is what counts.
-	for f in $others; do
-		mapped=$(nvidia_libs smi; nvidia_libs smi-q)
-		others=$(echo "$mapped" | grep -vx "$f" || true)
-	done
+	covered=$others
+	others=$( (nvidia_libs smi; nvidia_libs smi-q) | grep -vxF -f <(printf '%s\n' $covered) || true)
 fi
 
 section "nvidia-smi through Gleam ($how)"
