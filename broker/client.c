@@ -25,6 +25,8 @@
 #include "cache.h"
 #include "gleamd.h"
 #include "linkmon.h"
+#include "metrics.h"
+#include "notify.h"
 #include "scheduler.h"
 #include "util.h"
 #include "vgpu.h"
@@ -129,6 +131,10 @@ static void sess_free(struct csess *s)
 	/* What the last moments of the session moved count too. */
 	if (s->srv && !s->link && s->b.tcp >= 0 && s->b.hello_done)
 		link_sample_tcp(&s->srv->link, s->b.tcp, &s->tcp, gl_now_ns());
+	if (s->placed && s->local_hello) {
+		bridge_ring_stats(&s->b.ring, &s->b.st);
+		metrics_session_done(s->srv->name, &s->b.st);
+	}
 	if (s->placed) {
 		struct cache_stats c = s->b.cc ? *ccache_stats(s->b.cc) : (struct cache_stats){ 0 };
 		struct sched_run r = {
@@ -1456,6 +1462,10 @@ static void on_cqe(struct io_uring_cqe *cqe)
 		on_sched();
 		return;
 	}
+	if (op->type == OP_METRICS) {
+		metrics_complete(op, cqe->res);
+		return;
+	}
 	if (op->type == OP_ACCEPT) {
 		on_accept(cqe->res);
 		return;
@@ -1520,8 +1530,12 @@ static void on_cqe(struct io_uring_cqe *cqe)
  */
 static void quit(void)
 {
+	static bool said;
 	struct csess *s, *next;
 
+	if (!said)
+		gl_notify("STOPPING=1");
+	said = true;
 	for (s = cl.sessions; s; s = next) {
 		next = s->next;
 		bridge_close(&s->b);
@@ -1529,6 +1543,158 @@ static void quit(void)
 	}
 	if (loop_quit_done(cl.sessions != NULL))
 		g_loop.stop = true;
+}
+
+/* ---- metrics (--metrics ADDR, Documentation/metrics.md) ---- */
+
+/* One link's counters: its ended sessions' and its live ones'. */
+static void link_stats(const struct server *v, struct sess_stats *t, uint64_t *n)
+{
+	const struct sess_stats *d = metrics_link_done(v->name, n);
+
+	memset(t, 0, sizeof(*t));
+	if (d)
+		*t = *d;
+	for (struct csess *s = cl.sessions; s; s = s->next) {
+		if (s->control || s->link || !s->local_hello || s->srv != v)
+			continue;
+		bridge_ring_stats(&s->b.ring, &s->b.st);
+		t->records += s->b.st.records;
+		t->replies += s->b.st.replies;
+		t->batches += s->b.st.batches;
+		t->bytes_out += s->b.st.bytes_out;
+		t->bytes_in += s->b.st.bytes_in;
+		t->waits += s->b.st.waits;
+		t->waits_made += s->b.st.waits_made;
+		t->waits_required += s->b.st.waits_required;
+		(*n)++;
+	}
+}
+
+static const struct {
+	const char *name, *help;
+	size_t off;
+} link_counters[] = {
+	{ "gleam_link_sessions", "sessions placed on the server", 0 },
+	{ "gleam_records", "records sent", offsetof(struct sess_stats, records) },
+	{ "gleam_batches", "batches of records sent", offsetof(struct sess_stats, batches) },
+	{ "gleam_round_trips", "records that waited for their reply",
+	  offsetof(struct sess_stats, waits) },
+	{ "gleam_waits_made", "calls that waited, as the programs' libcuda.so.1 counted",
+	  offsetof(struct sess_stats, waits_made) },
+	{ "gleam_waits_required", "calls CUDA's rules make wait",
+	  offsetof(struct sess_stats, waits_required) },
+	{ "gleam_sent_bytes", "bytes sent, frames included", offsetof(struct sess_stats, bytes_out) },
+	{ "gleam_received_bytes", "bytes received, frames included",
+	  offsetof(struct sess_stats, bytes_in) },
+};
+
+static void collect_links(struct mbuf *m)
+{
+	uint64_t now = gl_now_ns();
+
+	for (size_t k = 0; k < ARRAY_SIZE(link_counters); k++) {
+		char total[64];
+
+		mb_family(m, link_counters[k].name, "counter", NULL, link_counters[k].help);
+		snprintf(total, sizeof(total), "%s_total", link_counters[k].name);
+		for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+			const struct server *v = sched_server(i);
+			struct sess_stats t;
+			uint64_t n;
+
+			if (!v)
+				continue;
+			link_stats(v, &t, &n);
+			mb_sample(m, total, (double)(k ? *(const uint64_t *)((const char *)&t +
+							link_counters[k].off) : n),
+				  "server", v->name, NULL);
+		}
+	}
+	mb_family(m, "gleam_server_up", "gauge", NULL, "1 while the server answers, else 0");
+	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++)
+		if (sched_server(i))
+			mb_sample(m, "gleam_server_up", sched_usable(sched_server(i), now),
+				  "server", sched_server(i)->name, NULL);
+	/* A family's samples follow its header, all of them: one loop each. */
+	for (int k = 0; k < 2; k++) {
+		const char *name = k ? "gleam_link_rate_bytes_per_second" : "gleam_link_rtt_seconds";
+
+		mb_family(m, name, "gauge", k ? NULL : "seconds", k ? "what the link delivers, as "
+			  "last measured" : "the link's round-trip time");
+		for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+			const struct server *v = sched_server(i);
+			uint64_t age;
+			const char *src;
+
+			if (v)
+				mb_sample(m, name, k ? link_rate(&v->link, now, &age, &src) :
+					  link_rtt(&v->link, now, &age, &src), "server", v->name, NULL);
+		}
+	}
+}
+
+static void collect_gpus(struct mbuf *m)
+{
+	static const char *const fam[][3] = {
+		{ "gleam_gpu_utilization_ratio", "gauge", "share of the last second the GPU was busy" },
+		{ "gleam_gpu_memory_used_bytes", "gauge", "device memory in use" },
+		{ "gleam_gpu_memory_total_bytes", "gauge", "device memory" },
+		{ "gleam_gpu_queue_delay_seconds", "gauge",
+		  "mean time records waited for the GPU's workers over the last second" },
+		{ "gleam_gpu_sessions", "gauge", "this client's live sessions on the GPU" },
+	};
+
+	for (size_t k = 0; k < ARRAY_SIZE(fam); k++) {
+		mb_family(m, fam[k][0], fam[k][1], strstr(fam[k][0], "seconds") ? "seconds" :
+			  strstr(fam[k][0], "bytes") ? "bytes" : NULL, fam[k][2]);
+		for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+			const struct server *v = sched_server(i);
+
+			for (unsigned int g = 0; v && v->have_info && g < v->info.ngpus; g++) {
+				const struct sched_gpu *u = &v->gpus[g];
+				double x[] = { u->usage.util_pct / 100.0, (double)u->usage.mem_used,
+					       (double)(u->usage.mem_total ? u->usage.mem_total :
+							u->info.total_mem),
+					       u->usage.wait_us / 1e6, u->own };
+				char idx[16];
+
+				/* Utilisation only where it was measured. */
+				if (!k && !(u->usage.flags & GLEAM_USAGE_F_UTIL))
+					continue;
+				snprintf(idx, sizeof(idx), "%u", g);
+				mb_sample(m, fam[k][0], x[k], "server", v->name, "gpu", idx,
+					  "name", u->info.name, NULL);
+			}
+		}
+	}
+}
+
+static void collect(struct mbuf *m)
+{
+	struct cache_stats c = cache_sum();
+	unsigned int live = 0;
+
+	for (struct csess *s = cl.sessions; s; s = s->next)
+		live += !s->control && !s->link && s->local_hello;
+	mb_family(m, "gleam_build_info", "gauge", NULL, "gleamd's version and role");
+	mb_sample(m, "gleam_build_info", 1, "version", gl_version(), "role", "client", NULL);
+	mb_family(m, "gleam_sessions", "gauge", NULL, "live sessions");
+	mb_sample(m, "gleam_sessions", live, NULL);
+	mb_family(m, "gleam_sessions_started", "counter", NULL, "sessions since start");
+	mb_sample(m, "gleam_sessions_started_total", (double)cl.sessions_total, NULL);
+	collect_links(m);
+	collect_gpus(m);
+	mb_family(m, "gleam_cache_uploads", "counter", NULL, "uploads that could be named");
+	mb_sample(m, "gleam_cache_uploads_total", (double)c.uploads, NULL);
+	mb_family(m, "gleam_cache_upload_bytes", "counter", "bytes", "their bytes");
+	mb_sample(m, "gleam_cache_upload_bytes_total", (double)c.bytes, NULL);
+	mb_family(m, "gleam_cache_hits", "counter", NULL, "uploads the server already held");
+	mb_sample(m, "gleam_cache_hits_total", (double)c.hits, NULL);
+	mb_family(m, "gleam_cache_saved_bytes", "counter", "bytes", "bytes that crossed as names");
+	mb_sample(m, "gleam_cache_saved_bytes_total", (double)c.bytes_saved, NULL);
+	mb_family(m, "gleam_cache_sent_bytes", "counter", "bytes", "chunk bytes that crossed");
+	mb_sample(m, "gleam_cache_sent_bytes_total", (double)c.bytes_sent, NULL);
 }
 
 /*
@@ -1623,12 +1789,15 @@ int client_main(struct config *c)
 	loop_init_spin();
 	gl_info("client role: %s -> %u server(s), placement %s", c->socket_path,
 		MAX(c->nservers, 1u), sched_placement());
+	if (c->metrics[0] && metrics_start(c->metrics, collect))
+		return 1;
 	post_accept();
 	vgpu_start();
 	/* The servers are connected to at once, not a tick later. */
 	on_sched();
 	arm_sched();
 	loop_catch_signals();
+	gl_notify("READY=1");
 	while (!g_loop.stop) {
 		struct io_uring_cqe *cqe;
 		unsigned int head, n = 0;

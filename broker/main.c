@@ -144,7 +144,9 @@ static void usage(void)
 		"usage: gleamd client [--server HOST[:PORT]] [--socket PATH] [--config FILE]\n"
 		"       gleamd server [--listen ADDR[:PORT]] [--backend cuda|sim|auto]\n"
 		"                     [--cuda-lib PATH] [--config FILE]\n"
-		"common options: --log-level 0|1|2, --ring-shift N (22..28), --help,\n"
+		"       gleamd --version | --help\n"
+		"common options: --log-level 0|1|2, --ring-shift N (22..28), --help, --version,\n"
+		"                --metrics HOST:PORT (OpenMetrics at /metrics; default port 9464),\n"
 		"                --keepalive S (a peer silent S seconds is gone, default 5; 0: never),\n"
 		"                --resume S (a dropped session waits S seconds, default 30; 0: never)\n"
 		"client options: --flush-us N (timer for records nobody waits for, default 50),\n"
@@ -175,6 +177,8 @@ int main(int argc, char **argv)
 		{ "cache-disk", required_argument, NULL, 'K' },
 		{ "placement", required_argument, NULL, 'P' },
 		{ "state-dir", required_argument, NULL, 'T' },
+		{ "metrics", required_argument, NULL, 'm' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -182,6 +186,10 @@ int main(int argc, char **argv)
 	enum role role;
 	int o;
 
+	if (argc == 2 && !strcmp(argv[1], "--version")) {
+		gl_print_version("gleamd");
+		return 0;
+	}
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage();
 		return argc < 2 ? 2 : 0;
@@ -223,6 +231,8 @@ int main(int argc, char **argv)
 		case 'K': key = "cache-disk"; break;
 		case 'P': key = "placement"; break;
 		case 'T': key = "state-dir"; break;
+		case 'm': key = "metrics"; break;
+		case 'V': gl_print_version("gleamd"); return 0;
 		case 'f': continue;
 		case 'L': gl_log_level = atoi(optarg); continue;
 		case 'h': usage(); return 0;

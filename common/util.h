@@ -68,5 +68,7 @@ int gl_parse_size(const char *s, uint64_t *out);
 
 /* "PROG (Gleam) VERSION[, git HASH]" on stdout, for --version. */
 void gl_print_version(const char *prog);
+/* VERSION, as the build found it. */
+const char *gl_version(void);
 
 #endif /* GLEAM_UTIL_H */
