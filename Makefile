@@ -16,7 +16,7 @@ ALL_TARGETS   :=
 CHECK_TARGETS :=
 CLEAN_DIRS    := $(BUILD)
 
-.PHONY: all check demo deps clean gpu-check bench bench-sched kmod vm-check fuzz
+.PHONY: all check demo deps clean gpu-check bench bench-sched kmod vm-check fuzz install uninstall
 all: all-targets
 
 # Debian packages; run first on a fresh machine (as root).
@@ -40,8 +40,10 @@ include tests/tests.mk
 -include tests/gpu/cublas/cublas.mk
 -include tests/gpu/occdiff/occdiff.mk
 -include tests/nvml/nvml.mk
+-include tests/install/install.mk
 -include kmod/kmod.mk
 include tests/fuzz/fuzz.mk
+include dist/install.mk
 
 all-targets: $(ALL_TARGETS)
 
