@@ -545,8 +545,11 @@ int sched_assign(const char *what, const char *target, char *err, size_t len)
 		snprintf(err, len, "no GPU %d: a server has at most %d", gpu, GLEAM_GPUS_MAX);
 		return -EINVAL;
 	}
-	/* Down: pinned all the same, and the GPU checked when it answers. */
-	if (!sched_usable(s, gl_now_ns()))
+	/* Down, or not yet heard from: pinned all the same, the GPU checked when it says. */
+	if (sched_usable(s, gl_now_ns()) && gpu >= 0 && !s->have_info)
+		snprintf(warn, sizeof(warn), "warning: server %.64s has not said yet what GPUs it "
+			 "has; GPU %d is checked when it does", server, gpu);
+	else if (!sched_usable(s, gl_now_ns()))
 		snprintf(warn, sizeof(warn), "warning: server %.64s is %s (%.48s); its sessions fail "
 			 "until it answers%s", server, s->state == SRV_UP ? "stalled" : "down",
 			 s->why[0] ? s->why : "not connected yet",

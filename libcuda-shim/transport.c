@@ -222,9 +222,13 @@ static CUresult sock_connect(void)
 	}
 	if (ack.status) {
 		char why[sizeof(struct gleam_local_why)];
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 
-		/* gleamd sends its reason right after: one line that names the server. */
-		n = recv(fd, why, sizeof(why), MSG_DONTWAIT);
+		/*
+		 * gleamd sends its reason right after, then closes: one line that
+		 * names the server.  One that does not closes at once.
+		 */
+		n = poll(&pfd, 1, 1000) > 0 ? recv(fd, why, sizeof(why), MSG_DONTWAIT) : -1;
 		if (take_why(why, n))
 			gl_err("%s", conn.why);
 		else
