@@ -1753,7 +1753,7 @@ int client_main(struct config *c)
 	cl.tick.tv_nsec = (long long)c->flush_us * 1000;
 	err = gl_parse_hostport(c->server, GLEAM_WIRE_PORT, &cl.server, &cl.server_len);
 	if (err) {
-		gl_err("cannot resolve server '%s'", c->server);
+		gl_err("server '%s': %s", c->server, gl_addr_strerror(err));
 		return 1;
 	}
 	sched_init(c);

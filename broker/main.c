@@ -138,9 +138,9 @@ int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_
 	return -ENODEV;
 }
 
-static void usage(void)
+static void usage(FILE *f)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: gleamd client [--server HOST[:PORT]] [--socket PATH] [--config FILE]\n"
 		"       gleamd server [--listen ADDR[:PORT]] [--backend cuda|sim|auto]\n"
 		"                     [--cuda-lib PATH] [--config FILE]\n"
@@ -191,7 +191,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage();
+		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
 	if (!strcmp(argv[1], "client")) {
@@ -199,7 +199,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "server")) {
 		role = ROLE_SERVER;
 	} else {
-		usage();
+		usage(stderr);
 		return 2;
 	}
 	gl_log_prefix = role == ROLE_CLIENT ? "gleamd(client)" : "gleamd(server)";
@@ -235,8 +235,8 @@ int main(int argc, char **argv)
 		case 'V': gl_print_version("gleamd"); return 0;
 		case 'f': continue;
 		case 'L': gl_log_level = atoi(optarg); continue;
-		case 'h': usage(); return 0;
-		default: usage(); return 2;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
 		}
 		if (config_set(&c, key, optarg)) {
 			gl_err("bad value for --%s: %s", key, optarg);

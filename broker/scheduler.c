@@ -227,7 +227,7 @@ static int state_path(char *buf, size_t len, const char *suffix)
 	if (!sc.cfg || !sc.cfg->state_dir[0])
 		return -ENOENT;
 	sock = sc.cfg->socket_path;
-	if (!strcmp(sock, "/run/gleam/gleamd.sock")) {
+	if (!sock[0] || !strcmp(sock, "/run/gleam/gleamd.sock")) {
 		inst[0] = 0;
 	} else {
 		inst[n++] = '@';
@@ -529,6 +529,7 @@ int sched_assign(const char *what, const char *target, char *err, size_t len)
 	struct server *s;
 	char warn[256] = "";
 
+	err[0] = 0;
 	if (!what_ok(what)) {
 		snprintf(err, len, "pin vgpuN or socket, not '%.32s'", what);
 		return -EINVAL;

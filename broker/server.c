@@ -775,7 +775,7 @@ int server_main(struct config *c)
 	}
 	err = gl_parse_hostport(c->listen, GLEAM_WIRE_PORT, &ss, &sl);
 	if (err) {
-		gl_err("cannot parse listen address '%s'", c->listen);
+		gl_err("listen address '%s': %s", c->listen, gl_addr_strerror(err));
 		return 1;
 	}
 	sv.listen_fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
