@@ -604,6 +604,7 @@ static char *gpus_reply(const char *arg, size_t *len)
 static void control_request(struct csess *s, const struct gleam_ctl_req *req, size_t n)
 {
 	struct io_uring_sqe *sqe;
+	bool binary = false;
 	size_t len = 0;
 	char *reply;
 
@@ -626,12 +627,13 @@ static void control_request(struct csess *s, const struct gleam_ctl_req *req, si
 		reply = sched_request(req->op, req->arg);
 	} else if (req->op == GLEAM_CTL_GPUS) {
 		reply = gpus_reply(req->arg, &len);
+		binary = true;
 	} else {
 		reply = strdup("error: unknown request\n");
 	}
 	if (!reply)
 		return;
-	if (req->op != GLEAM_CTL_GPUS || n != sizeof(*req))
+	if (!binary)
 		len = strlen(reply);
 	free(s->ctl_reply);
 	s->ctl_reply = reply;
