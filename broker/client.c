@@ -829,12 +829,14 @@ bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 				return true;
 			}
 			if (!b->token) {
+				/* The server's number: an errno, or nonsense said as EPROTO. */
+				int e = ack.status < 4096 ? (int)ack.status : EPROTO;
 				char why[200];
 
 				snprintf(why, sizeof(why), "server %.128s refused the session: %s%s",
-					 srv_name(s), strerror((int)ack.status),
-					 s->gpu_named && ack.status == EINVAL ? " (the GPU named)" : "");
-				tell_app(s, -(int)ack.status, why);
+					 srv_name(s), strerror(e),
+					 s->gpu_named && e == EINVAL ? " (the GPU named)" : "");
+				tell_app(s, -e, why);
 				return false;
 			}
 			gl_err("server refused to take the session up again: %s",

@@ -510,13 +510,20 @@ static int parse_target(const char *t, char *server, size_t slen, int *gpu, char
 	return -ENOENT;
 }
 
-/* Whether a server is counted out: never reached yet, or down longer than the grace period. */
+/* A server never reached is given this long, from its first attempt, to answer one. */
+#define FIRST_REACH_NS	1000000000ull
+
+/*
+ * Whether a server is counted out: never reached in the first second of
+ * trying (a gleamd started beside a program does not fail it for a server
+ * that starts a moment later), or down for longer than the grace period.
+ */
 static bool given_up(const struct server *s, uint64_t now)
 {
 	if (sched_usable(s, now))
 		return false;
 	if (!s->been_up)
-		return s->tries >= 1;
+		return s->tries >= 1 && s->first_try && now - s->first_try >= FIRST_REACH_NS;
 	return s->down_since && now - s->down_since >= (uint64_t)sc.cfg->resume_s * 1000000000ull;
 }
 
@@ -751,6 +758,8 @@ void sched_tick(const struct sched_ops *ops, uint64_t now)
 			if (now >= s->retry_at && !s->conn) {
 				s->state = SRV_CONNECTING;
 				s->state_since = now;
+				if (!s->first_try)
+					s->first_try = now;
 				ops->connect(s);
 			}
 			break;

@@ -47,6 +47,7 @@ struct server {
 	enum srv_state state;
 	uint64_t state_since;		/* ns */
 	bool been_up;			/* answered a hello since gleamd started */
+	uint64_t first_try;		/* ns: the first attempt to reach it; 0: none yet */
 	uint64_t down_since;		/* ns: the drop after it was last up; 0: up or never */
 	char why[64];			/* why it is down */
 	uint64_t retry_at;		/* ns: the next connection attempt */

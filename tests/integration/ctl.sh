@@ -15,6 +15,7 @@ PORT=$((20000 + ($$ + 307) % 20000))
 PROGS=$BUILD/tests/programs
 CTL=$BIN/gleamctl
 DOWN=$((PORT + 1))		# nobody listens there (until a server does, below)
+AUTO=$((PORT + 3))		# the --backend auto servers
 
 # expect RC WHAT ARGS...: gleamctl exits RC.
 expect() {
@@ -74,6 +75,35 @@ if grep -q 'name lookup failed' "$TMP/ctl.out" && ! grep -q 'route' "$TMP/ctl.ou
 	ok "server-info of a name that does not resolve says so: $(cat "$TMP/ctl.out")"
 else
 	bad "failed lookup: $(cat "$TMP/ctl.out")"
+fi
+
+# ---- --backend auto: the sim only where there is no NVIDIA GPU ----
+# A machine with an NVIDIA 3D controller whose driver does not start: a
+# PCI tree of one such device mounted over sysfs's, in a mount namespace
+# of the test's own, and a libcuda.so.1 that is not there.
+mkdir -p "$TMP/pci/0000:18:00.0"
+echo 0x10de >"$TMP/pci/0000:18:00.0/vendor"
+echo 0x030200 >"$TMP/pci/0000:18:00.0/class"
+if [ "$(id -u)" = 0 ] && unshare -m true 2>/dev/null; then
+	unshare -m sh -c "mount --bind '$TMP/pci' /sys/bus/pci/devices && timeout 20 '$BIN/gleamd' server \
+		--listen 127.0.0.1:$AUTO --backend auto --cuda-lib /nonexistent/libcuda.so.1" \
+		>"$TMP/auto.log" 2>&1
+	rc=$?
+	if [ $rc = 1 ] && grep -q 'an NVIDIA GPU is present (PCI 0000:18:00.0) but NVIDIA.s driver did not start' "$TMP/auto.log"; then
+		ok "--backend auto with an NVIDIA GPU whose driver fails: refuses to start, and says why"
+	else
+		bad "--backend auto with a failing driver: exit $rc: $(tr '\n' ' ' <"$TMP/auto.log")"
+	fi
+else
+	echo "SKIP: --backend auto with a failing driver: needs root and unshare -m"
+fi
+if ! grep -qs 0x10de /sys/bus/pci/devices/*/vendor; then
+	timeout 2 "$BIN/gleamd" server --listen "127.0.0.1:$AUTO" --backend auto --cuda-lib /nonexistent/libcuda.so.1 \
+		>"$TMP/auto-sim.log" 2>&1
+	grep -q 'no NVIDIA GPU on this machine: serving the sim backend' "$TMP/auto-sim.log" &&
+		grep -q 'backend sim' "$TMP/auto-sim.log" &&
+		ok "--backend auto without an NVIDIA GPU: the sim, and the log says so" ||
+		bad "--backend auto without a GPU: $(tr '\n' ' ' <"$TMP/auto-sim.log")"
 fi
 
 # ---- a client gleamd with no server it can reach ----

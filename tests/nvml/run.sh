@@ -99,10 +99,11 @@ else
 fi
 
 # A program holding 256 MiB: NVML lists it and counts its memory, as gleamctl does.
-LD_LIBRARY_PATH=$BUILD/lib "$PROGS/steady" copy 6 256 >"$TMP/steady.out" 2>&1 &
+LD_LIBRARY_PATH=$BUILD/lib "$PROGS/steady" copy 30 256 >"$TMP/steady.out" 2>&1 &
 prog=$!
 seen=""
-for _ in $(seq 100); do
+for _ in $(seq 200); do
+	kill -0 $prog 2>/dev/null || break
 	nvml >"$TMP/busy.out" 2>/dev/null
 	grep -q "^gpu0.processes 1 $prog\$" "$TMP/busy.out" &&
 		[ "$(val gpu0.mem_used "$TMP/busy.out")" -ge $((256 << 20)) ] && seen=1 && break
@@ -110,11 +111,12 @@ for _ in $(seq 100); do
 done
 used=$(info $idx mem_used)
 nvml --export >"$TMP/export.out" 2>&1
-wait $prog
+kill $prog 2>/dev/null
+wait $prog 2>/dev/null
 if [ -n "$seen" ] && [ "$used" -ge $((256 << 20)) ]; then
 	ok "a running program is among the processes, its $(($(val gpu0.mem_used "$TMP/busy.out") >> 20)) MiB in use (gleamctl: $((used >> 20)) MiB)"
 else
-	bad "running program: $(grep -E 'processes|mem_used' "$TMP/busy.out" | tr '\n' ' '), gleamctl $used"
+	bad "running program: $(grep -E 'processes|mem_used' "$TMP/busy.out" | tr '\n' ' '), gleamctl $used; steady: $(tr '\n' ' ' <"$TMP/steady.out" | head -c 300)"
 fi
 if [ "$(val export.device "$TMP/export.out")" = same ] && [ "$(val export.size "$TMP/export.out")" -gt 648 ] &&
 	grep -q "^export.processes 1 $prog:" "$TMP/export.out" && [ "$(val export.other "$TMP/export.out")" = "0 0" ]; then
