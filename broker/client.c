@@ -850,6 +850,8 @@ bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 		if (b->token)
 			return resumed(s, &ack);
 		link_up(s);
+		if (s->srv)
+			sched_heard(s->srv, gl_now_ns());
 		b->restartable = false;
 		if (ack.features & GLEAM_WIRE_F_RESUME) {
 			if (!ack.resume_token)
@@ -1291,6 +1293,10 @@ static void on_keepalive(void)
 		if (!s->control && s->local_hello && !bridge_keepalive(&s->b, now, cl.cfg->keepalive_s))
 			gl_err("session %llu (%s): server %s unreachable", (unsigned long long)s->id,
 			       s->program, srv_name(s));
+		/* A session's connection that hears its server: the server is there. */
+		if (s->srv && !s->link && s->b.hello_done && !s->b.detached && s->b.tcp >= 0 &&
+		    now - MIN(s->b.last_rx, now) < 2000000000ull)
+			sched_heard(s->srv, now);
 		relink(s);
 		sess_maybe_free(s);
 	}

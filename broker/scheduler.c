@@ -524,7 +524,14 @@ static bool given_up(const struct server *s, uint64_t now)
 		return false;
 	if (!s->been_up)
 		return s->tries >= 1 && s->first_try && now - s->first_try >= FIRST_REACH_NS;
-	return s->down_since && now - s->down_since >= (uint64_t)sc.cfg->resume_s * 1000000000ull;
+	return s->down_since && now - MAX(s->down_since, s->heard_at) >=
+				(uint64_t)sc.cfg->resume_s * 1000000000ull;
+}
+
+void sched_heard(struct server *s, uint64_t now)
+{
+	s->been_up = true;
+	s->heard_at = now;
 }
 
 int sched_assign(const char *what, const char *target, char *err, size_t len)

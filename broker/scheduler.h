@@ -48,6 +48,7 @@ struct server {
 	uint64_t state_since;		/* ns */
 	bool been_up;			/* answered a hello since gleamd started */
 	uint64_t first_try;		/* ns: the first attempt to reach it; 0: none yet */
+	uint64_t heard_at;		/* ns: a session's connection last heard from it */
 	uint64_t down_since;		/* ns: the drop after it was last up; 0: up or never */
 	char why[64];			/* why it is down */
 	uint64_t retry_at;		/* ns: the next connection attempt */
@@ -147,6 +148,12 @@ void sched_preview(const char *program, const char *via, struct sched_choice *c)
  * ago waits for it instead, as a dropped session does.
  */
 bool sched_refuse(const char *via, char *why, size_t len);
+/*
+ * A session's own connection to s answered: s is reachable, whatever its
+ * control connection says (it may be retrying after a drop the session's
+ * connection has already come back from).
+ */
+void sched_heard(struct server *s, uint64_t now);
 
 /* The control connection: up (its hello answered), frames, gone. */
 void sched_link_up(struct server *s, int fd, uint64_t now);
