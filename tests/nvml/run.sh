@@ -43,8 +43,11 @@ fi
 export GLEAM_SIM_GPUS=2
 start || { bad "daemons start"; echo "$passed passed, $failed failed"; exit 1; }
 ok "daemons start (server $PORT, two sim GPUs)"
-# The sim measures utilisation from its second tick on.
-sleep 2.2
+# The sim measures utilisation from its second tick on: wait until the client has it.
+for _ in $(seq 100); do
+	"$BIN/gleamctl" stats --json 2>/dev/null | grep -q '"util_measured":true' && break
+	sleep 0.1
+done
 
 nvml >"$TMP/q.out" 2>"$TMP/q.err"
 if [ "$(val init "$TMP/q.out")" != 0 ]; then
@@ -99,6 +102,9 @@ else
 fi
 
 # A program holding 256 MiB: NVML lists it and counts its memory, as gleamctl does.
+# Pinned to the GPU NVML shows: a program of another name could be placed
+# on the other one (NVML shows where a program of its own name would go).
+"$BIN/gleamctl" assign socket "127.0.0.1:$PORT:$idx" >/dev/null 2>&1
 LD_LIBRARY_PATH=$BUILD/lib "$PROGS/steady" copy 30 256 >"$TMP/steady.out" 2>&1 &
 prog=$!
 seen=""
