@@ -117,7 +117,7 @@ if ! running; then
 		done
 	fi
 	env -u LD_LIBRARY_PATH -u LD_PRELOAD setsid "$gleamd" client --server "$server" \
-		--socket "$sock" </dev/null >>"$rundir/client.log" 2>&1 &
+		--socket "$sock" --state-dir "$rundir" </dev/null >>"$rundir/client.log" 2>&1 &
 	echo $! >"$rundir/client.pid"
 	i=0
 	while ! running; do
