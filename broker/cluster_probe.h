@@ -13,7 +13,7 @@
 
 #include <cuda.h>
 
-#include "occupancy.h"
+#include "cudarules.h"
 
 struct gl_cluster_probe_ops {
 	CUresult (*module_load_data)(CUmodule *, const void *);

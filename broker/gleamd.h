@@ -57,6 +57,7 @@ struct config {
 	uint64_t gpu_mem_tenant;	/* ... one identity's sessions together */
 	char worker_user[64];		/* server run as root: the workers' user */
 	bool cache_tenant;		/* server: a tenant sees only chunks it proved it has */
+	char metrics[256];		/* HOST:PORT of the metrics endpoint; empty: none */
 };
 
 int config_load(struct config *c, const char *path);
@@ -79,6 +80,7 @@ enum op_type {
 	OP_VGPU,		/* broker/vgpu.c: the control node, netlink */
 	OP_HASH,		/* client: names computed (broker/cache.c) */
 	OP_KEEPALIVE,		/* client: the once-a-second check of its servers */
+	OP_METRICS,		/* broker/metrics.c: the metrics endpoint */
 };
 
 struct op {
@@ -287,11 +289,12 @@ int client_main(struct config *c);
 int server_main(struct config *c);
 
 /*
- * Replay worker (its own process): device memory it may allocate, and its
- * tenant's workers together (0: no limit).
+ * Replay worker (its own process): the features its session may use, the
+ * device memory it may allocate, and its tenant's workers together (0: no
+ * limit).
  */
 int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_lib,
-		uint64_t mem_session, uint64_t mem_tenant);
+		uint64_t features, uint64_t mem_session, uint64_t mem_tenant);
 /* Probe the GPUs in a child process: fills info and gpus; 0 or -errno. */
 int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_info *info,
 		 struct gleam_gpu_info *gpus, struct gleam_cluster_table *clusters, bool *have_clusters);

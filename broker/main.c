@@ -19,9 +19,29 @@
 #include <unistd.h>
 
 #include "gleamd.h"
+#include "nvml.h"
 #include "util.h"
 #include "wk_spawn.h"
 #include "worker.h"
+
+/*
+ * --backend auto falls back to the sim only where there is no NVIDIA GPU:
+ * on a machine with one whose driver does not start, a sim device would
+ * answer its clients' programs in the GPU's place.
+ */
+static bool auto_refuses_sim(void)
+{
+	char bdf[64];
+
+	if (!nvidia_gpu_present(bdf, sizeof(bdf))) {
+		gl_info("no NVIDIA GPU on this machine: serving the sim backend, a test instrument");
+		return false;
+	}
+	gl_err("--backend auto: an NVIDIA GPU is present (PCI %s) but NVIDIA's driver did not "
+	       "start; refusing to serve the sim in its place (--backend sim to serve it anyway)",
+	       bdf);
+	return true;
+}
 
 /*
  * The backend is started in a child: the daemon itself never loads
@@ -39,7 +59,11 @@ int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_
 		tries = 2;
 	}
 	for (int t = 0; t < tries; t++) {
-		struct gleam_devinfo *d = calloc(GLEAM_GPUS_MAX, sizeof(*d));
+		struct gleam_devinfo *d;
+
+		if (t && auto_refuses_sim())
+			return -ENODEV;
+		d = calloc(GLEAM_GPUS_MAX, sizeof(*d));
 		int pfd[2], st;
 		unsigned int n = 0;
 		int ver = 0;
@@ -122,13 +146,15 @@ int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_
 	return -ENODEV;
 }
 
-static void usage(void)
+static void usage(FILE *f)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: gleamd client [--server HOST[:PORT]] [--socket PATH] [--config FILE]\n"
 		"       gleamd server [--listen ADDR[:PORT]] [--backend cuda|sim|auto]\n"
 		"                     [--cuda-lib PATH] [--config FILE]\n"
-		"common options: --log-level 0|1|2, --ring-shift N (22..28), --help,\n"
+		"       gleamd --version | --help\n"
+		"common options: --log-level 0|1|2, --ring-shift N (22..28), --help, --version,\n"
+		"                --metrics HOST:PORT (OpenMetrics at /metrics; default port 9464),\n"
 		"                --keepalive S (a peer silent S seconds is gone, default 5; 0: never),\n"
 		"                --resume S (a dropped session waits S seconds, default 30; 0: never)\n"
 		"client options: --flush-us N (timer for records nobody waits for, default 50),\n"
@@ -199,6 +225,8 @@ int main(int argc, char **argv)
 		{ "gpu-mem-tenant", required_argument, NULL, 'Z' },
 		{ "worker-user", required_argument, NULL, 'Z' },
 		{ "cache-scope", required_argument, NULL, 'Z' },
+		{ "metrics", required_argument, NULL, 'm' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -210,8 +238,12 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "worker"))
 		return worker_exec_main();
 	own_descriptors();
+	if (argc == 2 && !strcmp(argv[1], "--version")) {
+		gl_print_version("gleamd");
+		return 0;
+	}
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage();
+		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
 	if (!strcmp(argv[1], "client")) {
@@ -219,7 +251,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "server")) {
 		role = ROLE_SERVER;
 	} else {
-		usage();
+		usage(stderr);
 		return 2;
 	}
 	gl_log_prefix = role == ROLE_CLIENT ? "gleamd(client)" : "gleamd(server)";
@@ -252,10 +284,12 @@ int main(int argc, char **argv)
 		case 'P': key = "placement"; break;
 		case 'T': key = "state-dir"; break;
 		case 'Z': key = opts[idx].name; break;
+		case 'm': key = "metrics"; break;
+		case 'V': gl_print_version("gleamd"); return 0;
 		case 'f': continue;
 		case 'L': gl_log_level = atoi(optarg); continue;
-		case 'h': usage(); return 0;
-		default: usage(); return 2;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
 		}
 		/* An option without a value (--insecure) says yes. */
 		if (config_set(&c, key, optarg ? optarg : "yes")) {

@@ -16,6 +16,13 @@ struct sim_dim3 {
 	unsigned int x, y, z;
 };
 
+/* Where a kernel reads a texture: CUDA's float coordinates, or tex1Dfetch's index. */
+struct sim_texcoord {
+	float x, y, z;
+	int layer;		/* tex2DLayered's layer, or -1 */
+	int fetch;		/* tex1Dfetch: x is an integer index into linear memory */
+};
+
 struct sim_launch {
 	struct sim_dim3 grid;
 	struct sim_dim3 block;
@@ -33,6 +40,17 @@ struct sim_launch {
 	 * sessions: returns when it ends (CLOCK_MONOTONIC ns).  NULL: now + ns.
 	 */
 	uint64_t (*gpu_time)(void *be, uint64_t ns);
+	/*
+	 * A texture object's element at c (point filtering), size bytes
+	 * into out; a surface object's size bytes at byte x of row y of
+	 * slice z, read into or written from buf.  Each returns 0, or the
+	 * CUresult the kernel fails with (an object that does not exist, an
+	 * access out of bounds, what the sim does not model).
+	 */
+	int (*tex)(void *be, uint64_t obj, const struct sim_texcoord *c, void *out,
+		   unsigned int size);
+	int (*surf)(void *be, uint64_t obj, int64_t x, int64_t y, int64_t z, void *buf,
+		    unsigned int size, int write);
 	void *be;
 };
 

@@ -5,9 +5,11 @@
  * function layouts, the device list, capture modes, pool properties and
  * attributes).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cudarules.h"
 #include "image.h"
 #include "util.h"
 #include "worker.h"
@@ -16,14 +18,28 @@
 
 CUresult wk_cuInit(struct wk_call *k)
 {
+	const struct gl_a_cuInit *a = wk_args(k, sizeof(*a));
 	struct gleam_init_reply *rep;
 	struct gleam_devinfo *d;
 	unsigned int n = 0;
 	int ver = 0;
 	CUresult r;
 
-	if (!wk_args(k, sizeof(struct gl_a_cuInit)))
+	if (!a)
 		return CUDA_ERROR_INVALID_VALUE;
+	/*
+	 * Host functions and device output, where the shim asked and the
+	 * client carries their messages: the program's output is captured
+	 * before the driver starts, so that nothing it prints goes astray.
+	 */
+	if ((a->Flags & GLEAM_INIT_ASK_HOST) && (k->w->features & GLEAM_WIRE_F_HOST) && !k->w->host) {
+		int err = wk_output_start(k->w);
+
+		if (err)
+			gl_err("cannot capture the program's output here: %s; what its kernels "
+			       "print stays in this log", strerror(-err));
+		k->w->host = true;
+	}
 	r = k->w->be->op.f_cuInit(0);
 	if (r)
 		return r;
@@ -41,7 +57,8 @@ CUresult wk_cuInit(struct wk_call *k)
 		if (rep) {
 			rep->driver_version = ver;
 			rep->ndev = n;
-			rep->flags = clusters ? GLEAM_INIT_F_CLUSTERS : 0;
+			rep->flags = (clusters ? GLEAM_INIT_F_CLUSTERS : 0) |
+				     (k->w->host ? GLEAM_INIT_F_HOST : 0);
 		}
 		if (!rep) {
 			r = CUDA_ERROR_OUT_OF_MEMORY;
@@ -98,7 +115,7 @@ CUresult wk_cuCtxCreate_v4(struct wk_call *k)
  * refused.  The stream's query says whether it captures, and invalidates
  * the capture if so, as the driver's refusal of the copy would.
  */
-static CUresult not_capturing(struct wk_call *k, CUstream s)
+CUresult wk_not_capturing(struct wk_call *k, CUstream s)
 {
 	CUresult r;
 
@@ -127,7 +144,7 @@ static CUresult htod(struct wk_call *k, bool async)
 		return k->w->be->op.f_cuMemcpyHtoD((CUdeviceptr)a->dstDevice, src, (size_t)a->ByteCount);
 	r = wk_stream(k->w, a->hStream, &s);
 	if (!r)
-		r = not_capturing(k, s);
+		r = wk_not_capturing(k, s);
 	if (r)
 		return r;
 	return k->w->be->op.f_cuMemcpyHtoDAsync((CUdeviceptr)a->dstDevice, src,
@@ -159,7 +176,7 @@ static CUresult dtoh(struct wk_call *k, bool async)
 	if (async) {
 		r = wk_stream(k->w, a->hStream, &s);
 		if (!r)
-			r = not_capturing(k, s);
+			r = wk_not_capturing(k, s);
 		if (r)
 			return r;
 	}
@@ -510,20 +527,6 @@ CUresult wk_cuMemPoolCreate(struct wk_call *k)
 	return r;
 }
 
-/* The reuse policies are ints; the threshold and the watermarks 64-bit. */
-static bool pool_attr_int(int64_t attr)
-{
-	return attr == CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES ||
-	       attr == CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC ||
-	       attr == CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES;
-}
-
-static bool pool_attr_ok(int64_t attr)
-{
-	return attr >= CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES &&
-	       attr <= CU_MEMPOOL_ATTR_USED_MEM_HIGH;
-}
-
 CUresult wk_cuMemPoolSetAttribute(struct wk_call *k)
 {
 	const struct gl_a_cuMemPoolSetAttribute *a = wk_args(k, sizeof(*a));
@@ -533,7 +536,7 @@ CUresult wk_cuMemPoolSetAttribute(struct wk_call *k)
 	CUresult r;
 	int small;
 
-	if (!a || !pool_attr_ok(a->attr))
+	if (!a || !gl_pool_attr_known(a->attr))
 		return CUDA_ERROR_INVALID_VALUE;
 	v = wk_data(k, sizeof(*v));
 	if (!v)
@@ -544,7 +547,7 @@ CUresult wk_cuMemPoolSetAttribute(struct wk_call *k)
 	small = (int)*v;
 	big = *v;
 	return k->w->be->op.f_cuMemPoolSetAttribute(p, (CUmemPool_attribute)a->attr,
-						    pool_attr_int(a->attr) ? (void *)&small :
+						    gl_pool_attr_is_int(a->attr) ? (void *)&small :
 									     (void *)&big);
 }
 
@@ -556,15 +559,15 @@ CUresult wk_cuMemPoolGetAttribute(struct wk_call *k)
 	int small = 0;
 	CUresult r;
 
-	if (!a || !pool_attr_ok(a->attr))
+	if (!a || !gl_pool_attr_known(a->attr))
 		return CUDA_ERROR_INVALID_VALUE;
 	r = wk_handle(k->w, GL_H_MEMPOOL, a->pool, (void **)&p);
 	if (r)
 		return r;
 	r = k->w->be->op.f_cuMemPoolGetAttribute(p, (CUmemPool_attribute)a->attr,
-						 pool_attr_int(a->attr) ? (void *)&small :
+						 gl_pool_attr_is_int(a->attr) ? (void *)&small :
 									  (void *)&big);
 	if (r)
 		return r;
-	return reply_u64(k, pool_attr_int(a->attr) ? (uint64_t)(int64_t)small : big);
+	return reply_u64(k, gl_pool_attr_is_int(a->attr) ? (uint64_t)(int64_t)small : big);
 }

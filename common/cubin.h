@@ -60,7 +60,7 @@ int gl_code_unpack(const struct gl_code *code, unsigned char **out, size_t *len)
 
 /*
  * A kernel's resources as its cubin states them: what the driver's
- * function attributes and occupancy are computed from (occupancy.h).
+ * function attributes and occupancy are computed from (cudarules.h).
  */
 struct gl_kres {
 	uint32_t regs;			/* registers per thread */

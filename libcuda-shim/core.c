@@ -42,6 +42,10 @@ static size_t obj_size(unsigned int kind)
 	case GL_H_MODULE:
 	case GL_H_LIBRARY:
 		return sizeof(struct shim_module);
+	case GL_H_ARRAY:
+		return sizeof(struct shim_array);
+	case GL_H_MIPMAP:
+		return sizeof(struct shim_mipmap);
 	default:
 		return sizeof(struct shim_obj);
 	}
@@ -102,6 +106,8 @@ void shim_obj_put(struct shim_obj *o)
 		shim_module_put((struct shim_module *)o);
 	} else if (o->kind == GL_H_CTX) {
 		shim_waits_ctx_put((struct shim_ctx *)o);
+	} else if (o->kind == GL_H_MIPMAP) {
+		shim_mipmap_put((struct shim_mipmap *)o);
 	}
 	o->magic = SHIM_OBJ_DEAD;
 	pthread_mutex_lock(&shim.lock);
@@ -192,7 +198,6 @@ static void host_reach(int32_t *attr)
 
 static void shim_init_once(void)
 {
-	const char *a = getenv("GLEAM_ASYNC");
 	struct gleam_init_reply rep = { 0 };
 	struct gl_a_cuInit args = { 0 };
 	struct shim_call c = { .fn = GL_FN_cuInit };
@@ -200,12 +205,11 @@ static void shim_init_once(void)
 	size_t cap = GLEAM_GPUS_MAX_LOCAL * (sizeof(*di) + sizeof(struct gleam_cluster_table));
 	CUresult r;
 
-	if (a && !strcmp(a, "0"))
+	if (!gl_env_bool("GLEAM_ASYNC", true))
 		shim.async = false;
-	a = getenv("GLEAM_TRACE_WAITS");
-	if (a && *a && strcmp(a, "0"))
+	if (gl_env_bool("GLEAM_TRACE_WAITS", false))
 		shim_trace_waits = true;
-	if (getenv("GLEAM_DEBUG")) {
+	if (gl_env_bool("GLEAM_DEBUG", false)) {
 		gl_log_level = 2;
 		shim_trace = true;
 	}
@@ -221,6 +225,8 @@ static void shim_init_once(void)
 		shim.init_result = CUDA_ERROR_OUT_OF_MEMORY;
 		return;
 	}
+	/* Host functions and device output run here, where the server can. */
+	args.Flags = GLEAM_INIT_ASK_HOST;
 	c.args = &args;
 	c.args_len = sizeof(args);
 	c.out = &rep;
@@ -229,6 +235,9 @@ static void shim_init_once(void)
 	c.outbuf_len = cap;
 	c.force_sync = true;
 	r = shim_call(&c);
+	/* gleamd could not serve the session (it said why): no device, as CUDA says it. */
+	if (r && shim_conn_error())
+		r = CUDA_ERROR_NO_DEVICE;
 	if (!r && (rep.ndev > GLEAM_GPUS_MAX_LOCAL))
 		r = CUDA_ERROR_INVALID_VALUE;
 	if (r) {
@@ -237,6 +246,7 @@ static void shim_init_once(void)
 		return;
 	}
 	shim.driver_version = rep.driver_version;
+	shim.host = rep.flags & GLEAM_INIT_F_HOST;
 	shim.ndev = (int)rep.ndev;
 	shim.dev = calloc(rep.ndev ? rep.ndev : 1, sizeof(*shim.dev));
 	if (!shim.dev) {
@@ -285,6 +295,19 @@ CUresult shim_dev_check(CUdevice dev)
 	return CUDA_SUCCESS;
 }
 
+CUresult shim_send(unsigned int fn, const void *args, size_t len, const struct iovec *iov,
+		   int niov)
+{
+	struct shim_call c;
+	CUresult r = shim_begin_io(&c, fn, args, len, NULL, 0);
+
+	if (r)
+		return r;
+	c.iov = iov;
+	c.niov = niov;
+	return shim_call(&c);
+}
+
 CUresult shim_begin(struct shim_call *c, unsigned int fn)
 {
 	struct shim_ctx *ctx;
@@ -296,28 +319,12 @@ CUresult shim_begin(struct shim_call *c, unsigned int fn)
 	if (!shim.initialised)
 		return CUDA_ERROR_NOT_INITIALIZED;
 	ctx = shim_current();
-	switch (fn) {
-	case GL_FN_cuDevicePrimaryCtxRetain:
-	case GL_FN_cuDevicePrimaryCtxRelease:
-	case GL_FN_cuDevicePrimaryCtxReset:
-	case GL_FN_cuDevicePrimaryCtxSetFlags:
-	case GL_FN_cuCtxCreate:
-	case GL_FN_cuCtxCreate_v4:
-	case GL_FN_cuCtxDestroy:
-	/* Libraries and their kernels belong to no context (CUDA 12). */
-	case GL_FN_cuLibraryLoadData:
-	case GL_FN_cuLibraryGetKernel:
-	case GL_FN_cuLibraryUnload:
-	/* Memory pools belong to a device, not to a context. */
-	case GL_FN_cuDeviceGetDefaultMemPool:
-	case GL_FN_cuDeviceSetMemPool:
-	case GL_FN_cuMemPoolCreate:
-	case GL_FN_cuMemPoolDestroy:
-	case GL_FN_cuMemPoolSetAttribute:
-	case GL_FN_cuMemPoolGetAttribute:
-	case GL_FN_cuMemPoolTrimTo:
-		break;
-	default:
+	/*
+	 * Contexts, libraries and their kernels, and memory pools need none
+	 * current (the table's noctx); everything else does, and a context
+	 * that failed fails it.
+	 */
+	if (!(gl_fn_traits(fn) & GL_T_NOCTX)) {
 		if (!ctx)
 			return CUDA_ERROR_INVALID_CONTEXT;
 		if (ctx->o.magic != (SHIM_OBJ_MAGIC | GL_H_CTX))

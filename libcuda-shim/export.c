@@ -106,15 +106,6 @@ static const unk_fn unk_69a2[] = {
 
 /* ---- 6bd5fb6c: CUDART_INTERFACE ---- */
 
-#define FATBIN_WRAPPER_MAGIC	0x466243B1u
-
-struct fatbin_wrapper {
-	uint32_t magic;
-	uint32_t version;
-	const void *data;
-	const void *filename;
-};
-
 /* Slot 1: a module from a fat-binary wrapper, as cuModuleLoadData would. */
 static CUresult cudart_load_wrapper(CUmodule *out, const struct fatbin_wrapper *w)
 {

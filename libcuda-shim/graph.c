@@ -360,6 +360,8 @@ CUresult shim_capture_gate(struct shim_call *c)
 	switch (c->fn) {
 	case GL_FN_cuStreamSynchronize:
 	case GL_FN_cuStreamQuery:
+	/* A stream callback cannot be captured: the driver refuses it (cuLaunchHostFunc can). */
+	case GL_FN_cuStreamAddCallback:
 		r = stream_touch(c, sid, true);
 		break;
 	case GL_FN_cuCtxSynchronize:
@@ -402,30 +404,21 @@ CUresult shim_capture_gate(struct shim_call *c)
 	case GL_FN_cuStreamDestroy:
 		stream_gone(c->ctx, ((const struct gl_a_cuStreamDestroy *)c->args)->hStream);
 		break;
-	/* The synchronous copies and fills go on the legacy stream. */
-	case GL_FN_cuMemcpyHtoD:
-	case GL_FN_cuMemcpyDtoH:
-	case GL_FN_cuMemcpyDtoD:
-	case GL_FN_cuMemsetD8:
-	case GL_FN_cuMemsetD16:
-	case GL_FN_cuMemsetD32:
-		if (implicit(c->ctx, true))
-			r = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
-		break;
-	/* Their own business (below), and queries about a stream, not work for it. */
-	case GL_FN_cuStreamBeginCapture:
-	case GL_FN_cuStreamEndCapture:
-	case GL_FN_cuStreamGetId:
-	case GL_FN_cuStreamGetPriority:
-	case GL_FN_cuStreamGetFlags:
-	case GL_FN_cuOccupancyMaxActiveClusters:
-	case GL_FN_cuOccupancyMaxPotentialClusterSize:
-		break;
 	default:
-		if (sid != SID_NONE && (gl_fn_table[c->fn].cls == GL_ASYNC ||
-					c->fn == GL_FN_cuMemAllocAsync ||
-					c->fn == GL_FN_cuMemAllocFromPoolAsync))
+		/*
+		 * The synchronous copies and fills go on the legacy stream (the
+		 * table's legacy); questions about a stream and capture's own
+		 * calls are no work for it (aside); other work on a stream, and
+		 * the stream-ordered calls that wait (ordered), meet its capture.
+		 */
+		if (gl_fn_traits(c->fn) & GL_T_LEGACY) {
+			if (implicit(c->ctx, true))
+				r = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+		} else if (!(gl_fn_traits(c->fn) & GL_T_ASIDE) && sid != SID_NONE &&
+			   (gl_fn_table[c->fn].cls == GL_ASYNC ||
+			    (gl_fn_traits(c->fn) & GL_T_ORDERED))) {
 			r = stream_touch(c, sid, false);
+		}
 		break;
 	}
 	pthread_mutex_unlock(&caps.lock);
@@ -439,7 +432,19 @@ CUresult shim_capture_gate(struct shim_call *c)
  * said once per function.  (Copies between host and device memory are
  * captured through stages, below.)
  */
+static CUresult refuse_host(unsigned int fn, uint64_t ctx, const char *what);
+
 CUresult shim_capture_host_copy(unsigned int fn, uint64_t ctx)
+{
+	return refuse_host(fn, ctx, "between two host buffers");
+}
+
+CUresult shim_capture_host_rows(unsigned int fn, uint64_t ctx)
+{
+	return refuse_host(fn, ctx, "of rows or of an array to or from host memory");
+}
+
+static CUresult refuse_host(unsigned int fn, uint64_t ctx, const char *what)
 {
 	static unsigned char said[GL_FN_LIMIT];
 	uint64_t sid = shim_call_stream ? shim_call_stream - 1 : SID_NONE;
@@ -459,9 +464,9 @@ CUresult shim_capture_host_copy(unsigned int fn, uint64_t ctx)
 	pthread_mutex_unlock(&caps.lock);
 	if (r == CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED && fn < GL_FN_LIMIT &&
 	    !__atomic_exchange_n(&said[fn], 1, __ATOMIC_RELAXED))
-		gl_err("%s between two host buffers on a capturing stream: Gleam copies host "
-		       "memory when the call is made, not when a graph runs: returning "
-		       "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED", gl_fn_name(fn));
+		gl_err("%s %s on a capturing stream: Gleam copies host memory when the call is "
+		       "made, not when a graph runs: returning "
+		       "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED", gl_fn_name(fn), what);
 	return r;
 }
 

@@ -40,19 +40,8 @@ static struct {
 /* Index of the last allocation whose base is <= p, or -1; lock held. */
 static long find_le(uint64_t p)
 {
-	long lo = 0, hi = (long)dev_allocs.n - 1, best = -1;
-
-	while (lo <= hi) {
-		long mid = (lo + hi) / 2;
-
-		if (dev_allocs.a[mid].base <= p) {
-			best = mid;
-			lo = mid + 1;
-		} else {
-			hi = mid - 1;
-		}
-	}
-	return best;
+	_Static_assert(offsetof(struct alloc, base) == 0, "sorted by a leading base");
+	return gl_find_le(dev_allocs.a, dev_allocs.n, sizeof(dev_allocs.a[0]), p);
 }
 
 static int alloc_add_piece(uint64_t base, uint64_t size, uint64_t ctx, CUmemoryPool pool,
@@ -372,13 +361,11 @@ CUresult shim_cuMemFree(CUdeviceptr dptr)
 	struct shim_call c;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuMemFree);
+	r = shim_begin_io(&c, GL_FN_cuMemFree, &a, sizeof(a), NULL, 0);
 	if (r)
 		return r;
 	if (!dptr)
 		return CUDA_SUCCESS;
-	c.args = &a;
-	c.args_len = sizeof(a);
 	return free_range(&c, dptr);
 }
 
@@ -406,11 +393,9 @@ CUresult shim_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream, int per_thread)
 	struct shim_call c;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuMemFreeAsync);
+	r = shim_begin_io(&c, GL_FN_cuMemFreeAsync, &a, sizeof(a), NULL, 0);
 	if (r)
 		return r;
-	c.args = &a;
-	c.args_len = sizeof(a);
 	r = shim_stream_id(stream, per_thread, &a.hStream);
 	return r ? r : free_range(&c, dptr);
 }
@@ -517,11 +502,8 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 
 static bool slabs_off(void)
 {
-	if (pools.off < 0) {
-		const char *e = getenv("GLEAM_ALLOC_SLABS");
-
-		pools.off = !shim.async || (e && !strcmp(e, "0"));
-	}
+	if (pools.off < 0)
+		pools.off = !shim.async || !gl_env_bool("GLEAM_ALLOC_SLABS", true);
 	return pools.off;
 }
 
@@ -857,29 +839,34 @@ CUresult shim_cuMemFreeHost(void *p)
 
 CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p);
 
-bool shim_host_pinned(const void *p)
+
+/* The flags of the page-locked allocation holding p; false when none does. */
+static bool host_alloc_flags(const void *p, unsigned int *flags)
 {
-	unsigned int f;
+	bool found = false;
 
-	return !shim_cuMemHostGetFlags(&f, (void *)p) || shim_host_registered(p);
-}
-
-CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p)
-{
-	CUresult r = CUDA_ERROR_INVALID_VALUE;
-
-	if (!pflags)
-		return r;
 	pthread_mutex_lock(&host_allocs.lock);
 	for (struct host_alloc *h = host_allocs.list; h; h = h->next) {
-		if ((char *)p >= (char *)h->p && (char *)p < (char *)h->p + h->size) {
-			*pflags = h->flags;
-			r = CUDA_SUCCESS;
+		if ((const char *)p >= (char *)h->p && (const char *)p < (char *)h->p + h->size) {
+			*flags = h->flags;
+			found = true;
 			break;
 		}
 	}
 	pthread_mutex_unlock(&host_allocs.lock);
-	return r;
+	return found;
+}
+
+bool shim_host_pinned(const void *p)
+{
+	unsigned int f;
+
+	return host_alloc_flags(p, &f) || shim_host_registered(p);
+}
+
+CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p)
+{
+	return pflags && host_alloc_flags(p, pflags) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 /*
@@ -892,20 +879,12 @@ CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p)
  */
 CUresult shim_cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int flags)
 {
-	CUresult r = CUDA_ERROR_INVALID_VALUE;
+	unsigned int f;
 
-	if (!pdptr || flags)
-		return r;
-	pthread_mutex_lock(&host_allocs.lock);
-	for (struct host_alloc *h = host_allocs.list; h; h = h->next) {
-		if ((char *)p >= (char *)h->p && (char *)p < (char *)h->p + h->size) {
-			*pdptr = (CUdeviceptr)(uintptr_t)p;
-			r = CUDA_SUCCESS;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&host_allocs.lock);
-	return r;
+	if (!pdptr || flags || !host_alloc_flags(p, &f))
+		return CUDA_ERROR_INVALID_VALUE;
+	*pdptr = (CUdeviceptr)(uintptr_t)p;
+	return CUDA_SUCCESS;
 }
 
 /* ---- copies ---- */
@@ -940,6 +919,13 @@ static CUresult htod(unsigned int fn, CUdeviceptr dst, const void *src, size_t n
 		if (r || staged)
 			return r;
 	}
+	/*
+	 * The driver reads page-locked memory when the stream gets to the
+	 * copy (and a synchronous copy after what its stream held): after
+	 * the host functions queued before it, which may have filled it.
+	 */
+	if (n && (fn == GL_FN_cuMemcpyHtoD || shim_host_pinned(src)))
+		shim_host_wait_stream(fn == GL_FN_cuMemcpyHtoD ? 0 : a.hStream, gl_fn_name(fn));
 	piece = shim_piece_max();
 	/*
 	 * Each piece is a copy of its own, in stream order: the worker never
@@ -1012,7 +998,8 @@ static CUresult dtoh(unsigned int fn, void *dst, CUdeviceptr src, size_t n, CUst
 	c.outbuf = dst;
 	c.outbuf_len = n;
 	c.force_sync = true;
-	c.host_pinned = shim_host_pinned(dst);
+	/* Only the asynchronous form to page-locked memory returns before the copy. */
+	c.host_pinned = fn == GL_FN_cuMemcpyDtoHAsync && shim_host_pinned(dst);
 	/*
 	 * Its answer comes after everything its stream held: a synchronisation
 	 * of that stream right after it has nothing left to wait for.

@@ -20,18 +20,9 @@
 
 #include "cubin.h"
 #include "image.h"
-#include "occupancy.h"
+#include "cudarules.h"
 #include "shim.h"
 #include "util.h"
-
-#define FATBIN_WRAPPER_MAGIC	0x466243B1u
-
-struct fatbin_wrapper {
-	uint32_t magic;
-	uint32_t version;
-	const void *data;
-	const void *filename;
-};
 
 /* A fat-binary wrapper points at the fat binary itself. */
 static const void *unwrap(const void *image)
@@ -223,27 +214,6 @@ CUresult shim_cuModuleLoad(CUmodule *module, const char *fname)
 	return r;
 }
 
-CUresult shim_cuModuleUnload(CUmodule hmod)
-{
-	struct gl_a_cuModuleUnload a;
-	struct shim_call c;
-	struct shim_obj *o;
-	CUresult r;
-
-	r = shim_begin(&c, GL_FN_cuModuleUnload);
-	if (r)
-		return r;
-	r = shim_obj_get(GL_H_MODULE, hmod, &o);
-	if (r)
-		return r;
-	a.hmod = o->id;
-	c.args = &a;
-	c.args_len = sizeof(a);
-	r = shim_call(&c);
-	shim_obj_put(o);
-	return r;
-}
-
 CUresult shim_cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_option *jo,
 				void **jv, unsigned int njo, CUlibraryOption *lo, void **lv,
 				unsigned int nlo)
@@ -257,27 +227,6 @@ CUresult shim_cuLibraryLoadData(CUlibrary *library, const void *code, CUjit_opti
 		return CUDA_ERROR_INVALID_VALUE;
 	return load_image(GL_FN_cuLibraryLoadData, (struct shim_obj **)library, GL_H_LIBRARY,
 			  code);
-}
-
-CUresult shim_cuLibraryUnload(CUlibrary lib)
-{
-	struct gl_a_cuLibraryUnload a;
-	struct shim_call c;
-	struct shim_obj *o;
-	CUresult r;
-
-	r = shim_begin(&c, GL_FN_cuLibraryUnload);
-	if (r)
-		return r;
-	r = shim_obj_get(GL_H_LIBRARY, lib, &o);
-	if (r)
-		return r;
-	a.hLib = o->id;
-	c.args = &a;
-	c.args_len = sizeof(a);
-	r = shim_call(&c);
-	shim_obj_put(o);
-	return r;
 }
 
 /*
@@ -387,14 +336,12 @@ static CUresult get_func(unsigned int fn, unsigned int kind, unsigned int parent
 	struct iovec iov;
 	CUresult r;
 
-	r = shim_begin(&c, fn);
+	r = shim_begin_io(&c, fn, &a, sizeof(a), NULL, 0);
 	if (r)
 		return r;
 	r = shim_name_arg(parent_kind, parent, name, &a.hmod, &a.name_len, &iov);
 	if (r)
 		return r;
-	c.args = &a;
-	c.args_len = sizeof(a);
 	c.iov = &iov;
 	c.niov = 1;
 	if (!shim_obj_get(parent_kind, parent, &po))

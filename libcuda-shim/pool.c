@@ -12,6 +12,7 @@
  * are always asked.  Allocations from a pool (memory.c) come back as from
  * cuMemAlloc.
  */
+#include "cudarules.h"
 #include "shim.h"
 #include "util.h"
 
@@ -20,22 +21,6 @@ static struct {
 	struct shim_pool *dflt[GLEAM_GPUS_MAX_LOCAL];
 	struct shim_pool *cur[GLEAM_GPUS_MAX_LOCAL];	/* NULL: the default */
 } pools = { .lock = PTHREAD_MUTEX_INITIALIZER };
-
-/* A record that needs no context (shim_begin knows them), in the current one if any. */
-static CUresult send_any(unsigned int fn, const void *args, size_t len, const struct iovec *iov,
-			 int niov)
-{
-	struct shim_call c;
-	CUresult r = shim_begin(&c, fn);
-
-	if (r)
-		return r;
-	c.args = args;
-	c.args_len = len;
-	c.iov = iov;
-	c.niov = niov;
-	return shim_call(&c);
-}
 
 static CUresult pool_arg(CUmemoryPool h, struct shim_pool **p)
 {
@@ -70,7 +55,7 @@ static CUresult default_pool(CUdevice dev, struct shim_pool **out)
 		p->dflt = true;
 		p->o.dev = dev;
 		a.pool_out = p->o.id;
-		r = send_any(GL_FN_cuDeviceGetDefaultMemPool, &a, sizeof(a), NULL, 0);
+		r = shim_send(GL_FN_cuDeviceGetDefaultMemPool, &a, sizeof(a), NULL, 0);
 		if (r) {
 			shim_obj_put(&p->o);
 			goto out;
@@ -131,7 +116,7 @@ CUresult shim_cuDeviceSetMemPool(CUdevice dev, CUmemoryPool pool)
 		return CUDA_ERROR_INVALID_VALUE;
 	a.pool = p->o.id;
 	pthread_mutex_lock(&pools.lock);
-	r = send_any(GL_FN_cuDeviceSetMemPool, &a, sizeof(a), NULL, 0);
+	r = shim_send(GL_FN_cuDeviceSetMemPool, &a, sizeof(a), NULL, 0);
 	if (!r)
 		__atomic_store_n(&pools.cur[dev], p->dflt ? NULL : p, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&pools.lock);
@@ -202,11 +187,9 @@ CUresult shim_cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *props)
 	struct shim_call c;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuMemPoolCreate);
+	r = shim_begin_io(&c, GL_FN_cuMemPoolCreate, &a, sizeof(a), NULL, 0);
 	if (r)
 		return r;
-	c.args = &a;
-	c.args_len = sizeof(a);
 	c.iov = &iov;
 	c.niov = 1;
 	if (!pool || !props)
@@ -264,7 +247,7 @@ CUresult shim_cuMemPoolDestroy(CUmemoryPool pool)
 		return CUDA_ERROR_INVALID_VALUE;
 	a.pool = p->o.id;
 	pthread_mutex_lock(&pools.lock);
-	r = send_any(GL_FN_cuMemPoolDestroy, &a, sizeof(a), NULL, 0);
+	r = shim_send(GL_FN_cuMemPoolDestroy, &a, sizeof(a), NULL, 0);
 	if (!r && (unsigned int)p->o.dev < GLEAM_GPUS_MAX_LOCAL && pools.cur[p->o.dev] == p)
 		__atomic_store_n(&pools.cur[p->o.dev], NULL, __ATOMIC_RELEASE);
 	pthread_mutex_unlock(&pools.lock);
@@ -273,17 +256,10 @@ CUresult shim_cuMemPoolDestroy(CUmemoryPool pool)
 	return r;
 }
 
-static bool attr_is_int(CUmemPool_attribute a)
-{
-	return a == CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES ||
-	       a == CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC ||
-	       a == CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES;
-}
-
 /* Attributes that change only when this process sets them: kept once known. */
 static bool attr_keeps(CUmemPool_attribute a)
 {
-	return attr_is_int(a) || a == CU_MEMPOOL_ATTR_RELEASE_THRESHOLD;
+	return gl_pool_attr_is_int(a) || a == CU_MEMPOOL_ATTR_RELEASE_THRESHOLD;
 }
 
 /*
@@ -301,31 +277,13 @@ CUresult shim_cuMemPoolSetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
 
 	if (r)
 		return r;
-	if (!value)
-		return CUDA_ERROR_INVALID_VALUE;
-	switch (attr) {
-	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
-	case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
-	case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
-		/* A policy is on or off, whatever non-zero value turned it on. */
-		v = *(int *)value != 0;
-		break;
-	case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
-		v = *(cuuint64_t *)value;
-		break;
-	case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
-	case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
-		v = *(cuuint64_t *)value;
-		if (v)
-			return CUDA_ERROR_INVALID_VALUE;
-		break;
-	default:
-		return CUDA_ERROR_INVALID_VALUE;
-	}
+	r = gl_pool_attr_in(attr, value, &v);
+	if (r)
+		return r;
 	a.pool = p->o.id;
 	iov.iov_base = &v;
 	iov.iov_len = sizeof(v);
-	r = send_any(GL_FN_cuMemPoolSetAttribute, &a, sizeof(a), &iov, 1);
+	r = shim_send(GL_FN_cuMemPoolSetAttribute, &a, sizeof(a), &iov, 1);
 	if (r || !attr_keeps(attr))
 		return r;
 	pthread_mutex_lock(&pools.lock);
@@ -346,8 +304,7 @@ CUresult shim_cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
 
 	if (r)
 		return r;
-	if (!value || attr < CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES ||
-	    attr > CU_MEMPOOL_ATTR_USED_MEM_HIGH)
+	if (!value || !gl_pool_attr_known(attr))
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&pools.lock);
 	have = p->have & (1u << attr);
@@ -375,9 +332,6 @@ CUresult shim_cuMemPoolGetAttribute(CUmemoryPool pool, CUmemPool_attribute attr,
 			pthread_mutex_unlock(&pools.lock);
 		}
 	}
-	if (attr_is_int(attr))
-		*(int *)value = (int)v;
-	else
-		*(cuuint64_t *)value = v;
+	gl_pool_attr_out(attr, v, value);
 	return CUDA_SUCCESS;
 }

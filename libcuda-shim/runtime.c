@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "export.h"
-#include "occupancy.h"
+#include "cudarules.h"
 #include "shim.h"
 #include "util.h"
 
@@ -151,13 +151,9 @@ CUresult shim_cuStreamGetId(CUstream s, unsigned long long *sid, int per_thread)
 			return CUDA_SUCCESS;
 		}
 	}
-	r = shim_begin(&c, GL_FN_cuStreamGetId);
+	r = shim_begin_io(&c, GL_FN_cuStreamGetId, &a, sizeof(a), &o, sizeof(o));
 	if (r)
 		return r;
-	c.args = &a;
-	c.args_len = sizeof(a);
-	c.out = &o;
-	c.out_len = sizeof(o);
 	r = shim_stream_id(s, per_thread, &a.hStream);
 	if (!r)
 		r = shim_call(&c);
@@ -528,7 +524,7 @@ CUresult shim_cuPointerGetAttributes(unsigned int n, CUpointer_attribute *attrs,
 
 /*
  * The occupancy family follows from the function's attributes and the
- * device's properties alone (common/occupancy.c): answered here, for any
+ * device's properties alone (common/cudarules.c): answered here, for any
  * arguments, with no record.  Frameworks ask before launches.
  */
 struct occ {
@@ -683,19 +679,6 @@ CUresult shim_cuOccupancyMaxPotentialClusterSize(int *n, CUfunction func,
 
 /* ---- function and kernel attributes, cache and shared memory configuration ---- */
 
-/* An asynchronous record in the current context. */
-static CUresult send_async(unsigned int fn, const void *args, size_t len)
-{
-	struct shim_call c;
-	CUresult r = shim_begin(&c, fn);
-
-	if (r)
-		return r;
-	c.args = args;
-	c.args_len = len;
-	return shim_call(&c);
-}
-
 /*
  * A kernel belongs to no context: its calls need none current, and go in
  * the current one if there is one.
@@ -717,26 +700,8 @@ static CUresult send_async_any(unsigned int fn, const void *args, size_t len)
  */
 static CUresult attr_check(const struct shim_func *f, CUdevice dev, CUfunction_attribute a, int v)
 {
-	int32_t optin = shim.dev[dev].info.attr[CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN];
-
-	switch (a) {
-	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
-		if (v < 0 || (optin > 0 &&
-			      (int64_t)v + f->attr[CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES] > optin))
-			return CUDA_ERROR_INVALID_VALUE;
-		return CUDA_SUCCESS;
-	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
-		return v < -1 || v > 100 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
-	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
-	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
-	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
-	case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
-	case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
-		return v < 0 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
-	default:
-		/* The others are read-only. */
-		return CUDA_ERROR_INVALID_VALUE;
-	}
+	return gl_func_attr_check(shim.dev[dev].info.attr, f->attr[CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES],
+				  a, v);
 }
 
 CUresult shim_cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value)
@@ -758,7 +723,7 @@ CUresult shim_cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, 
 	if (r)
 		return r;
 	a.hfunc = o->id;
-	r = send_async(GL_FN_cuFuncSetAttribute, &a, sizeof(a));
+	r = shim_send(GL_FN_cuFuncSetAttribute, &a, sizeof(a), NULL, 0);
 	if (r)
 		return r;
 	__atomic_store_n(&f->attr[attrib], value, __ATOMIC_RELAXED);
@@ -815,7 +780,7 @@ CUresult shim_cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config)
 	if (!cache_config_ok(config))
 		return CUDA_ERROR_INVALID_VALUE;
 	a.hfunc = o->id;
-	r = send_async(GL_FN_cuFuncSetCacheConfig, &a, sizeof(a));
+	r = shim_send(GL_FN_cuFuncSetCacheConfig, &a, sizeof(a), NULL, 0);
 	if (!r)
 		__atomic_store_n(&((struct shim_func *)o)->cache, config, __ATOMIC_RELAXED);
 	return r;
@@ -851,7 +816,7 @@ CUresult shim_cuCtxSetCacheConfig(CUfunc_cache config)
 		return r;
 	if (!cache_config_ok(config))
 		return CUDA_ERROR_INVALID_VALUE;
-	r = send_async(GL_FN_cuCtxSetCacheConfig, &a, sizeof(a));
+	r = shim_send(GL_FN_cuCtxSetCacheConfig, &a, sizeof(a), NULL, 0);
 	if (!r)
 		atomic_store_explicit(&c->cache, config, memory_order_relaxed);
 	return r;

@@ -152,6 +152,37 @@ struct shim_func {
 	struct gleam_param *pparams;
 };
 
+/*
+ * Arrays and mipmapped arrays (array.c): what the program described, so
+ * that the descriptor questions are answered here and every copy is
+ * checked against its extent before it is sent.  A level of a mipmapped
+ * array is an array of its own, which the mipmapped array owns.
+ */
+struct shim_mipmap;
+struct shim_array {
+	struct shim_obj o;
+	CUDA_ARRAY3D_DESCRIPTOR d;
+	unsigned int elem;		/* bytes per element */
+	struct shim_mipmap *parent;	/* a level's mipmapped array, else NULL */
+};
+
+#define SHIM_MIPMAP_LEVELS	32
+
+struct shim_mipmap {
+	struct shim_obj o;
+	CUDA_ARRAY3D_DESCRIPTOR d;
+	unsigned int elem;
+	unsigned int levels;
+	struct shim_array *level[SHIM_MIPMAP_LEVELS];	/* handed out so far */
+};
+
+/* array.c: a mipmapped array's levels go with it. */
+void shim_mipmap_put(struct shim_mipmap *m);
+/* array.c: bytes [off, off + len) lie inside the array's rows laid end to end. */
+CUresult shim_check_array(CUarray h, size_t off, size_t len);
+/* array.c: the live array behind a handle, or the driver's error. */
+CUresult shim_array_get(CUarray h, struct shim_array **a);
+
 /* module.c: let go of what a module or library kept of its image. */
 void shim_module_put(struct shim_module *m);
 /* module.c: whether a module or library's image has name among its variables: 0, 1, or -1 unknown. */
@@ -209,6 +240,7 @@ struct shim_state {
 	struct shim_dev *dev;
 	pthread_mutex_t lock;	/* devices' primary contexts, object lists */
 	bool async;		/* GLEAM_ASYNC, default on */
+	bool host;		/* the server runs host functions here (GLEAM_INIT_F_HOST) */
 };
 
 extern struct shim_state shim;
@@ -227,6 +259,16 @@ void shim_mem_forget_ctx(uint64_t ctx);
 CUmemoryPool shim_mem_pool(CUdeviceptr p);
 CUresult shim_cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);
 
+/*
+ * Where the bytes of a copy to host memory land: rows of width bytes,
+ * pitch apart, rows to a slice, slices slice bytes apart, from base.  The
+ * reply's DATA offsets count the rows laid end to end, total bytes.
+ */
+struct shim_rows {
+	char *base;
+	uint64_t width, rows, pitch, slice, total;
+};
+
 /* One call on the wire. */
 struct shim_call {
 	unsigned int fn;
@@ -239,6 +281,7 @@ struct shim_call {
 	size_t out_len;
 	void *outbuf;		/* the reply's variable part, or data pieces */
 	size_t outbuf_len;
+	const struct shim_rows *rows;	/* data pieces laid out in rows instead */
 	bool force_sync;	/* wait even if the class is async */
 	bool force_async;	/* no reply wanted, whatever the class (lookups answered here) */
 	/*
@@ -252,7 +295,24 @@ struct shim_call {
 };
 
 CUresult shim_begin(struct shim_call *c, unsigned int fn);
+/* shim_begin, then the call's argument block and reply block (out may be NULL). */
+static inline CUresult shim_begin_io(struct shim_call *c, unsigned int fn, const void *args,
+				     size_t args_len, void *out, size_t out_len)
+{
+	CUresult r = shim_begin(c, fn);
+
+	if (r)
+		return r;
+	c->args = args;
+	c->args_len = args_len;
+	c->out = out;
+	c->out_len = out_len;
+	return CUDA_SUCCESS;
+}
 CUresult shim_call(struct shim_call *c);
+/* A record with its argument block and data, in the current context (or none, noctx). */
+CUresult shim_send(unsigned int fn, const void *args, size_t len, const struct iovec *iov,
+		   int niov);
 static inline CUresult shim_end(struct shim_call *c, CUresult r)
 {
 	(void)c;
@@ -280,6 +340,30 @@ bool shim_pending_done(struct shim_pending *p);
 CUresult shim_pending_wait(struct shim_pending *p);
 /* Data bytes one record may carry on this session's ring. */
 size_t shim_piece_max(void);
+/*
+ * Wait on the session ring, as the threads waiting for replies do, until
+ * cond(arg) holds (evaluated with the ring's lock held); the session's
+ * error if it is lost.
+ */
+CUresult shim_wait_event(bool (*cond)(void *), void *arg);
+/* Write what the kernels printed and has arrived to stdout and stderr, in order. */
+void shim_output_flush(void);
+
+/*
+ * Host functions and stream callbacks (hostfn.c).  shim_host_notice: the
+ * worker asks for a run (from the ring, its lock held).  shim_host_node:
+ * a function kept under an id for a graph's host node, run at each of
+ * its launches; the id travels where the record would carry the
+ * function (the worker's side: wk_host_node()).  shim_host_wait_stream:
+ * wait until the host functions queued on stream sid have run.
+ */
+void shim_host_notice(const struct gleam_host_run *b, CUresult status);
+CUresult shim_host_node(CUhostFn fn, void *data, uint64_t *id);
+void shim_host_wait_stream(uint64_t sid, const char *who);
+/* This thread runs a host function now: it may not call CUDA. */
+extern __thread bool shim_in_host_fn;
+/* This thread is the shim's own, that runs host functions. */
+extern __thread bool shim_host_thread;
 
 /*
  * Stream capture (graph.c).  Records that stream capture makes illegal get
@@ -295,6 +379,12 @@ CUresult shim_capture_gate(struct shim_call *c);
  * call resolved: refused while that stream captures.
  */
 CUresult shim_capture_host_copy(unsigned int fn, uint64_t ctx);
+/*
+ * The same for a copy of rows or of an array with host memory (2D and 3D
+ * copies, cuMemcpyHtoAAsync, cuMemcpyAtoHAsync), which Gleam does not
+ * capture through stages.
+ */
+CUresult shim_capture_host_rows(unsigned int fn, uint64_t ctx);
 /*
  * A copy between host memory and device memory dev on stream s, the
  * stream the current call resolved: while that stream captures, captured
@@ -348,6 +438,7 @@ CUresult shim_cuGetErrorName(CUresult error, const char **pStr);
 CUresult shim_cuCtxGetCurrent(CUcontext *pctx);
 CUresult shim_cuCtxGetId(CUcontext ctx, unsigned long long *ctxId);
 CUresult shim_cuStreamGetId(CUstream s, unsigned long long *sid, int per_thread);
+CUresult shim_cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *status, int per_thread);
 /* A CUlaunchConfig as records carry it (cuLaunchKernelEx, cluster queries). */
 CUresult shim_pack_config(const CUlaunchConfig *cfg, int per_thread, const char *who,
 			  struct gleam_launch_ex *lx, struct gleam_launch_attr *attrs);
@@ -371,5 +462,14 @@ struct shim_errname {
 extern const struct shim_errname shim_errnames[];
 extern const unsigned int shim_nerrnames;
 
+/* What cudart registers and cuModuleLoadData may be given: a fat binary's wrapper. */
+#define FATBIN_WRAPPER_MAGIC	0x466243B1u
+
+struct fatbin_wrapper {
+	uint32_t magic;
+	uint32_t version;
+	const void *data;
+	const void *filename;
+};
 
 #endif /* GLEAM_SHIM_H */

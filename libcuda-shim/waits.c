@@ -216,101 +216,92 @@ static uint64_t call_stream(void)
 	return shim_call_stream ? shim_call_stream - 1 : 0;
 }
 
+/* The event a call names (wait:event, query:event, cuEventRecord, cuStreamWaitEvent). */
+static uint64_t call_event(const struct shim_call *c)
+{
+	switch (c->fn) {
+	case GL_FN_cuEventRecord:
+		return ((const struct gl_a_cuEventRecord *)c->args)->hEvent;
+	case GL_FN_cuStreamWaitEvent:
+		return ((const struct gl_a_cuStreamWaitEvent *)c->args)->hEvent;
+	case GL_FN_cuEventSynchronize:
+		return ((const struct gl_a_cuEventSynchronize *)c->args)->hEvent;
+	case GL_FN_cuEventQuery:
+		return ((const struct gl_a_cuEventQuery *)c->args)->hEvent;
+	default:
+		return 0;
+	}
+}
+
+/* Whether a call the table marks gpu asks what only the GPU knows. */
+static bool gpu_question(const struct shim_call *c)
+{
+	unsigned int attr;
+
+	if (c->fn != GL_FN_cuMemPoolGetAttribute)
+		return true;
+	/* Of a pool, only what it holds now and held at most. */
+	attr = ((const struct gl_a_cuMemPoolGetAttribute *)c->args)->attr;
+	return attr == CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT ||
+	       attr == CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH ||
+	       attr == CU_MEMPOOL_ATTR_USED_MEM_CURRENT || attr == CU_MEMPOOL_ATTR_USED_MEM_HIGH;
+}
+
+/*
+ * Work and waits as the table describes each function (uapi/api.tbl):
+ * fill, work and tohost queue work on the call's stream; event records
+ * and stream waits move what an event or a stream stands for; wait:,
+ * query: and gpu are the waits, tohost to pageable memory too.
+ */
 void shim_waits_note(const struct shim_call *c, struct shim_ctx *ctx)
 {
+	unsigned int t = gl_fn_traits(c->fn);
 	struct shim_req *q;
 	bool req = false;
 
-	if (shim_ungated)
+	if (shim_ungated || !t)
 		return;
 	/* Questions only the GPU answers, in any context or none. */
-	if (c->fn == GL_FN_cuMemPoolGetAttribute) {
-		unsigned int attr = ((const struct gl_a_cuMemPoolGetAttribute *)c->args)->attr;
-
-		if (attr == CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT ||
-		    attr == CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH ||
-		    attr == CU_MEMPOOL_ATTR_USED_MEM_CURRENT || attr == CU_MEMPOOL_ATTR_USED_MEM_HIGH)
+	if (t & GL_T_GPU) {
+		if (gpu_question(c))
 			required();
 		return;
 	}
 	if (!ctx || ctx->o.id != c->ctx || !(q = req_of(ctx)))
 		return;
 	pthread_mutex_lock(&q->lock);
-	switch (c->fn) {
-	case GL_FN_cuLaunchKernel:
-	case GL_FN_cuLaunchKernelEx:
-	case GL_FN_cuGraphLaunch:
-	case GL_FN_cuMemcpyHtoD:
-	case GL_FN_cuMemcpyHtoDAsync:
-	case GL_FN_cuMemcpyDtoD:
-	case GL_FN_cuMemcpyDtoDAsync:
-	case GL_FN_cuMemsetD8:
-	case GL_FN_cuMemsetD16:
-	case GL_FN_cuMemsetD32:
-	case GL_FN_cuMemsetD8Async:
-	case GL_FN_cuMemsetD16Async:
-	case GL_FN_cuMemsetD32Async:
+	if (t & (GL_T_FILL | GL_T_WORK | GL_T_TOHOST))
 		work(q, call_stream());
-		break;
-	case GL_FN_cuMemcpyDtoH:
+	if (t & GL_T_TOHOST && !c->host_pinned) {
+		/* To pageable memory CUDA completes it before it returns. */
 		req = true;
 		stream_busy(q, call_stream(), true);
-		break;
-	case GL_FN_cuMemcpyDtoHAsync:
-		/* To page-locked memory it is work; to pageable memory CUDA completes it. */
-		if (c->host_pinned) {
-			work(q, call_stream());
-		} else {
-			req = true;
-			work(q, call_stream());
-			stream_busy(q, call_stream(), true);
-		}
-		break;
-	case GL_FN_cuEventRecord: {
-		const struct gl_a_cuEventRecord *a = c->args;
-		struct req_event *e = event_slot(q, a->hEvent);
+	}
+	if (c->fn == GL_FN_cuEventRecord) {
+		struct req_event *e = event_slot(q, call_event(c));
 		struct req_stream *s = stream_slot(q, call_stream());
 
 		if (e) {
 			e->stream = call_stream() + 1;
 			e->seq = s ? s->last : q->work;
 		}
-		break;
-	}
-	case GL_FN_cuStreamWaitEvent: {
-		const struct gl_a_cuStreamWaitEvent *a = c->args;
-		struct req_event *e = event_slot(q, a->hEvent);
+	} else if (c->fn == GL_FN_cuStreamWaitEvent) {
+		struct req_event *e = event_slot(q, call_event(c));
 		struct req_stream *s = stream_slot(q, call_stream());
 
 		if (e && s && e->seq > s->last)
 			s->last = e->seq;
-		break;
 	}
-	case GL_FN_cuStreamSynchronize:
+	if (t & GL_T_WAIT_STREAM)
 		req = stream_busy(q, call_stream(), true);
-		break;
-	case GL_FN_cuStreamQuery:
+	else if (t & GL_T_QUERY_STREAM)
 		req = stream_busy(q, call_stream(), false);
-		break;
-	case GL_FN_cuCtxSynchronize:
-	case GL_FN_cuCtxSynchronize_v2:
-		req = ctx_busy(q);
-		q->done_all = q->work;
-		break;
-	case GL_FN_cuEventSynchronize:
-		req = event_busy(q, ((const struct gl_a_cuEventSynchronize *)c->args)->hEvent, true);
-		break;
-	case GL_FN_cuEventQuery:
-		req = event_busy(q, ((const struct gl_a_cuEventQuery *)c->args)->hEvent, false);
-		break;
-	case GL_FN_cuMemGetInfo:
-	case GL_FN_cuEventElapsedTime:
-	case GL_FN_cuEventElapsedTime_v2:
-		req = true;
-		break;
-	default:
-		break;
-	}
+	else if (t & GL_T_WAIT_CTX)
+		req = ctx_busy(q), q->done_all = q->work;
+	else if (t & GL_T_WAIT_EVENT)
+		req = event_busy(q, call_event(c), true);
+	else if (t & GL_T_QUERY_EVENT)
+		req = event_busy(q, call_event(c), false);
 	pthread_mutex_unlock(&q->lock);
 	if (req)
 		required();

@@ -1,6 +1,6 @@
 # Unit tests (Check), integration tests over loopback with the sim backend,
 # and hostile-input tests against running daemons.
-UNIT_SRCS := tests/unit/runner.c tests/unit/test_ring.c tests/unit/test_table.c \
+UNIT_SRCS := tests/unit/runner.c tests/unit/unit.c tests/unit/test_ring.c tests/unit/test_table.c \
 	tests/unit/test_image.c tests/unit/test_shim.c tests/unit/test_export.c \
 	tests/unit/test_chunkstore.c tests/unit/test_cubin.c tests/unit/test_util.c
 # The export tables' algorithms depend on nothing else in the shim: linked in.
@@ -26,12 +26,13 @@ $(HOSTILE_BIN): $(BUILD)/obj/tests/hostile/hostile.o $(COMMON_OBJS)
 ALL_TARGETS += $(UNIT_BIN) $(HOSTILE_BIN)
 
 .PHONY: check-unit check-integration check-valgrind check-kill
+# The suites that open libcuda.so.1 open this build's (GLEAM_SHIM, unless set).
 check-unit: $(UNIT_BIN) $(SHIM_LIB)
-	$(UNIT_BIN)
+	GLEAM_SHIM=$${GLEAM_SHIM:-$(SHIM_LIB)} $(UNIT_BIN)
 
 # The unit runner under valgrind, in one process, with no leak allowed.
 check-valgrind: $(UNIT_BIN) $(SHIM_LIB)
-	CK_FORK=no valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
+	GLEAM_SHIM=$${GLEAM_SHIM:-$(SHIM_LIB)} CK_FORK=no valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite \
 		$(UNIT_BIN)
 
 check-integration: all
@@ -67,8 +68,17 @@ CHECK_TARGETS += check-sched
 
 # The benchmark workloads: a driver-API program like the test programs.
 BENCH_BIN := $(BUILD)/bin/gleam-bench
-$(BENCH_BIN): tests/bench/gleam-bench.c
+$(BENCH_BIN): tests/bench/gleam-bench.c tests/lib/cuctx.h
 	@mkdir -p $(dir $@)
 	$(CC) $(OPT) $(WARN) -I$(CUDA)/include -o $@ $< -L$(CUDA)/lib64/stubs -lcuda
 
 ALL_TARGETS += $(BENCH_BIN)
+
+# Every document in Documentation/ is listed in its index.
+.PHONY: check-docs
+check-docs:
+	@missing=$$(for f in Documentation/*.md; do b=$${f#Documentation/}; \
+		[ "$$b" = README.md ] || grep -q "($$b)" Documentation/README.md || echo "$$b"; done); \
+	if [ -n "$$missing" ]; then echo "check-docs: not in Documentation/README.md: $$missing"; exit 1; fi; \
+	echo "check-docs: every document is in Documentation/README.md"
+CHECK_TARGETS += check-docs

@@ -46,10 +46,7 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BUILD = os.path.abspath(os.environ.get("BUILD", os.path.join(ROOT, "build")))
-BIN = os.path.join(BUILD, "bin")
-GLEAMD_ARGS = os.environ.get("GLEAM_BENCH_GLEAMD_ARGS", "").split()
+from benchlib import BIN, BUILD, GLEAMD_ARGS, ROOT, Procs, wait
 
 # name, rate (bits/s, None: loopback), one-way delay (seconds)
 PROFILES = [
@@ -164,10 +161,12 @@ def torch_run(py, workload, iters, tmp, env, extra=()):
     return rep, wall
 
 
-class Daemons:
+STARTED = "a daemon did not start in time"
+
+
+class Daemons(Procs):
     def __init__(self, tmp, backend):
-        self.tmp = tmp
-        self.procs = []
+        Procs.__init__(self, tmp)
         self.port = 21000 + os.getpid() % 20000
         env = dict(os.environ)
         env.pop("LD_LIBRARY_PATH", None)
@@ -175,24 +174,13 @@ class Daemons:
         self.spawn([os.path.join(BIN, "gleamd"), "server", "--listen",
                     "127.0.0.1:%d" % self.port, "--backend", backend] + GLEAMD_ARGS,
                    "server.log")
-        self.wait(lambda: subprocess.run([os.path.join(BIN, "gleamctl"), "server-info",
-                                          "127.0.0.1:%d" % self.port],
-                                         capture_output=True).stdout.find(b"unreachable") < 0)
+        wait(lambda: subprocess.run([os.path.join(BIN, "gleamctl"), "server-info",
+                                     "127.0.0.1:%d" % self.port],
+                                    capture_output=True).stdout.find(b"unreachable") < 0,
+             STARTED)
 
     def spawn(self, argv, log):
-        p = subprocess.Popen(argv, stdout=open(os.path.join(self.tmp, log), "ab"),
-                             stderr=subprocess.STDOUT, env=self.env, start_new_session=True)
-        self.procs.append(p)
-        return p
-
-    @staticmethod
-    def wait(cond, limit=60.0):
-        end = time.time() + limit
-        while time.time() < end:
-            if cond():
-                return
-            time.sleep(0.1)
-        raise RuntimeError("a daemon did not start in time")
+        return Procs.spawn(self, argv, log, self.env)
 
     def link(self, name, rate, delay, cache=False):
         """A client gleamd for this profile, through linkem unless loopback.
@@ -213,8 +201,8 @@ class Daemons:
                                 GLEAMD_ARGS,
                                 "client-%s.log" % name))
         env = dict(os.environ, GLEAM_SOCKET=sock)
-        self.wait(lambda: subprocess.run([os.path.join(BIN, "gleamctl"), "status"],
-                                         env=env, capture_output=True).returncode == 0)
+        wait(lambda: subprocess.run([os.path.join(BIN, "gleamctl"), "status"],
+                                    env=env, capture_output=True).returncode == 0, STARTED)
         return sock, procs
 
     def stop(self, procs=None):
@@ -400,7 +388,7 @@ def main():
                 probe = d.spawn([os.path.join(BIN, "linkem"), "--listen", "127.0.0.1:%d" % eport,
                                  "--connect", "127.0.0.1:%d" % echo, "--rate", "%dbit" % int(rate),
                                  "--delay", "%dus" % int(delay * 1e6)], "linkem-rtt-%s.log" % name)
-                Daemons.wait(lambda: can_connect(eport), 10)
+                wait(lambda: can_connect(eport), STARTED, 10)
                 rtt = measure_rtt(eport)
                 d.stop([probe])
             else:

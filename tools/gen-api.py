@@ -10,6 +10,7 @@ Writes into OUTDIR:
   libcuda.map       the linker version script: the driver API and nothing else
   worker_gen.c      the replay worker's dispatch
   backend_gen.h     the list of functions a replay backend provides
+  sim_stubs_gen.c   the sim's answer to what it does not implement (weak)
   errors_gen.c      CUresult names (from CUDA_H)
 
 Only the Python standard library is used.  The table is checked strictly:
@@ -23,9 +24,17 @@ HANDLES = {
     "CUcontext": "CTX", "CUstream": "STREAM", "CUevent": "EVENT",
     "CUmodule": "MODULE", "CUfunction": "FUNC", "CUlibrary": "LIBRARY",
     "CUkernel": "KERNEL", "CUgraph": "GRAPH", "CUgraphExec": "GRAPHEXEC",
-    "CUmemoryPool": "MEMPOOL",
+    "CUmemoryPool": "MEMPOOL", "CUarray": "ARRAY", "CUmipmappedArray": "MIPMAP",
 }
 CLASSES = ("local", "async", "sync")
+# What a function is beyond its class (uapi/api.tbl's header says each).
+TRAITS = {
+    "noctx": "GL_T_NOCTX", "work": "GL_T_WORK", "fill": "GL_T_FILL", "order": "GL_T_ORDER",
+    "tohost": "GL_T_TOHOST", "wait:stream": "GL_T_WAIT_STREAM", "wait:ctx": "GL_T_WAIT_CTX",
+    "wait:event": "GL_T_WAIT_EVENT", "query:stream": "GL_T_QUERY_STREAM",
+    "query:event": "GL_T_QUERY_EVENT", "gpu": "GL_T_GPU", "legacy": "GL_T_LEGACY",
+    "aside": "GL_T_ASIDE", "ordered": "GL_T_ORDERED",
+}
 UNSIGNED = {"unsigned int", "unsigned char", "unsigned short", "size_t",
             "CUdeviceptr", "cuuint64_t", "unsigned long long", "cuuint32_t"}
 SIGNED = {"int", "short", "char", "long long", "CUdevice"}
@@ -43,6 +52,15 @@ class Arg:
             self.range = words.pop(0)[4:-1]
         else:
             self.range = None
+        if words and words[0].startswith("arr[") and words[0].endswith("]"):
+            # arr[OFF;LEN]: bytes [OFF, OFF + LEN) of an array (its rows
+            # one after another), which the shim checks against its extent.
+            parts = words.pop(0)[4:-1].split(";")
+            if len(parts) != 2:
+                raise SystemExit(f"{where}: arr[] takes an offset and a length")
+            self.arange = parts
+        else:
+            self.arange = None
         self.renew = bool(words) and words[0] == "renew"
         if self.renew:
             words[0] = "new"
@@ -65,6 +83,8 @@ class Arg:
         self.ptr = base.endswith("*")
         self.base = base.rstrip("*").strip()
         self.handle = HANDLES.get(self.base)
+        if self.arange and (self.handle != "ARRAY" or self.ptr):
+            raise SystemExit(f"{where}: arr[] annotates a CUarray")
 
     def scalar_kind(self):
         if self.ptr:
@@ -114,7 +134,24 @@ def parse(path):
         if f.cls == "local" and not f.S:
             raise SystemExit(f"{where}: a local function needs a hand-written shim side (S)")
         f.syms = []
-        for s in m.group(5).split():
+        f.traits = []
+        words = m.group(5).split()
+        # Traits come before the symbols: words without an '@'.
+        while words and "@" not in words[0] and words[0] != "-":
+            for t in words.pop(0).split(","):
+                if t not in TRAITS:
+                    raise SystemExit(f"{where}: unknown trait '{t}'")
+                f.traits.append(t)
+        check_traits(f, where)
+        # "-" for the symbols: a message of Gleam's own between the shim and
+        # the worker, which no program calls and no driver implements.
+        f.internal = words == ["-"]
+        if f.internal:
+            words = []
+            if f.cls != "async" or not f.W:
+                raise SystemExit(f"{where}: a message of Gleam's own is async, "
+                                 "with a hand-written worker side (W)")
+        for s in words:
             sm = re.match(r"^(\w+)@(\d+)(?::(ptds|ptsz))?$", s)
             if not sm:
                 raise SystemExit(f"{where}: bad symbol {s}")
@@ -122,7 +159,7 @@ def parse(path):
                 raise SystemExit(f"{where}: symbol {sm.group(1)} listed twice")
             seen_sym.add(sm.group(1))
             f.syms.append((sm.group(1), int(sm.group(2)), sm.group(3)))
-        if not f.syms:
+        if not f.syms and not f.internal:
             raise SystemExit(f"{where}: no symbol")
         f.variants = any(s[2] for s in f.syms)
         proto = m.group(6).strip()
@@ -132,6 +169,21 @@ def parse(path):
             check_generable(f)
         funcs.append(f)
     return funcs
+
+
+def check_traits(f, where):
+    """Traits that contradict the class or each other are a table error."""
+    t = set(f.traits)
+    kinds = t & {"work", "fill", "order"}
+    if len(kinds) > 1 and kinds != {"work", "order"}:
+        raise SystemExit(f"{where}: at most one of work, fill and order")
+    waits = [x for x in t if x.startswith(("wait:", "query:")) or x == "gpu"]
+    if len(waits) > 1:
+        raise SystemExit(f"{where}: at most one kind of wait")
+    if waits and f.cls != "sync":
+        raise SystemExit(f"{where}: {waits[0]} on a function that does not wait")
+    if f.cls == "local" and (kinds or waits or "tohost" in t):
+        raise SystemExit(f"{where}: a local function does no work on the GPU")
 
 
 def check_generable(f):
@@ -196,9 +248,24 @@ def reply_struct(f):
     return "\n".join(lines)
 
 
+def generated(out):
+    """out's write, after the line that says the file is generated."""
+    out.write("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    return out.write
+
+
+def remote(funcs):
+    """The functions whose calls travel to the worker (not answered locally)."""
+    return [f for f in funcs if f.remote]
+
+
+def backend(funcs):
+    """Those a replay backend implements: the driver's, not Gleam's own messages."""
+    return [f for f in remote(funcs) if not f.internal]
+
+
 def gen_header(funcs, out):
-    w = out.write
-    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w = generated(out)
     w("#ifndef GLEAM_API_GEN_H\n#define GLEAM_API_GEN_H\n\n#include <linux/types.h>\n\n")
     w("enum gl_fn {\n")
     for f in funcs:
@@ -210,36 +277,43 @@ def gen_header(funcs, out):
     for k in sorted(set(HANDLES.values())):
         w(f"\tGL_H_{k},\n")
     w("\tGL_H_LIMIT\n};\n\n")
+    w("/* Traits (uapi/api.tbl's header). */\n")
+    for i, (t, macro) in enumerate(TRAITS.items()):
+        w(f"#define {macro}\t(1U << {i})\t/* {t} */\n")
+    w("\n")
     w("struct gl_fn_desc {\n\tconst char *name;\n\tunsigned char cls;\n"
       "\t/* It makes something the caller holds: a handle, or device memory. */\n"
-      "\tunsigned char creates;\n};\n\n")
+      "\tunsigned char creates;\n\tunsigned short traits;\t/* GL_T_* */\n};\n\n")
+
     w("/* Indexed by function number; name is NULL for unused numbers. */\n")
     w("extern const struct gl_fn_desc gl_fn_table[GL_FN_LIMIT];\n")
     w("extern const unsigned short gl_fn_args_size[GL_FN_LIMIT];\n\n")
+    w("static inline unsigned int gl_fn_traits(unsigned int fn)\n{\n")
+    w("\treturn fn < GL_FN_LIMIT ? gl_fn_table[fn].traits : 0;\n}\n\n")
+
     w("static inline const char *gl_fn_name(unsigned int fn)\n{\n")
     w("\treturn fn < GL_FN_LIMIT && gl_fn_table[fn].name ? gl_fn_table[fn].name : \"?\";\n}\n\n")
-    for f in funcs:
-        if not f.remote:
-            continue
+    for f in remote(funcs):
         w(args_struct(f) + "\n")
         w(reply_struct(f) + "\n\n")
     w("#endif\n")
 
 
 def gen_tables(funcs, out):
-    w = out.write
-    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w = generated(out)
     w('#include "gleam_api_gen.h"\n\n')
     w("const struct gl_fn_desc gl_fn_table[GL_FN_LIMIT] = {\n")
     for f in funcs:
-        creates = any(a.ann == "new" for a in f.args) or f.name.startswith("cuMemAlloc")
-        w(f'\t[{f.nr}] = {{ "{f.name}", GL_{f.cls.upper()}, {int(creates)} }},\n')
+        # Texture and surface objects are values the server makes, not handles.
+        creates = (any(a.ann == "new" for a in f.args) or f.name.startswith("cuMemAlloc") or
+                   (f.remote and f.name.endswith("ObjectCreate")))
+        tr = " | ".join(TRAITS[t] for t in f.traits) or "0"
+        w(f'\t[{f.nr}] = {{ "{f.name}", GL_{f.cls.upper()}, {int(creates)}, {tr} }},\n')
     w("};\n\n")
     w("/* Bytes of each function's argument block (0: none travels). */\n")
     w("const unsigned short gl_fn_args_size[GL_FN_LIMIT] = {\n")
-    for f in funcs:
-        if f.remote:
-            w(f"\t[{f.nr}] = sizeof(struct gl_a_{f.name}),\n")
+    for f in remote(funcs):
+        w(f"\t[{f.nr}] = sizeof(struct gl_a_{f.name}),\n")
     w("};\n")
 
 
@@ -276,6 +350,10 @@ def shim_generated_body(f, w):
             else:
                 w(f"\tr = shim_handle_id(GL_H_{a.handle}, {a.name}, &a.{a.name});\n")
             w("\tif (r)\n\t\treturn shim_end(&c, r);\n")
+            if a.arange:
+                w(f"\tr = shim_check_array({a.name}, (size_t)({a.arange[0]}), "
+                  f"(size_t)({a.arange[1]}));\n")
+                w("\tif (r)\n\t\treturn shim_end(&c, r);\n")
         elif a.ann == "str":
             w(f"\tif (!{a.name})\n\t\treturn shim_end(&c, CUDA_ERROR_INVALID_VALUE);\n")
             w(f"\ta.{a.name}_len = strnlen({a.name}, GLEAM_NAME_MAX) + 1;\n")
@@ -322,12 +400,13 @@ def shim_generated_body(f, w):
 
 
 def gen_shim(funcs, allsyms, out):
-    w = out.write
-    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w = generated(out)
     w('#include "shim.h"\n\n')
     w("#define GL_EXPORT __attribute__((visibility(\"default\")))\n\n")
     mine = set()
     for f in funcs:
+        if f.internal:
+            continue
         pt = ", int per_thread" if f.variants else ""
         if f.S:
             w(f"CUresult shim_{f.name}({params(f)}{pt});\n")
@@ -456,44 +535,48 @@ def worker_body(f, w):
 
 
 def gen_worker(funcs, out):
-    w = out.write
-    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w = generated(out)
     w('#include "worker.h"\n\n')
-    for f in funcs:
-        if not f.remote:
-            continue
+    for f in remote(funcs):
         if f.W:
             w(f"CUresult wk_{f.name}(struct wk_call *k);\n")
         else:
             worker_body(f, w)
     w("const wk_handler_fn wk_handlers[GL_FN_LIMIT] = {\n")
-    for f in funcs:
-        if not f.remote:
-            continue
+    for f in remote(funcs):
         w(f"\t[GL_FN_{f.name}] = {'wk_' if f.W else 'wk_gen_'}{f.name},\n")
     w("};\n")
 
 
 def gen_backend(funcs, out):
-    w = out.write
-    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w = generated(out)
     w("#ifndef GLEAM_BACKEND_GEN_H\n#define GLEAM_BACKEND_GEN_H\n\n")
     w("/* Every function a replay backend provides, with the table's prototype. */\n")
     w("struct gl_backend_ops {\n")
-    for f in funcs:
-        if f.remote:
-            w(f"\tCUresult (*f_{f.name})({params(f)});\n")
+    for f in backend(funcs):
+        w(f"\tCUresult (*f_{f.name})({params(f)});\n")
     w("};\n\n")
     w("/* GL_BACKEND_FUNCS(X): X(name, driver symbol) for each of them. */\n")
     w("#define GL_BACKEND_FUNCS(X) \\\n")
-    for f in funcs:
-        if f.remote:
-            w(f"\tX({f.name}, \"{f.syms[0][0]}\") \\\n")
+    for f in backend(funcs):
+        w(f"\tX({f.name}, \"{f.syms[0][0]}\") \\\n")
     w("\t/* end */\n\n")
-    for f in funcs:
-        if f.remote:
-            w(f"CUresult sim_{f.name}({params(f)});\n")
+    for f in backend(funcs):
+        w(f"CUresult sim_{f.name}({params(f)});\n")
     w("\n#endif\n")
+
+
+def gen_sim_stubs(funcs, out):
+    """Weak sim_ functions: the sim's own definitions (broker/sim_*.c) replace them."""
+    w = out.write
+    w("/* Generated from uapi/api.tbl by tools/gen-api.py: do not edit. */\n")
+    w("/*\n * Each remote function the sim backend does not implement answers\n"
+      " * CUDA_ERROR_NOT_SUPPORTED and names itself once on stderr.\n */\n")
+    w('#include <cuda.h>\n#include "gleam_api_gen.h"\n#include "backend_gen.h"\n\n')
+    w("CUresult sim_unsupported(unsigned int fn);\n\n")
+    for f in backend(funcs):
+        w(f"__attribute__((weak)) CUresult sim_{f.name}({params(f)})\n")
+        w(f"{{\n\treturn sim_unsupported(GL_FN_{f.name});\n}}\n\n")
 
 
 def gen_errors(cuda_h, out):
@@ -537,6 +620,7 @@ def main():
     emit("libcuda.map", gen_map, allsyms, funcs)
     emit("worker_gen.c", gen_worker, funcs)
     emit("backend_gen.h", gen_backend, funcs)
+    emit("sim_stubs_gen.c", gen_sim_stubs, funcs)
     if len(sys.argv) == 5:
         emit("errors_gen.c", gen_errors, sys.argv[4])
 

@@ -32,12 +32,10 @@ import tempfile
 import threading
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BUILD = os.path.abspath(os.environ.get("BUILD", os.path.join(ROOT, "build")))
-BIN = os.path.join(BUILD, "bin")
+from benchlib import BIN, BUILD, GLEAMD_ARGS, Procs, wait
 
 LINKS = [("S1", "1gbit", "500us"), ("S2", "300mbit", "3ms")]
-GLEAMD_ARGS = os.environ.get("GLEAM_BENCH_GLEAMD_ARGS", "").split()
+STARTED = "the daemons did not start in time"
 
 
 def have_gpus():
@@ -72,12 +70,11 @@ def mix(gpu):
     ]
 
 
-class Rig:
+class Rig(Procs):
     """Two servers behind their links and a client gleamd, for one policy."""
 
     def __init__(self, tmp, backend, policy, base):
-        self.tmp = tmp
-        self.procs = []
+        Procs.__init__(self, tmp)
         self.sock = os.path.join(tmp, "client-%s.sock" % policy)
         env = dict(os.environ)
         env.pop("LD_LIBRARY_PATH", None)
@@ -89,9 +86,9 @@ class Rig:
                 senv["CUDA_VISIBLE_DEVICES"] = str(i)
             self.spawn([os.path.join(BIN, "gleamd"), "server", "--listen", "127.0.0.1:%d" % port,
                         "--backend", backend] + GLEAMD_ARGS, "server-%s-%s.log" % (policy, name), senv)
-            self.wait(lambda: subprocess.run([os.path.join(BIN, "gleamctl"), "server-info",
-                                              "127.0.0.1:%d" % port],
-                                             capture_output=True).returncode == 0)
+            wait(lambda: subprocess.run([os.path.join(BIN, "gleamctl"), "server-info",
+                                         "127.0.0.1:%d" % port],
+                                        capture_output=True).returncode == 0, STARTED)
             self.spawn([os.path.join(BIN, "linkem"), "--listen", "127.0.0.1:%d" % lport,
                         "--connect", "127.0.0.1:%d" % port, "--rate", rate, "--delay", delay],
                        "linkem-%s-%s.log" % (policy, name), env)
@@ -104,23 +101,9 @@ class Rig:
         argv += GLEAMD_ARGS
         self.spawn(argv, "client-%s.log" % policy, env)
         self.env = dict(env, GLEAM_SOCKET=self.sock)
-        self.wait(lambda: self.stats() is not None and
-                  all(s["state"] == "up" and s["info_age_s"] >= 0 for s in self.stats()["servers"]))
-
-    def spawn(self, argv, log, env):
-        p = subprocess.Popen(argv, stdout=open(os.path.join(self.tmp, log), "ab"),
-                             stderr=subprocess.STDOUT, env=env, start_new_session=True)
-        self.procs.append(p)
-        return p
-
-    @staticmethod
-    def wait(cond, limit=60.0):
-        end = time.time() + limit
-        while time.time() < end:
-            if cond():
-                return
-            time.sleep(0.1)
-        raise RuntimeError("the daemons did not start in time")
+        wait(lambda: self.stats() is not None and
+             all(s["state"] == "up" and s["info_age_s"] >= 0 for s in self.stats()["servers"]),
+             STARTED)
 
     def stats(self):
         r = subprocess.run([os.path.join(BIN, "gleamctl"), "stats", "--json"], env=self.env,

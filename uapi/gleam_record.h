@@ -93,6 +93,20 @@ struct gleam_init_reply {
 };
 
 #define GLEAM_INIT_F_CLUSTERS	(1U << 0)
+/*
+ * The session runs host functions and stream callbacks in the program's
+ * process and carries what its kernels print there (below).  Only where
+ * the shim asked in its record (GLEAM_INIT_ASK_HOST) and the client gleamd
+ * carries the messages (GLEAM_WIRE_F_HOST); without it, the shim refuses
+ * cuLaunchHostFunc and cuStreamAddCallback (CUDA_ERROR_NOT_SUPPORTED).
+ */
+#define GLEAM_INIT_F_HOST	(1U << 1)
+
+/*
+ * cuInit's record: its Flags (0 in every program) carry what the shim
+ * offers, which the worker masks off before the driver sees them.
+ */
+#define GLEAM_INIT_ASK_HOST	(1U << 0)
 
 /*
  * How many clusters fit on a device: active[b - 1][c - 1] for clusters of
@@ -159,6 +173,172 @@ struct gleam_pool_props {
 	__u16 reserved[3];	/* must be zero */
 };
 
+/*
+ * CUDA arrays (Documentation/design.md, "Arrays, 2D and 3D copies,
+ * texture and surface objects").  cuArrayCreate, cuArray3DCreate and
+ * cuMipmappedArrayCreate carry struct gleam_array_desc after their
+ * argument block: cuArrayCreate's with depth and flags zero, levels the
+ * mipmap levels of cuMipmappedArrayCreate and zero otherwise.
+ */
+struct gleam_array_desc {
+	__u64 width;
+	__u64 height;
+	__u64 depth;
+	__u32 format;		/* CUarray_format */
+	__u32 channels;		/* 1, 2 or 4 */
+	__u32 flags;		/* CUDA_ARRAY3D_* */
+	__u32 levels;
+};
+
+/*
+ * Copies between host memory, device memory and arrays, of rows of width
+ * bytes, height rows to a slice and depth slices.  The records of
+ * cuMemcpyHtoA and its Async form, cuMemcpy2D, cuMemcpy2DUnaligned,
+ * cuMemcpy2DAsync, cuMemcpy3D, cuMemcpy3DAsync, cuMemcpy3DPeer and its
+ * Async form carry struct gleam_copy after their argument block, whose
+ * fields are zero but for the stream; from host memory, the bytes
+ * follow, row after row with no gap (width * height * depth of them).
+ * Every copy to host memory, whichever function the program called,
+ * travels as a record of cuMemcpyAtoH (or cuMemcpyAtoHAsync, on a stream)
+ * with struct gleam_copy: its bytes come back in DATA replies at their
+ * offsets in the same gapless order, and the shim lays them out in the
+ * program's rows.  api says which driver function replays the copy; a
+ * long copy is cut into pieces that are each a copy of the same kind.
+ */
+#define GLEAM_COPY_LINEAR	1	/* cuMemcpyHtoA, cuMemcpyAtoH: x is the array offset */
+#define GLEAM_COPY_2D		2
+#define GLEAM_COPY_2D_UNALIGNED	3
+#define GLEAM_COPY_3D		4
+#define GLEAM_COPY_3D_PEER	5
+
+struct gleam_copy_end {
+	__u32 type;		/* CU_MEMORYTYPE_HOST, _DEVICE or _ARRAY (never UNIFIED) */
+	__u32 reserved;		/* must be zero */
+	__u64 x;		/* bytes */
+	__u64 y;
+	__u64 z;
+	__u64 ptr;		/* DEVICE: the address; ARRAY: the array's id; HOST: 0 */
+	__u64 pitch;		/* DEVICE: bytes per row; else 0 */
+	__u64 height;		/* DEVICE: rows per slice; else 0 */
+	__u64 ctx;		/* GLEAM_COPY_3D_PEER: the context's id; else 0 */
+};
+
+struct gleam_copy {
+	__u32 api;		/* GLEAM_COPY_* */
+	__u32 reserved;		/* must be zero */
+	__u64 width;		/* bytes per row */
+	__u64 height;		/* rows per slice */
+	__u64 depth;		/* slices */
+	struct gleam_copy_end src;
+	struct gleam_copy_end dst;
+};
+
+/* Pieces of a copy carry at most this many bytes of host memory. */
+#define GLEAM_COPY_PIECE	(GLEAM_PIECE_MAX - 4096)
+
+/*
+ * Texture and surface objects.  cuTexObjectCreate carries struct
+ * gleam_tex_create, cuSurfObjectCreate struct gleam_res_desc; each reply
+ * is the object's value as the server's driver made it (a __u64), which
+ * kernels take as a parameter.  Floats travel as their IEEE-754 bits.
+ */
+struct gleam_res_desc {
+	__u32 type;		/* CUresourcetype */
+	__u32 flags;		/* the descriptor's flags, as given */
+	__u64 handle;		/* ARRAY, MIPMAPPED_ARRAY: the id; else 0 */
+	__u64 dptr;		/* LINEAR, PITCH2D */
+	__u32 format;		/* LINEAR, PITCH2D: CUarray_format */
+	__u32 channels;
+	__u64 size;		/* LINEAR: bytes */
+	__u64 width;		/* PITCH2D: elements */
+	__u64 height;
+	__u64 pitch;		/* PITCH2D: bytes */
+};
+
+struct gleam_tex_desc {
+	__u32 address_mode[3];	/* CUaddress_mode */
+	__u32 filter_mode;	/* CUfilter_mode */
+	__u32 flags;		/* CU_TRSF_* */
+	__u32 max_anisotropy;
+	__u32 mipmap_filter_mode;
+	__u32 mipmap_level_bias;	/* float */
+	__u32 min_mipmap_level_clamp;	/* float */
+	__u32 max_mipmap_level_clamp;	/* float */
+	__u32 border_color[4];	/* float */
+};
+
+struct gleam_view_desc {
+	__u32 format;		/* CUresourceViewFormat */
+	__u32 reserved;		/* must be zero */
+	__u64 width;
+	__u64 height;
+	__u64 depth;
+	__u32 first_level;
+	__u32 last_level;
+	__u32 first_layer;
+	__u32 last_layer;
+};
+
+struct gleam_tex_create {
+	struct gleam_res_desc res;
+	struct gleam_tex_desc tex;
+	__u32 has_view;		/* 0 or 1: view holds a resource view */
+	__u32 reserved;		/* must be zero */
+	struct gleam_view_desc view;
+};
+
 /* Graphs: the reply to cuGraphGetNodes carries the count as a __u64. */
+
+/*
+ * Host functions and stream callbacks (Documentation/design.md, "Host
+ * functions and device output").  The records of cuLaunchHostFunc and
+ * cuStreamAddCallback carry, in place of the function's address, the
+ * shim's id for it (the function and its data never leave the program),
+ * then struct gleam_hostfn_rec.
+ */
+struct gleam_hostfn_rec {
+	__u32 flags;		/* GLEAM_HOSTFN_F_* */
+	__u32 reserved;		/* must be zero */
+};
+
+/*
+ * Put on a capturing stream: a node of the graph, run at each of its
+ * launches, so the worker keeps it for the session, not for one run.
+ */
+#define GLEAM_HOSTFN_F_GRAPH	(1U << 0)
+#define GLEAM_HOSTFN_F_KNOWN	(GLEAM_HOSTFN_F_GRAPH)
+
+/*
+ * When the stream reaches one, the worker holds the stream and sends a
+ * reply that no record asked for (tag 0), fn gleamHostFuncRun: this body,
+ * its result the stream's status (what a callback is given).  The shim
+ * runs the function on a thread of its own and then sends the record
+ * gleamHostFuncRun {id, run}, which lets the stream go on.  With SKIPPED
+ * the function will not run (its context failed first, as the driver
+ * then runs no host function) and nothing is sent back.
+ */
+struct gleam_host_run {
+	__u64 id;		/* the shim's id for the function */
+	__u64 run;		/* the worker's count of its runs, from 1 */
+	__u32 flags;		/* GLEAM_HOST_RUN_F_* */
+	__u32 reserved;		/* must be zero */
+};
+
+#define GLEAM_HOST_RUN_F_SKIPPED	(1U << 0)
+
+/*
+ * What the program's kernels write (device printf to fd 1, assertion
+ * messages to fd 2): replies that no record asked for (tag 0), fn
+ * gleamOutput, this body then length bytes.  The worker sends what it
+ * holds before each reply that is waited for and before each run of a
+ * host function, and on its own once it holds GLEAM_OUTPUT_PIECE bytes;
+ * the shim writes them to its stdout or stderr as they come.
+ */
+struct gleam_output {
+	__u32 fd;		/* 1 or 2 */
+	__u32 length;		/* bytes that follow, at most GLEAM_OUTPUT_PIECE */
+};
+
+#define GLEAM_OUTPUT_PIECE	(64U << 10)
 
 #endif /* _UAPI_GLEAM_RECORD_H */

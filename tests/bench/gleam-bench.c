@@ -35,6 +35,8 @@
 
 #include <cuda.h>
 
+#include "../lib/cuctx.h"
+
 static double now(void)
 {
 	struct timespec ts;
@@ -119,10 +121,7 @@ int main(int argc, char **argv)
 	CUfunction nullk;
 	double t0, t1;
 
-	CK(cuInit(0));
-	CK(cuDeviceGet(&dev, 0));
-	CK(cuDevicePrimaryCtxRetain(&ctx, dev));
-	CK(cuCtxSetCurrent(ctx));
+	CK(primary_ctx(&dev, &ctx));
 	CK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
 	CK(cuModuleGetFunction(&nullk, load("misc.ptx"), "null_kernel"));
 	/* Warm up: module load, the first launch and the first wait are not measured. */

@@ -2,7 +2,7 @@
 # test that runs it through a server with a chunk store (tests/cache/run.sh).
 CACHE_TEST_BIN := $(BUILD)/tests/cache/upload
 
-$(CACHE_TEST_BIN): tests/cache/upload.c
+$(CACHE_TEST_BIN): tests/cache/upload.c tests/lib/cuctx.h
 	@mkdir -p $(dir $@)
 	$(CC) $(OPT) $(WARN) -std=gnu11 -I$(CUDA)/include -o $@ $< -L$(CUDA)/lib64/stubs -lcuda
 

@@ -56,11 +56,7 @@ restart_server() {
 		"$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend "${BACKEND:-sim}" $SERVER_ARGS \
 			>>"$TMP/server.log" 2>&1 &
 		SPID=$!
-		for _ in $(seq 200); do
-			"$BIN/gleamctl" server-info "127.0.0.1:$PORT" >/dev/null 2>&1 && return 0
-			kill -0 "$SPID" 2>/dev/null || break
-			sleep 0.05
-		done
+		poll 200 "$SPID" "$BIN/gleamctl" server-info "127.0.0.1:$PORT" && return 0
 		sleep 0.5
 	done
 	bad "the server did not come back: $(tail -n 2 "$TMP/server.log")"
@@ -70,8 +66,7 @@ restart_server() {
 export LD_LIBRARY_PATH=$BUILD/lib GLEAM_TEST_KERNELS=$BUILD/tests/kernels
 # The server's store threads even where a machine this small would not have them.
 export GLEAM_STORE_THREADS=${GLEAM_STORE_THREADS:-2}
-start || { bad "daemons start"; echo "$passed passed, $failed failed"; exit 1; }
-ok "daemons start (server $PORT, ${BACKEND:-sim} backend, chunk store in $STORE)"
+start_or_end "${BACKEND:-sim} backend, chunk store in $STORE"
 
 # 1. Cold: every byte crosses once; the same bytes twice in one run cross once.
 if run_upload cold 1 8; then
@@ -96,13 +91,10 @@ if run_upload warm 1 8; then
 fi
 
 # 2b. Another client gleamd, which has sent nothing yet, finds them too.
-"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$TMP/other.sock" \
+"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$TMP/other.sock" --state-dir "$(dirname "$TMP/other.sock")" \
 	>>"$TMP/client2.log" 2>&1 &
 C2PID=$!
-for _ in $(seq 100); do
-	GLEAM_SOCKET=$TMP/other.sock "$BIN/gleamctl" status >/dev/null 2>&1 && break
-	sleep 0.05
-done
+GLEAM_SOCKET=$TMP/other.sock poll 100 "" "$BIN/gleamctl" status
 if GLEAM_SOCKET=$TMP/other.sock run_upload second-client 1 8; then
 	sent=$(GLEAM_SOCKET=$TMP/other.sock last bytes_sent)
 	saved=$(GLEAM_SOCKET=$TMP/other.sock last bytes_saved)
@@ -186,5 +178,4 @@ else
 	bad "the server did not survive the liars"
 fi
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/cuctx.h"
+
 #define CK(x)								\
 	do {								\
 		CUresult r_ = (x);					\
@@ -134,10 +136,7 @@ int main(int argc, char **argv)
 	int bad = 0;
 	unsigned int k = 0;
 
-	CK(cuInit(0));
-	CK(cuDeviceGet(&dev, 0));
-	CK(cuDevicePrimaryCtxRetain(&ctx, dev));
-	CK(cuCtxSetCurrent(ctx));
+	CK(primary_ctx(&dev, &ctx));
 	CK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		for (int mode = 0; mode < 3; mode++)

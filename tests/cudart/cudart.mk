@@ -10,16 +10,18 @@ CUDART_SRCS    := $(wildcard tests/cudart/*.cu)
 CUDART_STATIC  := $(patsubst tests/cudart/%.cu,$(CUDART_DIR)/%,$(CUDART_SRCS))
 CUDART_SHARED  := $(addsuffix -shared,$(CUDART_STATIC))
 CUDART_EXPORTS := $(CUDART_DIR)/exports
+# What the programs include: their header and the kernels of tests/kernels/.
+CUDART_HDRS    := tests/cudart/cudart.h tests/kernels/vec_add.cu $(wildcard tests/kernels/*.cuh)
 
 # The default architecture's PTX and code: the sim finds the kernels by
 # name in either, a GPU runs one of them.
 CUDART_NVCCFLAGS ?= -O2
 
-$(CUDART_STATIC): $(CUDART_DIR)/%: tests/cudart/%.cu
+$(CUDART_STATIC): $(CUDART_DIR)/%: tests/cudart/%.cu $(CUDART_HDRS)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CUDART_NVCCFLAGS) -o $@ $<
 
-$(CUDART_SHARED): $(CUDART_DIR)/%-shared: tests/cudart/%.cu
+$(CUDART_SHARED): $(CUDART_DIR)/%-shared: tests/cudart/%.cu $(CUDART_HDRS)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(CUDART_NVCCFLAGS) -cudart shared -o $@ $<
 

@@ -10,49 +10,10 @@
 #include <cstdlib>
 #include <cuda_runtime.h>
 
-// The kernels of tests/kernels/, which the sim backend mirrors by name.
-extern "C" __global__ void vec_add(const float *a, const float *b, float *c,
-				   int n)
-{
-	long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-
-	if (i < n)
-		c[i] = a[i] + b[i];
-}
-
-extern "C" __global__ void saxpy(float a, const float *x, float *y, int n)
-{
-	long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-
-	if (i < n)
-		y[i] = a * x[i] + y[i];
-}
-
-extern "C" __global__ void fill_u32(unsigned int *p, unsigned int v,
-				    unsigned long long n)
-{
-	unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x +
-			       threadIdx.x;
-	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-
-	for (; i < n; i += stride)
-		p[i] = v;
-}
-
-#define CHECK(x)							\
-	do {								\
-		cudaError_t e_ = (x);					\
-		if (e_ != cudaSuccess) {				\
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__,	\
-				__LINE__, #x, cudaGetErrorString(e_));	\
-			exit(1);					\
-		}							\
-	} while (0)
-
-static const char *yes(bool b)
-{
-	return b ? "yes" : "no";
-}
+#include "cudart.h"
+#include "../kernels/vec_add.cu"
+#include "../kernels/saxpy.cuh"
+#include "../kernels/fill_u32.cuh"
 
 static const int n = 1 << 16;
 static const int blocks = (n + 255) / 256;

@@ -22,8 +22,7 @@ gleam() {
 	LD_LIBRARY_PATH=$BUILD/lib:$CUDA/lib64 timeout 300 "$@"
 }
 
-start || { bad "daemons start"; echo "$passed passed, $failed failed"; exit 1; }
-ok "daemons start (server $PORT, sim backend)"
+start_or_end "sim backend"
 
 for exp in "$EXPECTED"/*.out; do
 	name=$(basename "$exp" .out)
@@ -50,12 +49,5 @@ for exp in "$EXPECTED"/*.out; do
 done
 
 # Both daemons are still alive after everything above.
-if kill -0 "$SPID" 2>/dev/null && kill -0 "$CPID" 2>/dev/null; then
-	ok "both daemons survived"
-else
-	bad "a daemon died"
-	tail -n 20 "$TMP/server.log" "$TMP/client.log"
-fi
-
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+survived
+summary

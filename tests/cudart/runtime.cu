@@ -9,24 +9,8 @@
 #include <cstring>
 #include <cuda_runtime.h>
 
-extern "C" __global__ void vec_add(const float *a, const float *b, float *c,
-				   int n)
-{
-	long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-
-	if (i < n)
-		c[i] = a[i] + b[i];
-}
-
-#define CHECK(x)							\
-	do {								\
-		cudaError_t e_ = (x);					\
-		if (e_ != cudaSuccess) {				\
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__,	\
-				__LINE__, #x, cudaGetErrorString(e_));	\
-			exit(1);					\
-		}							\
-	} while (0)
+#include "cudart.h"
+#include "../kernels/vec_add.cu"
 
 // A call expected to fail: its error's name; the runtime's last error is
 // cleared, so that a later cudaGetLastError() sees only what follows.
@@ -37,11 +21,6 @@ static const char *err(cudaError_t e)
 }
 
 #define ERR(x) err(x)
-
-static const char *yes(bool b)
-{
-	return b ? "yes" : "no";
-}
 
 static const char *type_name(cudaMemoryType t)
 {

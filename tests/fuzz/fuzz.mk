@@ -25,9 +25,11 @@ FUZZ_SRC_image   := tests/fuzz/fuzz_image.c common/image.c common/cubin.c common
 FUZZ_LIBS_image  := -lpthread
 FUZZ_SRC_config  := tests/fuzz/fuzz_config.c broker/config.c common/util.c
 FUZZ_SRC_records := tests/fuzz/fuzz_records.c broker/worker.c broker/wk_custom.c broker/wk_quota.c \
-	broker/backend_sim.c broker/backend_cuda.c broker/sim_kernels.c broker/cluster_probe.c \
-	common/ring.c common/util.c common/image.c common/cubin.c common/occupancy.c \
-	$(GEN_DIR)/worker_gen.c $(GEN_DIR)/api_gen.c
+	broker/wk_array.c broker/wk_host.c broker/wk_output.c \
+	$(SIM_SRCS) broker/backend_cuda.c broker/cluster_probe.c \
+	common/ring.c common/util.c common/image.c common/cubin.c common/cudarules.c \
+	common/cuarray.c \
+	$(GEN_DIR)/worker_gen.c $(GEN_DIR)/api_gen.c $(GEN_DIR)/sim_stubs_gen.c
 # The sim reads compressed fat binaries.
 FUZZ_LIBS_records := -lzstd
 # gleamd's own sources as broker.mk lists them; the harness stands in for
@@ -35,6 +37,7 @@ FUZZ_LIBS_records := -lzstd
 # fz_role_*.c, to reach their static handlers.
 FUZZ_GLEAMD      := $(filter-out broker/main.c broker/client.c broker/server.c,$(GLEAMD_SRCS)) \
 	kmod/user/vgpu_user.c kmod/user/vgpu_nl.c $(COMMON_SRCS) common/tls.c $(GEN_DIR)/worker_gen.c \
+	$(GEN_DIR)/sim_stubs_gen.c \
 	$(GEN_DIR)/api_gen.c tests/fuzz/fz_uring.c tests/fuzz/fz_role_server.c \
 	tests/fuzz/fz_role_client.c tests/fuzz/fz_json.c
 FUZZ_SRC_wire    := tests/fuzz/fuzz_wire.c $(FUZZ_GLEAMD)
@@ -45,7 +48,7 @@ FUZZ_CFLAGS_control := $(FUZZ_CFLAGS_wire) -Itools
 FUZZ_LIBS_wire   := -luring -lzstd $(GLEAMD_NL_LIBS) $(CACHE_LIBS) -lssl
 FUZZ_LIBS_control := $(FUZZ_LIBS_wire)
 
-$(FUZZ_DIR)/fuzz_%: $(GEN_DIR)/.stamp
+$(FUZZ_DIR)/fuzz_%: $(GEN_DIR)/.stamp | $(GEN_DIR)/gleam_version.h
 	@mkdir -p $(FUZZ_DIR)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_CFLAGS_$*) -o $@ $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) -ldl -lm
 

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """Seed inputs of fuzz_wire and fuzz_control: a few small, well-formed
 exchanges in each harness's input format (see the head of fuzz_wire.c and
-fuzz_control.c), written to tests/fuzz/seeds/{wire,control}/.
+fuzz_control.c), written to tests/fuzz/seeds/{wire,control}/; and records
+of arrays, copies and texture objects for fuzz_records, in seeds/records/.
 
     tests/fuzz/mkseeds.py [SEEDS_DIR]
 """
@@ -188,9 +189,51 @@ def control_seeds():
     yield "status-text", bytes([3]) + b"server: 10.0.0.1:7381\nsessions: 3 since start\n"
 
 
+# Arrays, copies, texture objects (uapi/gleam_record.h; numbers from api.tbl).
+FN_cuArray3DCreate, FN_cuArrayDestroy = 351, 352
+FN_cuMipmappedArrayCreate, FN_cuMipmappedArrayDestroy, FN_cuMipmappedArrayGetLevel = 356, 357, 358
+FN_cuMemcpyHtoA, FN_cuMemcpyAtoH, FN_cuMemcpy2D, FN_cuMemcpy3D = 360, 362, 367, 370
+FN_cuTexObjectCreate, FN_cuTexObjectDestroy, FN_cuSurfObjectCreate = 380, 381, 385
+MT_HOST, MT_DEVICE, MT_ARRAY = 1, 2, 3
+COPY_LINEAR, COPY_2D, COPY_3D = 1, 2, 4
+
+
+def array_desc(w, h, d, fmt=0x20, ch=1, flags=0, levels=0):
+    return struct.pack("<QQQIIII", w, h, d, fmt, ch, flags, levels)
+
+
+def copy_end(mtype, x=0, y=0, z=0, ptr=0, pitch=0, height=0):
+    return struct.pack("<IIQQQQQQQ", mtype, 0, x, y, z, ptr, pitch, height, 0)
+
+
+def copy(api, w, h, d, src, dst):
+    return struct.pack("<IIQQQ", api, 0, w, h, d) + src + dst
+
+
+def records_seeds():
+    q = lambda *v: struct.pack("<%dQ" % len(v), *v)
+    a = rec(FN_cuArray3DCreate, q(200) + array_desc(8, 4, 2), flags=0)
+    up = rec(FN_cuMemcpy3D, q(0) + copy(COPY_3D, 32, 4, 2, copy_end(MT_HOST),
+                                        copy_end(MT_ARRAY, ptr=200)) + bytes(range(256)), flags=0)
+    down = rec(FN_cuMemcpyAtoH, q(0, 0, 0) + copy(COPY_2D, 16, 3, 1, copy_end(MT_ARRAY, 4, 1, 0, 200),
+                                                  copy_end(MT_HOST)), seq=3)
+    lin = rec(FN_cuMemcpyHtoA, q(0, 0, 0) + copy(COPY_LINEAR, 24, 1, 1, copy_end(MT_HOST),
+                                                 copy_end(MT_ARRAY, 8, ptr=200)) + bytes(24), flags=0)
+    tex = rec(FN_cuTexObjectCreate, q(0) + struct.pack("<IIQQIIQQQQ", 0, 0, 200, 0, 0, 0, 0, 0, 0, 0) +
+              struct.pack("<14I", *([1, 1, 1, 0] + [0] * 10)) + struct.pack("<II", 0, 0) +
+              bytes(48), seq=5)
+    mm = rec(FN_cuMipmappedArrayCreate, q(300, 3) + array_desc(16, 16, 0, levels=3), flags=0)
+    lvl = rec(FN_cuMipmappedArrayGetLevel, q(301, 300, 1), flags=0)
+    lup = rec(FN_cuMemcpy2D, q(0) + copy(COPY_2D, 32, 8, 1, copy_end(MT_HOST),
+                                         copy_end(MT_ARRAY, ptr=301)) + bytes(256), flags=0)
+    gone = rec(FN_cuMipmappedArrayDestroy, q(300), flags=0) + rec(FN_cuArrayDestroy, q(200), flags=0)
+    yield "arrays-copies-textures", a + up + down + lin + tex + mm + lvl + lup + gone
+
+
 def main():
     top = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "seeds")
-    for target, seeds in (("wire", wire_seeds()), ("control", control_seeds())):
+    for target, seeds in (("wire", wire_seeds()), ("control", control_seeds()),
+                          ("records", records_seeds())):
         d = os.path.join(top, target)
         os.makedirs(d, exist_ok=True)
         for name, data in seeds:

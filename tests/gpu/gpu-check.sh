@@ -41,34 +41,22 @@ PROGRAMS=(
 	"bigcopy"
 	"occupancy --device"
 	"steady launch 2"
+	"rowfills"
+	"arrays"
+	"hostfn"
+	"devprintf"
 )
 
 # Run modes: name and the environment the Gleam runs get.
 MODES=(gleam gleam-sync)
 declare -A MODE_ENV=([gleam]="" [gleam-sync]="GLEAM_ASYNC=0")
 
-skip() {
-	echo "SKIP: $*"
-	exit 77
-}
-
-if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
-	skip "no NVIDIA GPU or driver on this machine"
-fi
-[ -x "$GLEAM_RUN" ] || skip "$GLEAM_RUN not built (make)"
+# shellcheck source=tests/lib/gpu.sh
+. "$ROOT/tests/lib/gpu.sh"
 for p in "${PROGRAMS[@]}"; do
 	set -- $p
 	[ -x "$PROGDIR/$1" ] || skip "$PROGDIR/$1 not built (make)"
 done
-
-selected() {
-	local n
-	[ ${#WANT[@]} -eq 0 ] && return 0
-	for n in "${WANT[@]}"; do
-		[ "$n" = "$1" ] && return 0
-	done
-	return 1
-}
 
 mkdir -p "$OUT/direct" "$OUT/gleam" "$OUT/gleam-sync" || exit 1
 

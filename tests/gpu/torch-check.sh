@@ -48,24 +48,8 @@ TORCH_DIR=$ROOT/tests/gpu/torch
 CUBLAS_PROGS=(sgemm bf16gemm)
 TORCH_WORKLOADS=(resnet50 resnet50-b1 bert gpt2 gpt2-generate mlp-train cuda-graph mallocasync)
 
-skip() {
-	echo "SKIP: $*"
-	exit 77
-}
-
-if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
-	skip "no NVIDIA GPU or driver on this machine"
-fi
-[ -x "$GLEAM_RUN" ] || skip "$GLEAM_RUN not built (make)"
-
-selected() {
-	local n
-	[ ${#WANT[@]} -eq 0 ] && return 0
-	for n in "${WANT[@]}"; do
-		[ "$n" = "$1" ] && return 0
-	done
-	return 1
-}
+# shellcheck source=tests/lib/gpu.sh
+. "$ROOT/tests/lib/gpu.sh"
 
 mkdir -p "$OUT/direct" "$OUT/gleam" "$OUT/gleam-sync" || exit 1
 
@@ -145,12 +129,29 @@ verdict() {	# NAME RESULT WHY
 	esac
 }
 
+# begin NAME: false when NAME is not to run; otherwise it is listed, with
+# nothing left in the logs of an earlier run of it.
+begin() {
+	selected "$1" || return 1
+	NAMES+=("$1")
+	SAME[$1]=-
+	rm -f "$OUT"/direct/"$1".* "$OUT"/gleam/"$1".* "$OUT"/gleam-sync/"$1".*
+}
+
+# judge NAME SAME WHY: whether the results were the same, and the verdict:
+# PASS unless WHY says what failed.
+judge() {
+	SAME[$1]=$2
+	if [ -z "$3" ]; then
+		verdict "$1" PASS
+	else
+		verdict "$1" FAIL "$3"
+	fi
+}
+
 # ---- cuBLAS programs
 for name in "${CUBLAS_PROGS[@]}"; do
-	selected "$name" || continue
-	NAMES+=("$name")
-	SAME[$name]=-
-	rm -f "$OUT"/direct/"$name".* "$OUT"/gleam/"$name".* "$OUT"/gleam-sync/"$name".*
+	begin "$name" || continue
 	bin=$CUBLAS_DIR/$name
 	if [ ! -x "$bin" ]; then
 		if [ -e "$CUDA/lib64/libcublas.so" ]; then
@@ -182,12 +183,7 @@ for name in "${CUBLAS_PROGS[@]}"; do
 			[ -n "$why" ] || why="$mode results differ in their bits: diff <(grep 'result bits' $OUT/direct/$name.err) <(grep 'result bits' $OUT/$mode/$name.err)"
 		fi
 	done
-	SAME[$name]=$same
-	if [ -z "$why" ]; then
-		verdict "$name" PASS
-	else
-		verdict "$name" FAIL "$why"
-	fi
+	judge "$name" "$same" "$why"
 done
 
 # ---- PyTorch workloads
@@ -200,10 +196,7 @@ fi
 TORCH_MODES=(gleam)
 [ "${TORCH_CHECK_SYNC:-0}" = 1 ] && TORCH_MODES+=(gleam-sync)
 for name in "${TORCH_WORKLOADS[@]}"; do
-	selected "$name" || continue
-	NAMES+=("$name")
-	SAME[$name]=-
-	rm -f "$OUT"/direct/"$name".* "$OUT"/gleam/"$name".* "$OUT"/gleam-sync/"$name".*
+	begin "$name" || continue
 	if [ -n "$torch_why" ]; then
 		verdict "$name" SKIP "$torch_why"
 		continue
@@ -239,12 +232,7 @@ for name in "${TORCH_WORKLOADS[@]}"; do
 			;;
 		esac
 	done
-	SAME[$name]=$same
-	if [ -z "$why" ]; then
-		verdict "$name" PASS
-	else
-		verdict "$name" FAIL "$why"
-	fi
+	judge "$name" "$same" "$why"
 done
 
 [ ${#NAMES[@]} -gt 0 ] || { echo "no such program or workload: ${WANT[*]}"; exit 1; }

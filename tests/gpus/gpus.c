@@ -22,6 +22,8 @@
 
 #include <cuda.h>
 
+#include "../lib/cuctx.h"
+#include "../lib/tcp.h"
 #include "gleam_api_gen.h"
 #include "gleam_record.h"
 #include "gleam_wire.h"
@@ -31,21 +33,12 @@ static const char *server;
 
 static int tcp_connect(void)
 {
-	struct sockaddr_storage ss;
 	struct timeval tv = { .tv_sec = 10 };
-	socklen_t sl;
-	int fd;
+	int fd = test_tcp_connect(server);
 
-	if (gl_parse_hostport(server, GLEAM_WIRE_PORT, &ss, &sl))
-		return -1;
-	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0 || connect(fd, (struct sockaddr *)&ss, sl) < 0) {
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
 	/* A server that stopped answering fails the test instead of hanging it. */
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+	if (fd >= 0)
+		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 	return fd;
 }
 
@@ -225,10 +218,7 @@ static int load(const char *ptx, double seconds, unsigned long long us, unsigned
 	CUfunction f;
 	CUdevice dev;
 
-	CK(cuInit(0));
-	CK(cuDeviceGet(&dev, 0));
-	CK(cuDevicePrimaryCtxRetain(&ctx, dev));
-	CK(cuCtxSetCurrent(ctx));
+	CK(primary_ctx(&dev, &ctx));
 	CK(cuModuleLoad(&mod, ptx));
 	CK(cuModuleGetFunction(&f, mod, "spin_ns"));
 	end = gl_now_ns() + (uint64_t)(seconds * 1e9);

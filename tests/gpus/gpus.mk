@@ -2,7 +2,7 @@
 # GPU, the refusals, and the usage INFO reports, on a sim server of two GPUs.
 GPUS_TEST_BIN := $(BUILD)/tests/gpus
 
-$(GPUS_TEST_BIN): tests/gpus/gpus.c $(COMMON_OBJS) $(GEN_DIR)/.stamp
+$(GPUS_TEST_BIN): tests/gpus/gpus.c tests/lib/cuctx.h tests/lib/tcp.h $(COMMON_OBJS) $(GEN_DIR)/.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(OPT) $(WARN) -std=gnu11 -D_GNU_SOURCE -I$(BUILD)/gen -Iuapi -Icommon \
 		-I$(CUDA)/include -o $@ tests/gpus/gpus.c $(COMMON_OBJS) \

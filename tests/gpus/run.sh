@@ -17,8 +17,7 @@ T=$BUILD/tests/gpus
 PTX=$BUILD/tests/kernels/misc.ptx
 S=127.0.0.1:$PORT
 
-start || { bad "daemons start"; echo "$passed passed, $failed failed"; exit 1; }
-ok "daemons start (server $PORT, sim backend, 2 GPUs)"
+start_or_end "sim backend, 2 GPUs"
 # The test program links Gleam's libcuda.so.1 (for its load), the daemons do not.
 export LD_LIBRARY_PATH=$BUILD/lib
 
@@ -125,10 +124,5 @@ else
 	bad "wait: ${w1} us with one session, ${w4} us with four (load rc $lrc)"
 fi
 
-if kill -0 "$SPID" 2>/dev/null && kill -0 "$CPID" 2>/dev/null; then
-	ok "both daemons survived"
-else
-	bad "a daemon died"; tail -n 20 "$TMP/server.log"
-fi
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+survived "$TMP/server.log"
+summary

@@ -44,25 +44,15 @@ start_server() {
 		>>"$TMP/server.log" 2>&1 &
 	SPID=$!
 	disown $SPID
-	for _ in $(seq 200); do
-		kill -0 "$SPID" 2>/dev/null || return 1
-		"$BIN/gleamctl" server-info "127.0.0.1:$PORT" >/dev/null 2>&1 && return 0
-		sleep 0.05
-	done
-	return 1
+	poll 200 "$SPID" "$BIN/gleamctl" server-info "127.0.0.1:$PORT"
 }
 
 start_client() {
-	"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$GLEAM_SOCKET" --resume "$RESUME" \
+	"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$GLEAM_SOCKET" --state-dir "$(dirname "$GLEAM_SOCKET")" --resume "$RESUME" \
 		>>"$TMP/client.log" 2>&1 &
 	CPID=$!
 	disown $CPID
-	for _ in $(seq 200); do
-		kill -0 "$CPID" 2>/dev/null || return 1
-		"$BIN/gleamctl" status >/dev/null 2>&1 && return 0
-		sleep 0.05
-	done
-	return 1
+	poll 200 "$CPID" "$BIN/gleamctl" status
 }
 
 # Until pid is gone (the shell reaps it), for at most 5 s.
@@ -129,7 +119,7 @@ observe() {
 if ! start_server || ! start_client; then
 	bad "daemons start"
 	tail -n 5 "$TMP/server.log" "$TMP/client.log"
-	echo "$passed passed, $failed failed"
+	summary
 	exit 1
 fi
 WORKERS_SEEN=
@@ -137,7 +127,7 @@ BASE_MEM=0 BASE_SFDS=1000000 BASE_CFDS=1000000
 observe
 if [ -z "$S_WORKERS" ] || [ -z "$S_MEM" ]; then
 	bad "the server reports no usage (GLEAM_WIRE_F_USAGE): $STATE"
-	echo "$passed passed, $failed failed"
+	summary
 	exit 1
 fi
 BASE_MEM=$S_MEM
@@ -331,6 +321,5 @@ held_case "a client started on a local socket nobody answers takes it over" \
 	's = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
 s.bind(sys.argv[1]); s.listen(8); time.sleep(8)' "$HSOCK" \
 	'GLEAM_SOCKET=$HSOCK "$BIN/gleamctl" status' \
-	"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$HSOCK"
-echo "$passed passed, $failed failed"
-[ $failed -eq 0 ]
+	"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$HSOCK" --state-dir "$(dirname "$HSOCK")"
+summary

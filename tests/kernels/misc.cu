@@ -2,26 +2,8 @@
 // Small kernels for the test programs.  broker/sim_kernels.c mirrors each
 // of them; keep the two in step.
 
-// y[i] = a * x[i] + y[i] for i < n over the launched threads (1-D).
-extern "C" __global__ void saxpy(float a, const float *x, float *y, int n)
-{
-	long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;
-
-	if (i < n)
-		y[i] = a * x[i] + y[i];
-}
-
-// p[0..n) = v, grid-stride: any 1-D launch fills the whole range.
-extern "C" __global__ void fill_u32(unsigned int *p, unsigned int v,
-				    unsigned long long n)
-{
-	unsigned long long i = (unsigned long long)blockIdx.x * blockDim.x +
-			       threadIdx.x;
-	unsigned long long stride = (unsigned long long)gridDim.x * blockDim.x;
-
-	for (; i < n; i += stride)
-		p[i] = v;
-}
+#include "saxpy.cuh"
+#include "fill_u32.cuh"
 
 static __device__ __forceinline__ unsigned long long globaltimer(void)
 {

@@ -2,11 +2,15 @@
 #
 # Sourced by the test scripts that run programs through Gleam: a server and a
 # client gleamd on loopback with the sim backend, a temporary directory, and
-# the ok/bad counters that end in "N passed, N failed".
+# the ok/bad counters that end in "N passed, N failed" (summary), with the
+# checks most scripts begin and end with (start_or_end, survived).
 #
 # The caller sets ROOT and PORT first (and SERVER_ARGS, options for the
 # server gleamd, if it needs any); this sets BUILD, BIN, TMP, GLEAM_SOCKET,
 # passed, failed, SPID and CPID, and removes everything on exit.
+
+# shellcheck source=tests/lib/poll.sh
+. "$ROOT/tests/lib/poll.sh"
 
 BUILD=${BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
@@ -39,16 +43,37 @@ start() {
 	"$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend sim ${SERVER_ARGS:-} \
 		>>"$TMP/server.log" 2>&1 &
 	SPID=$!
-	for _ in $(seq 100); do
-		"$BIN/gleamctl" server-info "127.0.0.1:$PORT" >/dev/null 2>&1 && break
-		sleep 0.05
-	done
-	"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$GLEAM_SOCKET" \
+	poll 100 "" "$BIN/gleamctl" server-info "127.0.0.1:$PORT"
+	"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$GLEAM_SOCKET" --state-dir "$(dirname "$GLEAM_SOCKET")" \
 		>>"$TMP/client.log" 2>&1 &
 	CPID=$!
-	for _ in $(seq 100); do
-		"$BIN/gleamctl" status >/dev/null 2>&1 && return 0
-		sleep 0.05
-	done
-	return 1
+	poll 100 "" "$BIN/gleamctl" status
+}
+
+# The first check of a script: both daemons up, or the script ends there.
+# $1 says how the server runs, for the line that says they started.
+start_or_end() {
+	start || { bad "daemons start"; summary; exit 1; }
+	ok "daemons start (server $PORT, $1)"
+}
+
+# The last but one check of a script: both daemons still alive; when one
+# died, the end of the logs named (default: both).
+# shellcheck disable=SC2120 # the logs are optional
+survived() {
+	local logs=("$@")
+
+	[ $# -gt 0 ] || logs=("$TMP/server.log" "$TMP/client.log")
+	if kill -0 "$SPID" 2>/dev/null && kill -0 "$CPID" 2>/dev/null; then
+		ok "both daemons survived"
+	else
+		bad "a daemon died"
+		tail -n 20 "${logs[@]}"
+	fi
+}
+
+# The last line of a script, "N passed, N failed"; false when any failed.
+summary() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
 }

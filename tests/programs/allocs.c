@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/cuctx.h"
 #include "util.h"
 
 #define N	96
@@ -54,10 +55,7 @@ int main(void)
 
 	if (!h)
 		die("out of host memory");
-	CK(cuInit(0));
-	CK(cuDeviceGet(&dev, 0));
-	CK(cuDevicePrimaryCtxRetain(&ctx, dev));
-	CK(cuCtxSetCurrent(ctx));
+	CK(primary_ctx(&dev, &ctx));
 	CK(cuMemGetInfo(&free0, &total));
 
 	for (i = 0; i < N; i++) {

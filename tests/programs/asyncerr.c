@@ -69,7 +69,7 @@ int main(void)
 	printf("the context still works: %s\n", err_name(cuCtxSynchronize()));
 
 	/* A kernel's fault surfaces at the next call that waits, and stays. */
-	CK(cuModuleLoad(&m, kernel_path("fault.ptx")));
+	m = load_module("fault.ptx");
 	CK(cuModuleGetFunction(&f, m, "illegal_write"));
 	{
 		CUdeviceptr bad = 0x10;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/cuctx.h"
 #include "util.h"
 
 int main(int argc, char **argv)
@@ -26,10 +27,7 @@ int main(int argc, char **argv)
 		die("cannot allocate %zu bytes of host memory", n);
 	for (size_t i = 0; i < words; i++)
 		h[i] = i * 0x9e3779b97f4a7c15ull;
-	CK(cuInit(0));
-	CK(cuDeviceGet(&dev, 0));
-	CK(cuDevicePrimaryCtxRetain(&ctx, dev));
-	CK(cuCtxSetCurrent(ctx));
+	CK(primary_ctx(&dev, &ctx));
 	CK(cuMemAlloc(&d, n));
 	CK(cuMemcpyHtoD(d, h, n));
 	memset(h, 0, n);

@@ -181,12 +181,12 @@ int main(void)
 	limits();
 
 	/* A module and an allocation in each context. */
-	CK(cuModuleLoad(&m1, kernel_path("misc.ptx")));
+	m1 = load_module("misc.ptx");
 	CK(cuModuleGetFunction(&f1, m1, "fill_u32"));
 	CK(cuMemAlloc(&p1, NWORDS * 4));
 	fill_and_check(p1, f1, 0x11111111);
 	CK(cuCtxSetCurrent(c2));
-	CK(cuModuleLoad(&m2, kernel_path("misc.ptx")));
+	m2 = load_module("misc.ptx");
 	CK(cuModuleGetFunction(&f2, m2, "fill_u32"));
 	CK(cuMemAlloc(&p2, NWORDS * 4));
 	fill_and_check(p2, f2, 0x22222222);

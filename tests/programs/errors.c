@@ -49,9 +49,9 @@ static void sticky_fault(CUdevice dev)
 	CUcontext ctx;
 
 	CK(cuCtxCreate(&ctx, NULL, 0, dev));
-	CK(cuModuleLoad(&m_fault, kernel_path("fault.ptx")));
+	m_fault = load_module("fault.ptx");
 	CK(cuModuleGetFunction(&f_write, m_fault, "illegal_write"));
-	CK(cuModuleLoad(&m_misc, kernel_path("misc.ptx")));
+	m_misc = load_module("misc.ptx");
 	CK(cuModuleGetFunction(&f_null, m_misc, "null_kernel"));
 	CK(cuCtxSynchronize());
 
@@ -98,7 +98,7 @@ int main(void)
 	SHOW("cuModuleLoad missing file",
 	     cuModuleLoad(&mod, kernel_path("no-such-module.ptx")),
 	     CUDA_ERROR_FILE_NOT_FOUND);
-	CK(cuModuleLoad(&mod, kernel_path("misc.ptx")));
+	mod = load_module("misc.ptx");
 	SHOW("cuModuleGetFunction missing name",
 	     cuModuleGetFunction(&f, mod, "no_such_kernel"),
 	     CUDA_ERROR_NOT_FOUND);

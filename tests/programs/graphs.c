@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/cuctx.h"
 #include "util.h"
 
 #define N	(1u << 16)
@@ -309,12 +310,9 @@ int main(void)
 	CUresult r;
 
 	memcpy(&one_bits, &one, sizeof(one));
-	CK(cuInit(0));
-	CK(cuDeviceGet(&dev, 0));
-	CK(cuDevicePrimaryCtxRetain(&ctx, dev));
-	CK(cuCtxSetCurrent(ctx));
-	CK(cuModuleLoad(&mod_misc, kernel_path("misc.ptx")));
-	CK(cuModuleLoad(&mod_vadd, kernel_path("vec_add.ptx")));
+	CK(primary_ctx(&dev, &ctx));
+	mod_misc = load_module("misc.ptx");
+	mod_vadd = load_module("vec_add.ptx");
 	CK(cuModuleGetFunction(&f_saxpy, mod_misc, "saxpy"));
 	CK(cuModuleGetFunction(&f_fill, mod_misc, "fill_u32"));
 	CK(cuModuleGetFunction(&f_vadd, mod_vadd, "vec_add"));

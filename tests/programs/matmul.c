@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/cuctx.h"
 #include "util.h"
 
 #define TILE 16
@@ -122,11 +123,8 @@ int main(int argc, char **argv)
 	CUdevice dev;
 	int i;
 
-	CK(cuInit(0));
-	CK(cuDeviceGet(&dev, 0));
-	CK(cuDevicePrimaryCtxRetain(&ctx, dev));
-	CK(cuCtxSetCurrent(ctx));
-	CK(cuModuleLoad(&mod, kernel_path("matmul.ptx")));
+	CK(primary_ctx(&dev, &ctx));
+	mod = load_module("matmul.ptx");
 	CK(cuModuleGetFunction(&f, mod, "matmul_tiled"));
 
 	if (argc > 1) {

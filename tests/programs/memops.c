@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/cuctx.h"
 #include "util.h"
 
 #define MiB (1024ULL * 1024)
@@ -190,10 +191,7 @@ int main(int argc, char **argv)
 			die("usage: memops [max_bytes]");
 	}
 
-	CK(cuInit(0));
-	CK(cuDeviceGet(&dev, 0));
-	CK(cuDevicePrimaryCtxRetain(&ctx, dev));
-	CK(cuCtxSetCurrent(ctx));
+	CK(primary_ctx(&dev, &ctx));
 	CK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
 
 	CK(cuMemGetInfo(&free_b, &total_b));

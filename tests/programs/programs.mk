@@ -8,9 +8,12 @@ TEST_PROGRAM_DIR := $(BUILD)/tests/programs
 TEST_KERNEL_SRCS := $(wildcard tests/kernels/*.cu)
 TEST_KERNEL_PTX  := $(patsubst tests/kernels/%.cu,$(TEST_KERNEL_DIR)/%.ptx,$(TEST_KERNEL_SRCS))
 TEST_KERNEL_CUBIN := $(patsubst tests/kernels/%.cu,$(TEST_KERNEL_DIR)/%.cubin,$(TEST_KERNEL_SRCS))
+# Kernels kept apart for the programs of tests/cudart/, which build them
+# into their own modules; misc.cu includes them.
+TEST_KERNEL_HDRS := $(wildcard tests/kernels/*.cuh)
 
 TEST_PROGRAMS     := vecadd matmul memops streams contexts threads devinfo errors bigcopy asyncerr \
-	churn uploads allocs graphs occupancy steady
+	churn uploads allocs graphs occupancy steady rowfills arrays hostfn devprintf
 TEST_PROGRAM_BINS := $(addprefix $(TEST_PROGRAM_DIR)/,$(TEST_PROGRAMS))
 TEST_PROGRAM_OBJS := $(addprefix $(TEST_PROGRAM_DIR)/,$(addsuffix .o,$(TEST_PROGRAMS) util))
 
@@ -19,10 +22,10 @@ TEST_PROGRAM_OBJS := $(addprefix $(TEST_PROGRAM_DIR)/,$(addsuffix .o,$(TEST_PROG
 TEST_NVCCFLAGS   ?= -O3
 TEST_PROGRAM_LIBS := -L$(CUDA)/lib64/stubs -lcuda -lpthread -lm
 
-$(TEST_KERNEL_PTX): $(TEST_KERNEL_DIR)/%.ptx: tests/kernels/%.cu | $(TEST_KERNEL_DIR)
+$(TEST_KERNEL_PTX): $(TEST_KERNEL_DIR)/%.ptx: tests/kernels/%.cu $(TEST_KERNEL_HDRS) | $(TEST_KERNEL_DIR)
 	$(NVCC) $(TEST_NVCCFLAGS) -ptx -arch=compute_75 -o $@ $<
 
-$(TEST_KERNEL_CUBIN): $(TEST_KERNEL_DIR)/%.cubin: tests/kernels/%.cu | $(TEST_KERNEL_DIR)
+$(TEST_KERNEL_CUBIN): $(TEST_KERNEL_DIR)/%.cubin: tests/kernels/%.cu $(TEST_KERNEL_HDRS) | $(TEST_KERNEL_DIR)
 	$(NVCC) $(TEST_NVCCFLAGS) -cubin -arch=sm_90 -o $@ $<
 
 $(TEST_PROGRAM_OBJS): $(TEST_PROGRAM_DIR)/%.o: tests/programs/%.c | $(TEST_PROGRAM_DIR)

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../lib/cuctx.h"
 #include "util.h"
 
 #define MiB		(1024ULL * 1024)
@@ -118,7 +119,7 @@ static void launches(double secs)
 
 	if (!h)
 		die("out of memory");
-	CK(cuModuleLoad(&mod, kernel_path("misc.ptx")));
+	mod = load_module("misc.ptx");
 	CK(cuModuleGetFunction(&saxpy, mod, "saxpy"));
 	CK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
 	CK(cuMemAlloc(&x, LAUNCH_N * sizeof(float)));
@@ -155,10 +156,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: steady copy|launch [seconds] [MiB]\n");
 		return 2;
 	}
-	CK(cuInit(0));
-	CK(cuDeviceGet(&dev, 0));
-	CK(cuDevicePrimaryCtxRetain(&ctx, dev));
-	CK(cuCtxSetCurrent(ctx));
+	CK(primary_ctx(&dev, &ctx));
 	if (!strcmp(what, "copy"))
 		copies(secs, mib * MiB);
 	else

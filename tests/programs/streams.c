@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../lib/cuctx.h"
 #include "util.h"
 
 #define NWORDS		(1u << 20)
@@ -65,11 +66,8 @@ int main(void)
 	CUdevice dev;
 	float ms;
 
-	CK(cuInit(0));
-	CK(cuDeviceGet(&dev, 0));
-	CK(cuDevicePrimaryCtxRetain(&ctx, dev));
-	CK(cuCtxSetCurrent(ctx));
-	CK(cuModuleLoad(&mod, kernel_path("misc.ptx")));
+	CK(primary_ctx(&dev, &ctx));
+	mod = load_module("misc.ptx");
 	CK(cuModuleGetFunction(&f_spin, mod, "spin_ns"));
 	CK(cuModuleGetFunction(&f_fill, mod, "fill_u32"));
 	CK(cuMemAlloc(&buf, NWORDS * 4));

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../lib/cuctx.h"
 #include "util.h"
 
 #define NTHREADS	4
@@ -97,11 +98,8 @@ int main(void)
 	CUmodule mod;
 	int i, err;
 
-	CK(cuInit(0));
-	CK(cuDeviceGet(&dev, 0));
-	CK(cuDevicePrimaryCtxRetain(&primary, dev));
-	CK(cuCtxSetCurrent(primary));
-	CK(cuModuleLoad(&mod, kernel_path("misc.ptx")));
+	CK(primary_ctx(&dev, &primary));
+	mod = load_module("misc.ptx");
 	CK(cuModuleGetFunction(&f_saxpy, mod, "saxpy"));
 	/* The main thread keeps nothing current while the workers run. */
 	CK(cuCtxSetCurrent(NULL));

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/cuctx.h"
 #include "util.h"
 
 #define TENSORS		64
@@ -32,11 +33,8 @@ int main(void)
 
 	if (!h || !back)
 		die("no memory");
-	CK(cuInit(0));
-	CK(cuDeviceGet(&dev, 0));
-	CK(cuDevicePrimaryCtxRetain(&ctx, dev));
-	CK(cuCtxSetCurrent(ctx));
-	CK(cuModuleLoad(&mod, kernel_path("misc.ptx")));
+	CK(primary_ctx(&dev, &ctx));
+	mod = load_module("misc.ptx");
 	CK(cuModuleGetFunction(&fill, mod, "fill_u32"));
 	CK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
 	CK(cuMemAlloc(&d, WORDS * 4));

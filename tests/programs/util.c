@@ -73,6 +73,14 @@ const char *kernel_path(const char *file)
 	return path;
 }
 
+CUmodule load_module(const char *file)
+{
+	CUmodule mod;
+
+	CK(cuModuleLoad(&mod, kernel_path(file)));
+	return mod;
+}
+
 void *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

@@ -38,6 +38,9 @@ const char *err_name(CUresult r);
  */
 const char *kernel_path(const char *file);
 
+/* The module of a kernel file (kernel_path(file)), loaded; dies on failure. */
+CUmodule load_module(const char *file);
+
 /* A file's bytes, NUL-terminated (PTX is text); dies on failure. */
 void *read_file(const char *path, size_t *len);
 

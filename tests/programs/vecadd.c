@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/cuctx.h"
 #include "util.h"
 
 #define N	1000003		/* not a multiple of the block */
@@ -87,7 +88,7 @@ static CUfunction from_ptx_path(CUmodule *mod)
 {
 	CUfunction f;
 
-	CK(cuModuleLoad(mod, kernel_path("vec_add.ptx")));
+	*mod = load_module("vec_add.ptx");
 	CK(cuModuleGetFunction(&f, *mod, "vec_add"));
 	return f;
 }
@@ -241,7 +242,7 @@ static void run_mixed(void)
 	CUmodule mod;
 	CUfunction f;
 
-	CK(cuModuleLoad(&mod, kernel_path("misc.ptx")));
+	mod = load_module("misc.ptx");
 	CK(cuModuleGetFunction(&f, mod, "mixed_args"));
 	CK(cuMemAlloc(&d_out, 5 * sizeof(float)));
 
@@ -284,10 +285,7 @@ int main(void)
 	CUcontext ctx;
 	CUdevice dev;
 
-	CK(cuInit(0));
-	CK(cuDeviceGet(&dev, 0));
-	CK(cuDevicePrimaryCtxRetain(&ctx, dev));
-	CK(cuCtxSetCurrent(ctx));
+	CK(primary_ctx(&dev, &ctx));
 
 	init_inputs();
 	CK(cuMemAlloc(&d_a, N * sizeof(float)));

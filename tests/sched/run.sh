@@ -25,6 +25,8 @@
 # "N passed, N failed".
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=tests/lib/poll.sh
+. "$ROOT/tests/lib/poll.sh"
 BUILD=${BUILD:-build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
 BIN=$BUILD/bin
@@ -65,11 +67,7 @@ start_server() {
 		>>"$TMP/server$i.log" 2>&1 &
 	SPID[$i]=$!
 	PIDS+=("$!")
-	for _ in $(seq 200); do
-		"$BIN/gleamctl" server-info "127.0.0.1:$((BASE + i))" >/dev/null 2>&1 && return 0
-		sleep 0.05
-	done
-	return 1
+	poll 200 "" "$BIN/gleamctl" server-info "127.0.0.1:$((BASE + i))"
 }
 
 start_link() {
@@ -79,11 +77,7 @@ start_link() {
 		>"$TMP/linkem$i.log" 2>&1 &
 	PIDS+=("$!")
 	LINK[$i]=127.0.0.1:$((BASE + 10 + i))
-	for _ in $(seq 200); do
-		grep -q "listening on" "$TMP/linkem$i.log" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	return 1
+	poll 200 "" grep -q "listening on" "$TMP/linkem$i.log"
 }
 
 # The client gleamd; a few tries, as the socket of one just ended may
@@ -95,11 +89,7 @@ start_client() {
 			--server "${LINK[1]}" --server "${LINK[2]}" --server "${LINK[3]}" --insecure \
 			>>"$TMP/client.log" 2>&1 &
 		CPID=$!
-		for _ in $(seq 100); do
-			"$BIN/gleamctl" status >/dev/null 2>&1 && return 0
-			kill -0 "$CPID" 2>/dev/null || break
-			sleep 0.05
-		done
+		poll 100 "$CPID" "$BIN/gleamctl" status && return 0
 		sleep 0.2
 	done
 	return 1
@@ -160,6 +150,19 @@ expect() {
 	echo "   links: $(q "', '.join('%s %.2f ms (least %.2f), %.0f Mbit/s (%s)' % (n, S[n]['link'].get('rtt_ms', 0), S[n]['link'].get('rtt_min_ms', 0), S[n]['link'].get('rate_mbit', 0), S[n]['link'].get('rate_src', '-')) for n in 'ABC')")"
 }
 
+# back N SINCE: N (A, B or C) up again within 10 s of SINCE, and a session
+# goes to it.
+back() {
+	local t
+
+	if t=$(wait_for "S['$1']['state'] == 'up'" 10); then
+		ok "$CASE: $1 noticed ${t} s after $2"
+		expect "$1" vecadd
+	else
+		bad "$CASE: $1 not noticed: $(q "S['$1']['state'] + ' ' + S['$1']['why']")"
+	fi
+}
+
 # 0. The model alone: hostile INFO, choices on made-up links and loads, pins, the state file.
 if "$BUILD/tests/sched/test-sched" >"$TMP/unit.log" 2>&1; then
 	ok "the model alone: $(grep -o 'Checks: [0-9]*, Failures: [0-9]*, Errors: [0-9]*' "$TMP/unit.log")"
@@ -204,10 +207,7 @@ CASE="loaded server"
 	--server "127.0.0.1:$((BASE + 1))" \
 	>>"$TMP/load.log" 2>&1 &
 LPID=$!
-for _ in $(seq 200); do
-	GLEAM_SOCKET=$TMP/load.sock "$BIN/gleamctl" status >/dev/null 2>&1 && break
-	sleep 0.05
-done
+GLEAM_SOCKET=$TMP/load.sock poll 200 "" "$BIN/gleamctl" status
 LOAD=()
 for _ in 1 2 3; do
 	GLEAM_SOCKET=$TMP/load.sock timeout 60 "$PROGS/churn" 30 1 >/dev/null 2>&1 &
@@ -287,20 +287,10 @@ else
 fi
 CASE="server back"
 start_server 3 || bad "$CASE: server C does not start again"
-if t=$(wait_for "S['C']['state'] == 'up'" 10); then
-	ok "$CASE: C noticed ${t} s after it came back"
-	expect C vecadd
-else
-	bad "$CASE: C not noticed: $(q "S['C']['state'] + ' ' + S['C']['why']")"
-fi
+back C "it came back"
 CASE="link restored"
 ctl 1 restore
-if t=$(wait_for "S['A']['state'] == 'up'" 10); then
-	ok "$CASE: A noticed ${t} s after the link came back"
-	expect A vecadd
-else
-	bad "$CASE: A not noticed: $(q "S['A']['state'] + ' ' + S['A']['why']")"
-fi
+back A "the link came back"
 
 # 6. The interface: a veth pair, the server on the far end's address.
 CASE="interface"

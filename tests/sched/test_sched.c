@@ -34,6 +34,8 @@ static void setup(void)
 	ck_assert_int_eq(config_set(&cfg, "server", "127.0.0.1:9001"), 0);
 	ck_assert_int_eq(config_set(&cfg, "server", "127.0.0.1:9002"), 0);
 	ck_assert_int_eq(config_set(&cfg, "state-dir", dir), 0);
+	/* The system's socket: its state file is client.state (others' are named for theirs). */
+	ck_assert_int_eq(config_set(&cfg, "socket", "/run/gleam/gleamd.sock"), 0);
 	sched_init(&cfg);
 }
 
@@ -106,6 +108,17 @@ static void learn(struct server *s, const char *prog, uint64_t up_b, uint64_t do
 	sched_session_end(s, 0, &r);
 }
 
+/*
+ * Session id of prog placed, as asked from a client's socket, into *c; it
+ * must have gone to server want.  A macro, so that a failure names the
+ * test's line.
+ */
+#define assert_placed(c, id, prog, want)				\
+	do {								\
+		sched_place((id), (prog), "socket", (c));		\
+		ck_assert_ptr_eq((c)->srv, (want));			\
+	} while (0)
+
 START_TEST(test_info_hostile)
 {
 	struct server *s = sched_server(0);
@@ -159,8 +172,7 @@ START_TEST(test_rtt)
 
 	up(0, 10);
 	up(1, 1);
-	sched_place(1, "new", "socket", &c);
-	ck_assert_ptr_eq(c.srv, sched_server(1));
+	assert_placed(&c, 1, "new", sched_server(1));
 	ck_assert_uint_eq(c.ntop, 2);
 	ck_assert(c.top[0].t < c.top[1].t);
 	/* One GPU: the hello names none. */
@@ -175,14 +187,12 @@ START_TEST(test_down_and_stalled)
 
 	up(0, 10);
 	sched_link_down(fast, "test", gl_now_ns());
-	sched_place(1, "new", "socket", &c);
-	ck_assert_ptr_eq(c.srv, sched_server(0));
+	assert_placed(&c, 1, "new", sched_server(0));
 	/* Back, but a PING unanswered for two seconds: stalled, not chosen. */
 	up(1, 1);
 	fast->ping_sent = gl_now_ns() - 2000000000ull;
 	ck_assert(!sched_usable(fast, gl_now_ns()));
-	sched_place(2, "new", "socket", &c);
-	ck_assert_ptr_eq(c.srv, sched_server(0));
+	assert_placed(&c, 2, "new", sched_server(0));
 }
 END_TEST
 
@@ -194,20 +204,16 @@ START_TEST(test_contention)
 
 	/* Replay-heavy: 2 s of GPU, little to move. */
 	learn(a, "heavy", 1 << 20, 1 << 20, 10, 2.0, NULL, NULL, 0);
-	sched_place(1, "heavy", "socket", &c);
-	ck_assert_ptr_eq(c.srv, a);
+	assert_placed(&c, 1, "heavy", a);
 	sched_session_end(c.srv, c.gpu, &(struct sched_run){ .program = "", .id = 1 });
 	/* Four busy sessions of another client on a's GPU. */
 	ck_assert(sched_on_info(a, buf, (uint32_t)info(buf, 1, 4, 100, 2000, 16ULL << 30, 0), now));
-	sched_place(2, "heavy", "socket", &c);
-	ck_assert_ptr_eq(c.srv, b);
+	assert_placed(&c, 2, "heavy", b);
 	sched_session_end(c.srv, c.gpu, &(struct sched_run){ .program = "", .id = 2 });
 	/* Sessions this client placed since the last INFO count too. */
 	ck_assert(sched_on_info(a, buf, (uint32_t)info(buf, 1, 0, 0, 0, 16ULL << 30, 0), now));
-	sched_place(3, "heavy", "socket", &c);
-	ck_assert_ptr_eq(c.srv, a);
-	sched_place(4, "heavy", "socket", &c);
-	ck_assert_ptr_eq(c.srv, b);
+	assert_placed(&c, 3, "heavy", a);
+	assert_placed(&c, 4, "heavy", b);
 }
 END_TEST
 
@@ -220,8 +226,7 @@ START_TEST(test_memory)
 	learn(b, "big", 3ULL << 30, 0, 10, 1.0, NULL, NULL, 0);
 	/* a is the better link but has 2 GiB free: never chosen. */
 	ck_assert(sched_on_info(a, buf, (uint32_t)info(buf, 1, 0, 0, 0, 16ULL << 30, 14ULL << 30), now));
-	sched_place(1, "big", "socket", &c);
-	ck_assert_ptr_eq(c.srv, b);
+	assert_placed(&c, 1, "big", b);
 	ck_assert_uint_eq(c.ntop, 1);
 }
 END_TEST
@@ -243,11 +248,9 @@ START_TEST(test_weights_held)
 	learn(b, "model", 256ULL << 20, 0, 20, 3.0, names, lens, 64);
 	for (unsigned int i = 0; i < 64; i++)
 		sched_held(b, &names[i], lens[i]);
-	sched_place(1, "model", "socket", &c);
-	ck_assert_ptr_eq(c.srv, b);
+	assert_placed(&c, 1, "model", b);
 	/* Without them, the faster link wins. */
-	sched_place(2, "model2", "socket", &c);
-	ck_assert_ptr_eq(c.srv, a);
+	assert_placed(&c, 2, "model2", a);
 }
 END_TEST
 
@@ -259,6 +262,12 @@ START_TEST(test_pins_and_state)
 
 	up(0, 1);
 	up(1, 5);
+	/* Server 1 has two GPUs: GPU 1 may be pinned, GPU 2 may not. */
+	ck_assert(sched_on_info(sched_server(1), buf,
+				(uint32_t)info(buf, 2, 0, 0, 0, 16ULL << 30, 0), gl_now_ns()));
+	ck_assert_int_eq(sched_assign("vgpu2", "127.0.0.1:9002:2", err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "has 2 GPU(s)"));
+	err[0] = 0;
 	ck_assert_int_eq(sched_assign("vgpu2", "127.0.0.1:9002:1", err, sizeof(err)), 0);
 	ck_assert_int_eq(sched_assign("socket", "127.0.0.1:9002", err, sizeof(err)), 0);
 	ck_assert_int_eq(sched_assign("vgpu2", "127.0.0.1:9999", err, sizeof(err)), -ENOENT);

@@ -819,32 +819,16 @@ END_TEST
 Suite *chunkstore_suite(void)
 {
 	Suite *s = suite_create("chunkstore");
-	TCase *names = tcase_create("names");
-	TCase *pool = tcase_create("hashpool");
-	TCase *store = tcase_create("store");
+	TCase *pool, *store;
 
-	tcase_add_test(names, test_vectors);
-	tcase_add_test(names, test_count);
-	tcase_add_test(names, test_wire_layout);
-	suite_add_tcase(s, names);
-
+	UNIT_TCASE(s, "names", test_vectors, test_count, test_wire_layout);
+	pool = UNIT_TCASE(s, "hashpool", test_boundaries, test_pool_vectors, test_pool_order,
+			  test_pool_cancel);
 	tcase_set_timeout(pool, 30);
-	tcase_add_test(pool, test_boundaries);
-	tcase_add_test(pool, test_pool_vectors);
-	tcase_add_test(pool, test_pool_order);
-	tcase_add_test(pool, test_pool_cancel);
-	suite_add_tcase(s, pool);
-
+	store = UNIT_TCASE(s, "store", test_wrong_name, test_mem_eviction, test_persistence,
+			   test_corrupt, test_temp_files, test_disk_eviction, test_list_clear,
+			   test_threads);
 	tcase_set_timeout(store, 30);
 	tcase_add_checked_fixture(store, dir_setup, dir_teardown);
-	tcase_add_test(store, test_wrong_name);
-	tcase_add_test(store, test_mem_eviction);
-	tcase_add_test(store, test_persistence);
-	tcase_add_test(store, test_corrupt);
-	tcase_add_test(store, test_temp_files);
-	tcase_add_test(store, test_disk_eviction);
-	tcase_add_test(store, test_list_clear);
-	tcase_add_test(store, test_threads);
-	suite_add_tcase(s, store);
 	return s;
 }

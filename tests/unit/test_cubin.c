@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Reading module images (common/cubin.c) and the occupancy rules
- * (common/occupancy.c).  The occupancy cases are answers NVIDIA's driver
+ * (common/cudarules.c).  The occupancy cases are answers NVIDIA's driver
  * gave on the H200 (driver 580) for the test kernels' resources
  * (tests/kernels/resources.cu; occdiff checks all of them there).
  */
@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cubin.h"
-#include "occupancy.h"
+#include "cudarules.h"
 #include "unit.h"
 
 START_TEST(test_lz4)
@@ -183,22 +183,25 @@ START_TEST(test_ptx_index)
 }
 END_TEST
 
-/* The H200's attributes that occupancy reads. */
+/* The H200's attributes that occupancy reads; the others are 0. */
+static const int32_t h200_attrs[GLEAM_DEV_ATTR_MAX] = {
+	[CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK] = 1024,
+	[CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK] = 49152,
+	[CU_DEVICE_ATTRIBUTE_WARP_SIZE] = 32,
+	[CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK] = 65536,
+	[CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT] = 132,
+	[CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR] = 2048,
+	[CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR] = 9,
+	[CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR] = 233472,
+	[CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR] = 65536,
+	[CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN] = 232448,
+	[CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR] = 32,
+	[CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK] = 1024,
+};
+
 static void h200(int32_t *d)
 {
-	memset(d, 0, sizeof(int32_t) * GLEAM_DEV_ATTR_MAX);
-	d[CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK] = 1024;
-	d[CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK] = 49152;
-	d[CU_DEVICE_ATTRIBUTE_WARP_SIZE] = 32;
-	d[CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_BLOCK] = 65536;
-	d[CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT] = 132;
-	d[CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR] = 2048;
-	d[CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR] = 9;
-	d[CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR] = 233472;
-	d[CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR] = 65536;
-	d[CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN] = 232448;
-	d[CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR] = 32;
-	d[CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK] = 1024;
+	memcpy(d, h200_attrs, sizeof(h200_attrs));
 }
 
 static int blocks(const int32_t *dev, uint32_t regs, uint32_t smem, uint32_t barriers,
@@ -301,13 +304,7 @@ END_TEST
 Suite *cubin_suite(void)
 {
 	Suite *s = suite_create("cubin");
-	TCase *tc = tcase_create("images");
 
-	tcase_add_test(tc, test_lz4);
-	tcase_add_test(tc, test_pick);
-	tcase_add_test(tc, test_ptx_index);
-	tcase_add_test(tc, test_occupancy);
-	tcase_add_test(tc, test_clusters);
-	suite_add_tcase(s, tc);
+	UNIT_TCASE(s, "images", test_lz4, test_pick, test_ptx_index, test_occupancy, test_clusters);
 	return s;
 }

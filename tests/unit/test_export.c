@@ -7,7 +7,6 @@
  * every cuGetProcAddress request cudart 13 makes.
  */
 #include <check.h>
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -212,33 +211,9 @@ END_TEST
 
 /* ---- the tables as libcuda.so.1 hands them out ---- */
 
-static void *lib;
-
-static void setup(void)
-{
-	const char *path = getenv("GLEAM_SHIM");
-
-	setenv("GLEAM_SOCKET", "/nonexistent/gleam/socket", 1);
-	lib = dlopen(path ? path : "build/lib/libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-	ck_assert_msg(lib != NULL, "dlopen: %s", dlerror());
-}
-
-static void teardown(void)
-{
-	dlclose(lib);
-}
-
-static void *sym(const char *name)
-{
-	void *p = dlsym(lib, name);
-
-	ck_assert_msg(p != NULL, "%s is not exported", name);
-	return p;
-}
-
 static const void *const *table(const char *hex)
 {
-	CUresult (*get)(const void **, const CUuuid *) = (void *)sym("cuGetExportTable");
+	CUresult (*get)(const void **, const CUuuid *) = (void *)unit_sym("cuGetExportTable");
 	const void *t = NULL;
 	CUuuid id;
 
@@ -293,7 +268,7 @@ END_TEST
 
 START_TEST(test_table_unknown)
 {
-	CUresult (*get)(const void **, const CUuuid *) = (void *)sym("cuGetExportTable");
+	CUresult (*get)(const void **, const CUuuid *) = (void *)unit_sym("cuGetExportTable");
 	const void *t = (void *)1;
 	CUuuid id = { { 0 } };
 
@@ -385,7 +360,7 @@ START_TEST(test_integrity_slot)
 {
 	const void *const *cudart = table("6bd5fb6c5bf4e74a8987d93912fd9df9");
 	const void *const *integ = table("d4082055bde6704b8d34ba123c66e1f2");
-	CUresult (*ver)(int *) = (void *)sym("cuDriverGetVersion");
+	CUresult (*ver)(int *) = (void *)unit_sym("cuDriverGetVersion");
 	CUresult (*check)(uint32_t, uint64_t, uint64_t *) = (void *)integ[1];
 	struct shim_integrity_in in = { 0 };
 	uint64_t got[2], want[2];
@@ -437,8 +412,8 @@ END_TEST
 START_TEST(test_proc_address_requests)
 {
 	CUresult (*gpa2)(const char *, void **, int, cuuint64_t, CUdriverProcAddressQueryResult *) =
-		(void *)sym("cuGetProcAddress_v2");
-	CUresult (*gpa1)(const char *, void **, int, cuuint64_t) = (void *)sym("cuGetProcAddress");
+		(void *)unit_sym("cuGetProcAddress_v2");
+	CUresult (*gpa1)(const char *, void **, int, cuuint64_t) = (void *)unit_sym("cuGetProcAddress");
 	const char *path = getenv("GLEAM_PROCADDR_LIST");
 	FILE *f = fopen(path ? path : "tests/cudart/getprocaddress.txt", "r");
 	char line[256], name[128], want[128];
@@ -461,10 +436,10 @@ START_TEST(test_proc_address_requests)
 			continue;
 		}
 		found++;
-		ck_assert_msg(st == CU_GET_PROC_ADDRESS_SUCCESS && p == sym(want),
+		ck_assert_msg(st == CU_GET_PROC_ADDRESS_SUCCESS && p == unit_sym(want),
 			      "%s@%d should be %s", name, ver, want);
 		ck_assert_int_eq(gpa1(name, &p, ver, 0), CUDA_SUCCESS);
-		ck_assert_ptr_eq(p, sym(want));
+		ck_assert_ptr_eq(p, unit_sym(want));
 	}
 	fclose(f);
 	ck_assert_int_ge(n, 400);
@@ -475,22 +450,13 @@ END_TEST
 Suite *export_suite(void)
 {
 	Suite *s = suite_create("export");
-	TCase *pure = tcase_create("algorithms");
-	TCase *lib_t = tcase_create("tables");
+	TCase *lib_t;
 
-	tcase_add_test(pure, test_md2_rfc1319);
-	tcase_add_test(pure, test_integrity_vector);
-	tcase_add_test(pure, test_cls_semantics);
-	tcase_add_test(pure, test_cls_drain_reentrant);
-	tcase_add_test(pure, test_cls_threads);
-	suite_add_tcase(s, pure);
-	tcase_add_checked_fixture(lib_t, setup, teardown);
-	tcase_add_test(lib_t, test_table_sizes);
-	tcase_add_test(lib_t, test_table_unknown);
-	tcase_add_test(lib_t, test_table_slots);
-	tcase_add_test(lib_t, test_integrity_slot);
-	tcase_add_test(lib_t, test_cls_table_without_context);
-	tcase_add_test(lib_t, test_proc_address_requests);
-	suite_add_tcase(s, lib_t);
+	UNIT_TCASE(s, "algorithms", test_md2_rfc1319, test_integrity_vector, test_cls_semantics,
+		   test_cls_drain_reentrant, test_cls_threads);
+	lib_t = UNIT_TCASE(s, "tables", test_table_sizes, test_table_unknown, test_table_slots,
+			   test_integrity_slot, test_cls_table_without_context,
+			   test_proc_address_requests);
+	tcase_add_checked_fixture(lib_t, unit_shim_open, unit_shim_close);
 	return s;
 }

@@ -75,11 +75,7 @@ END_TEST
 Suite *image_suite(void)
 {
 	Suite *s = suite_create("image");
-	TCase *t = tcase_create("sizes");
 
-	tcase_add_test(t, test_ptx);
-	tcase_add_test(t, test_fatbin);
-	tcase_add_test(t, test_elf);
-	suite_add_tcase(s, t);
+	UNIT_TCASE(s, "sizes", test_ptx, test_fatbin, test_elf);
 	return s;
 }

@@ -184,18 +184,10 @@ END_TEST
 Suite *ring_suite(void)
 {
 	Suite *s = suite_create("ring");
-	TCase *t = tcase_create("core");
+	TCase *t = UNIT_TCASE(s, "core", test_order_and_wrap, test_full_then_space, test_limits,
+			      test_hostile_tail, test_hostile_length, test_hostile_pad,
+			      test_hostile_head, test_bad_layout, test_sleep_flags);
 
 	tcase_add_checked_fixture(t, setup, teardown);
-	tcase_add_test(t, test_order_and_wrap);
-	tcase_add_test(t, test_full_then_space);
-	tcase_add_test(t, test_limits);
-	tcase_add_test(t, test_hostile_tail);
-	tcase_add_test(t, test_hostile_length);
-	tcase_add_test(t, test_hostile_pad);
-	tcase_add_test(t, test_hostile_head);
-	tcase_add_test(t, test_bad_layout);
-	tcase_add_test(t, test_sleep_flags);
-	suite_add_tcase(s, t);
 	return s;
 }

@@ -26,31 +26,6 @@
 #include "unit.h"
 #include "util.h"
 
-static void *lib;
-
-static void setup(void)
-{
-	const char *path = getenv("GLEAM_SHIM");
-
-	/* No gleamd here: cuInit must fail cleanly, not hang. */
-	setenv("GLEAM_SOCKET", "/nonexistent/gleam/socket", 1);
-	lib = dlopen(path ? path : "build/lib/libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-	ck_assert_msg(lib != NULL, "dlopen: %s", dlerror());
-}
-
-static void teardown(void)
-{
-	dlclose(lib);
-}
-
-static void *sym(const char *name)
-{
-	void *p = dlsym(lib, name);
-
-	ck_assert_msg(p != NULL, "%s is not exported", name);
-	return p;
-}
-
 START_TEST(test_every_driver_symbol)
 {
 	const char *path = getenv("GLEAM_DRIVER_SYMBOLS");
@@ -63,15 +38,15 @@ START_TEST(test_every_driver_symbol)
 		line[strcspn(line, "\n")] = 0;
 		if (!*line)
 			continue;
-		sym(line);
+		unit_sym(line);
 		n++;
 	}
 	fclose(f);
 	ck_assert_int_gt(n, 600);
 	/* Nothing of the shim's own leaks out. */
-	ck_assert_ptr_null(dlsym(lib, "shim_call"));
-	ck_assert_ptr_null(dlsym(lib, "gl_ring_reserve"));
-	ck_assert_ptr_null(dlsym(lib, "gl_fn_table"));
+	ck_assert_ptr_null(dlsym(unit_shim, "shim_call"));
+	ck_assert_ptr_null(dlsym(unit_shim, "gl_ring_reserve"));
+	ck_assert_ptr_null(dlsym(unit_shim, "gl_fn_table"));
 }
 END_TEST
 
@@ -82,7 +57,7 @@ typedef CUresult (*gpa_fn)(const char *, void **, int, cuuint64_t);
 static void *lookup(const char *name, int version, cuuint64_t flags, CUresult *r,
 		    CUdriverProcAddressQueryResult *st)
 {
-	gpa_v2_fn gpa = (gpa_v2_fn)sym("cuGetProcAddress_v2");
+	gpa_v2_fn gpa = (gpa_v2_fn)unit_sym("cuGetProcAddress_v2");
 	void *p = (void *)1;
 
 	*r = gpa(name, &p, version, flags, st);
@@ -94,15 +69,15 @@ START_TEST(test_proc_address_versions)
 	CUdriverProcAddressQueryResult st;
 	CUresult r;
 
-	ck_assert_ptr_eq(lookup("cuMemAlloc", 3020, 0, &r, &st), sym("cuMemAlloc_v2"));
+	ck_assert_ptr_eq(lookup("cuMemAlloc", 3020, 0, &r, &st), unit_sym("cuMemAlloc_v2"));
 	ck_assert_int_eq(st, CU_GET_PROC_ADDRESS_SUCCESS);
-	ck_assert_ptr_eq(lookup("cuCtxGetDevice", 12000, 0, &r, &st), sym("cuCtxGetDevice"));
-	ck_assert_ptr_eq(lookup("cuCtxGetDevice", 13000, 0, &r, &st), sym("cuCtxGetDevice_v2"));
-	ck_assert_ptr_eq(lookup("cuEventElapsedTime", 12000, 0, &r, &st), sym("cuEventElapsedTime"));
+	ck_assert_ptr_eq(lookup("cuCtxGetDevice", 12000, 0, &r, &st), unit_sym("cuCtxGetDevice"));
+	ck_assert_ptr_eq(lookup("cuCtxGetDevice", 13000, 0, &r, &st), unit_sym("cuCtxGetDevice_v2"));
+	ck_assert_ptr_eq(lookup("cuEventElapsedTime", 12000, 0, &r, &st), unit_sym("cuEventElapsedTime"));
 	ck_assert_ptr_eq(lookup("cuEventElapsedTime", 12080, 0, &r, &st),
-			 sym("cuEventElapsedTime_v2"));
-	ck_assert_ptr_eq(lookup("cuCtxCreate", 3020, 0, &r, &st), sym("cuCtxCreate_v2"));
-	ck_assert_ptr_eq(lookup("cuGetProcAddress", 12000, 0, &r, &st), sym("cuGetProcAddress_v2"));
+			 unit_sym("cuEventElapsedTime_v2"));
+	ck_assert_ptr_eq(lookup("cuCtxCreate", 3020, 0, &r, &st), unit_sym("cuCtxCreate_v2"));
+	ck_assert_ptr_eq(lookup("cuGetProcAddress", 12000, 0, &r, &st), unit_sym("cuGetProcAddress_v2"));
 }
 END_TEST
 
@@ -112,28 +87,28 @@ START_TEST(test_proc_address_per_thread)
 	CUresult r;
 
 	ck_assert_ptr_eq(lookup("cuMemcpyHtoD", 7000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
-				&r, &st), sym("cuMemcpyHtoD_v2_ptds"));
-	ck_assert_ptr_eq(lookup("cuMemcpyHtoD", 7000, 0, &r, &st), sym("cuMemcpyHtoD_v2"));
+				&r, &st), unit_sym("cuMemcpyHtoD_v2_ptds"));
+	ck_assert_ptr_eq(lookup("cuMemcpyHtoD", 7000, 0, &r, &st), unit_sym("cuMemcpyHtoD_v2"));
 	ck_assert_ptr_eq(lookup("cuLaunchKernel", 12000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
-				&r, &st), sym("cuLaunchKernel_ptsz"));
+				&r, &st), unit_sym("cuLaunchKernel_ptsz"));
 	/* The first forms of capture and instantiation, and their successors. */
 	ck_assert_ptr_eq(lookup("cuStreamBeginCapture", 10000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
-				&r, &st), sym("cuStreamBeginCapture_ptsz"));
+				&r, &st), unit_sym("cuStreamBeginCapture_ptsz"));
 	ck_assert_ptr_eq(lookup("cuStreamBeginCapture", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
-				&r, &st), sym("cuStreamBeginCapture_v2_ptsz"));
-	ck_assert_ptr_eq(lookup("cuStreamBeginCapture", 13000, 0, &r, &st), sym("cuStreamBeginCapture_v2"));
+				&r, &st), unit_sym("cuStreamBeginCapture_v2_ptsz"));
+	ck_assert_ptr_eq(lookup("cuStreamBeginCapture", 13000, 0, &r, &st), unit_sym("cuStreamBeginCapture_v2"));
 	ck_assert_ptr_eq(lookup("cuGraphLaunch", 13000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
-				&r, &st), sym("cuGraphLaunch_ptsz"));
-	ck_assert_ptr_eq(lookup("cuGraphInstantiate", 13000, 0, &r, &st), sym("cuGraphInstantiate_v2"));
+				&r, &st), unit_sym("cuGraphLaunch_ptsz"));
+	ck_assert_ptr_eq(lookup("cuGraphInstantiate", 13000, 0, &r, &st), unit_sym("cuGraphInstantiate_v2"));
 	/* A function with no per-thread form gets its plain one. */
 	ck_assert_ptr_eq(lookup("cuMemAlloc", 12000, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM,
-				&r, &st), sym("cuMemAlloc_v2"));
+				&r, &st), unit_sym("cuMemAlloc_v2"));
 }
 END_TEST
 
 START_TEST(test_proc_address_missing)
 {
-	gpa_fn gpa1 = (gpa_fn)sym("cuGetProcAddress");
+	gpa_fn gpa1 = (gpa_fn)unit_sym("cuGetProcAddress");
 	CUdriverProcAddressQueryResult st;
 	void *p = (void *)1;
 	CUresult r;
@@ -151,7 +126,7 @@ END_TEST
 
 START_TEST(test_unsupported_says_so)
 {
-	CUresult (*f)(void) = (CUresult (*)(void))sym("cuGraphCreate");
+	CUresult (*f)(void) = (CUresult (*)(void))unit_sym("cuGraphCreate");
 
 	ck_assert_int_eq(f(), CUDA_ERROR_NOT_SUPPORTED);
 	ck_assert_int_eq(f(), CUDA_ERROR_NOT_SUPPORTED);
@@ -160,8 +135,8 @@ END_TEST
 
 START_TEST(test_error_names)
 {
-	CUresult (*name)(CUresult, const char **) = (void *)sym("cuGetErrorName");
-	CUresult (*str)(CUresult, const char **) = (void *)sym("cuGetErrorString");
+	CUresult (*name)(CUresult, const char **) = (void *)unit_sym("cuGetErrorName");
+	CUresult (*str)(CUresult, const char **) = (void *)unit_sym("cuGetErrorString");
 	const char *s;
 
 	ck_assert_int_eq(name(CUDA_ERROR_ILLEGAL_ADDRESS, &s), CUDA_SUCCESS);
@@ -175,9 +150,9 @@ END_TEST
 
 START_TEST(test_without_gleamd)
 {
-	CUresult (*init)(unsigned int) = (void *)sym("cuInit");
-	CUresult (*count)(int *) = (void *)sym("cuDeviceGetCount");
-	CUresult (*ver)(int *) = (void *)sym("cuDriverGetVersion");
+	CUresult (*init)(unsigned int) = (void *)unit_sym("cuInit");
+	CUresult (*count)(int *) = (void *)unit_sym("cuDeviceGetCount");
+	CUresult (*ver)(int *) = (void *)unit_sym("cuDriverGetVersion");
 	int n = -1, v = 0;
 
 	ck_assert_int_eq(count(&n), CUDA_ERROR_NOT_INITIALIZED);
@@ -249,8 +224,7 @@ START_TEST(test_bell_fails_while_draining)
 			_exit(2);
 		setenv("GLEAM_SOCKET", sa.sun_path, 1);
 		setenv("GLEAM_TRANSPORT", "socket", 1);
-		l = dlopen(getenv("GLEAM_SHIM") ? getenv("GLEAM_SHIM") : "build/lib/libcuda.so.1",
-			   RTLD_NOW | RTLD_LOCAL);
+		l = dlopen(unit_shim_path(), RTLD_NOW | RTLD_LOCAL);
 		init = l ? (void *)dlsym(l, "cuInit") : NULL;
 		if (!init)
 			_exit(3);
@@ -275,20 +249,12 @@ END_TEST
 Suite *shim_suite(void)
 {
 	Suite *s = suite_create("shim");
-	TCase *t = tcase_create("exports");
+	TCase *t = UNIT_TCASE(s, "exports", test_every_driver_symbol, test_proc_address_versions,
+			      test_proc_address_per_thread, test_proc_address_missing,
+			      test_unsupported_says_so, test_error_names, test_without_gleamd);
 
-	tcase_add_checked_fixture(t, setup, teardown);
-	tcase_add_test(t, test_every_driver_symbol);
-	tcase_add_test(t, test_proc_address_versions);
-	tcase_add_test(t, test_proc_address_per_thread);
-	tcase_add_test(t, test_proc_address_missing);
-	tcase_add_test(t, test_unsupported_says_so);
-	tcase_add_test(t, test_error_names);
-	tcase_add_test(t, test_without_gleamd);
-	suite_add_tcase(s, t);
-	t = tcase_create("transport");
+	tcase_add_checked_fixture(t, unit_shim_open, unit_shim_close);
+	t = UNIT_TCASE(s, "transport", test_bell_fails_while_draining);
 	tcase_set_timeout(t, 30);
-	tcase_add_test(t, test_bell_fails_while_draining);
-	suite_add_tcase(s, t);
 	return s;
 }

@@ -16,7 +16,9 @@ START_TEST(test_numbers_and_names)
 		if (!gl_fn_table[i].name)
 			continue;
 		named++;
-		ck_assert_int_eq(strncmp(gl_fn_table[i].name, "cu", 2), 0);
+		/* Driver functions, and the few messages of Gleam's own (no symbol). */
+		ck_assert(!strncmp(gl_fn_table[i].name, "cu", 2) ||
+			  !strncmp(gl_fn_table[i].name, "gleam", 5));
 		ck_assert_uint_le(gl_fn_table[i].cls, GL_SYNC);
 		for (unsigned int j = 1; j < i; j++)
 			if (gl_fn_table[j].name)
@@ -68,12 +70,8 @@ END_TEST
 Suite *table_suite(void)
 {
 	Suite *s = suite_create("table");
-	TCase *t = tcase_create("generated");
 
-	tcase_add_test(t, test_numbers_and_names);
-	tcase_add_test(t, test_fixed_numbers);
-	tcase_add_test(t, test_classes);
-	tcase_add_test(t, test_arg_blocks);
-	suite_add_tcase(s, t);
+	UNIT_TCASE(s, "generated", test_numbers_and_names, test_fixed_numbers, test_classes,
+		   test_arg_blocks);
 	return s;
 }

@@ -120,13 +120,7 @@ END_TEST
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
-	TCase *tc = tcase_create("util");
 
-	tcase_add_test(tc, test_secret_eq);
-	tcase_add_test(tc, test_peer_name);
-	tcase_add_test(tc, test_escape);
-	tcase_add_test(tc, test_ident);
-	tcase_add_test(tc, test_private_dir);
-	suite_add_tcase(s, tc);
+	UNIT_TCASE(s, "util", test_secret_eq, test_peer_name, test_escape, test_ident, test_private_dir);
 	return s;
 }

@@ -14,4 +14,25 @@ Suite *chunkstore_suite(void);
 Suite *cubin_suite(void);
 Suite *util_suite(void);
 
+/*
+ * The libcuda.so.1 under test ($GLEAM_SHIM, else build/lib/), opened and
+ * closed around each test of a case by unit_shim_open and unit_shim_close
+ * (a checked fixture), with no gleamd to reach.  unit_sym fails the test
+ * if the library does not export name.
+ */
+extern void *unit_shim;
+const char *unit_shim_path(void);
+void unit_shim_open(void);
+void unit_shim_close(void);
+void *unit_sym(const char *name);
+
+/*
+ * A new test case of s named name, holding the tests of a NULL-terminated
+ * list in its order; UNIT_TCASE(s, name, test, ...) writes the list.  The
+ * caller sets fixtures and timeouts on what it returns.
+ */
+TCase *unit_tcase(Suite *s, const char *name, const TTest *const *tests);
+#define UNIT_TCASE(s, name, ...) \
+	unit_tcase((s), (name), (const TTest *const[]){ __VA_ARGS__, NULL })
+
 #endif

@@ -25,12 +25,6 @@
  */
 #include "common.h"
 
-struct gemm_case {
-	int m, n, k;
-	cublasOperation_t ta, tb;
-	float alpha, beta;
-};
-
 /* float to bfloat16 bits, round to nearest even (no NaNs come here). */
 static uint16_t to_bf16(float f)
 {
@@ -50,95 +44,33 @@ static double from_bf16(uint16_t h)
 	return f;
 }
 
+/* A bfloat16 input: the rounded value is what the reference sees. */
+static double fill_bf16(void *h, size_t i)
+{
+	uint16_t *b = h;
+
+	b[i] = to_bf16(lcg_uniform());
+	return from_bf16(b[i]);
+}
+
 static int run_case(cublasHandle_t h, const struct gemm_case *cs)
 {
-	int m = cs->m, n = cs->n, k = cs->k;
-	int ta = cs->ta != CUBLAS_OP_N, tb = cs->tb != CUBLAS_OP_N;
-	int lda = ta ? k : m, acols = ta ? m : k;
-	int ldb = tb ? n : k, bcols = tb ? k : n;
-	int ldc = m;
-	size_t na = (size_t)lda * acols, nb = (size_t)ldb * bcols, nc = (size_t)ldc * n;
-	uint16_t *ha = xmalloc(na * sizeof(uint16_t)), *hb = xmalloc(nb * sizeof(uint16_t));
-	float *hc = xmalloc(nc * sizeof(float));
-	double *da = xmalloc(na * sizeof(double)), *db = xmalloc(nb * sizeof(double));
-	double *dc0 = xmalloc(nc * sizeof(double)), *ref = xmalloc(nc * sizeof(double));
-	double *mag = xmalloc(nc * sizeof(double));
-	void *ga, *gb;
-	float *gc;
-	char what[112];
-	double err, tol;
-	size_t i, where;
-	int pass;
+	struct gemm_run r;
 
-	for (i = 0; i < na; i++) {
-		ha[i] = to_bf16(lcg_uniform());
-		da[i] = from_bf16(ha[i]);
-	}
-	for (i = 0; i < nb; i++) {
-		hb[i] = to_bf16(lcg_uniform());
-		db[i] = from_bf16(hb[i]);
-	}
-	for (i = 0; i < nc; i++)
-		dc0[i] = hc[i] = lcg_uniform();
-
-	CUDA_CHECK(cudaMalloc(&ga, na * sizeof(uint16_t)));
-	CUDA_CHECK(cudaMalloc(&gb, nb * sizeof(uint16_t)));
-	CUDA_CHECK(cudaMalloc((void **)&gc, nc * sizeof(float)));
-	CUDA_CHECK(cudaMemcpy(ga, ha, na * sizeof(uint16_t), cudaMemcpyHostToDevice));
-	CUDA_CHECK(cudaMemcpy(gb, hb, nb * sizeof(uint16_t), cudaMemcpyHostToDevice));
-	CUDA_CHECK(cudaMemcpy(gc, hc, nc * sizeof(float), cudaMemcpyHostToDevice));
-
-	CUBLAS_CHECK(cublasGemmEx(h, cs->ta, cs->tb, m, n, k, &cs->alpha,
-				  ga, CUDA_R_16BF, lda, gb, CUDA_R_16BF, ldb, &cs->beta,
-				  gc, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-	CUDA_CHECK(cudaGetLastError());
-	CUDA_CHECK(cudaMemcpy(hc, gc, nc * sizeof(float), cudaMemcpyDeviceToHost));
-
-	ref_gemm(m, n, k, cs->alpha, da, lda, ta, db, ldb, tb, cs->beta,
-		 cs->beta != 0 ? dc0 : NULL, ref, mag);
-	err = max_rel_err(nc, hc, ref, mag, &where);
-	tol = 2.0 * (k + 2) * FLOAT_U;
-	snprintf(what, sizeof(what), "bf16gemm %dx%dx%d %c%c alpha %g beta %g", m, n, k,
-		 ta ? 'T' : 'N', tb ? 'T' : 'N', cs->alpha, cs->beta);
-	pass = report(what, err, tol, hc, nc, where, ref);
-
-	CUDA_CHECK(cudaFree(ga));
-	CUDA_CHECK(cudaFree(gb));
-	CUDA_CHECK(cudaFree(gc));
-	free(ha);
-	free(hb);
-	free(hc);
-	free(da);
-	free(db);
-	free(dc0);
-	free(ref);
-	free(mag);
-	return pass;
+	gemm_setup(&r, cs, sizeof(uint16_t), fill_bf16);
+	CUBLAS_CHECK(cublasGemmEx(h, cs->ta, cs->tb, cs->m, cs->n, cs->k, &cs->alpha,
+				  r.ga, CUDA_R_16BF, r.lda, r.gb, CUDA_R_16BF, r.ldb, &cs->beta,
+				  r.gc, CUDA_R_32F, r.ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+	return gemm_check(&r, "bf16gemm", 2.0 * (cs->k + 2) * FLOAT_U);
 }
 
 int main(void)
 {
 	static const struct gemm_case cases[] = {
-		{ 1024, 1024, 1024, CUBLAS_OP_N, CUBLAS_OP_N, 1.0f, 0.0f },
-		{ 333, 517, 771, CUBLAS_OP_N, CUBLAS_OP_T, 0.75f, 1.0f },
+		{ 1024, 1024, 1024, CUBLAS_OP_N, CUBLAS_OP_N, 0, 1.0f, 0.0f },
+		{ 333, 517, 771, CUBLAS_OP_N, CUBLAS_OP_T, 0, 0.75f, 1.0f },
 	};
-	cublasHandle_t h;
-	struct cudaDeviceProp p;
-	int failed = 0, version;
-	size_t i;
 
-	CUDA_CHECK(cudaGetDeviceProperties(&p, 0));
-	fprintf(stderr, "device: %s, %d SMs\n", p.name, p.multiProcessorCount);
-	CUBLAS_CHECK(cublasCreate(&h));
-	CUBLAS_CHECK(cublasGetVersion(h, &version));
-	fprintf(stderr, "cuBLAS %d\n", version);
-
-	lcg_seed(0x5eed0002);
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		failed += !run_case(h, &cases[i]);
-
-	CUBLAS_CHECK(cublasDestroy(h));
-	CUDA_CHECK(cudaDeviceSynchronize());
-	printf("bf16gemm: %s\n", failed ? "FAIL" : "PASS");
-	return failed ? 1 : 0;
+	return gemm_main("bf16gemm", cases, sizeof(cases) / sizeof(cases[0]), 0x5eed0002,
+			 run_case, NULL);
 }

@@ -5,7 +5,9 @@
  * that also sums |a*b| for the error bound, a coarse rendering of the error
  * (so that runs with bitwise equal results print the same text whatever the
  * last digits), and an FNV-1a hash of a result's bits (on stderr: direct and
- * Gleam runs on the same GPU with the same cuBLAS must agree bit for bit).
+ * Gleam runs on the same GPU with the same cuBLAS must agree bit for bit),
+ * and the run of a case around the one call each program tests: inputs,
+ * device copies, the check against the reference and the verdict.
  *
  * Column-major throughout, as cuBLAS: element (i, j) of an ld-strided
  * matrix is at [i + j * ld].
@@ -185,6 +187,151 @@ static int report(const char *what, double err, double tol, const float *c,
 		(unsigned long long)fnv1a(c, count * sizeof(float)), err, where,
 		(double)c[where], ref[where]);
 	return pass;
+}
+
+/* One GEMM case: C = alpha * op(A) * op(B) + beta * C, A's columns padded. */
+struct gemm_case {
+	int m, n, k;
+	cublasOperation_t ta, tb;
+	int lda_pad;
+	float alpha, beta;
+};
+
+/*
+ * One case's matrices on the host and on the GPU.  A and B are stored as
+ * the GEMM reads them (esize bytes an element) and as doubles for the
+ * reference; C is float throughout.
+ */
+struct gemm_run {
+	const struct gemm_case *cs;
+	int ta, tb, lda, ldb, ldc;
+	size_t na, nb, nc, esize;
+	void *ha, *hb;
+	float *hc;
+	double *da, *db, *dc0, *ref, *mag;
+	void *ga, *gb;
+	float *gc;
+};
+
+/* Stores a fresh LCG value as element i of h and returns what it holds. */
+typedef double (*gemm_fill_fn)(void *h, size_t i);
+
+/*
+ * Shapes, inputs and device copies of one case.  The LCG fills A, then B,
+ * then C, so that a program's inputs depend only on its seed and cases.
+ */
+static void gemm_setup(struct gemm_run *r, const struct gemm_case *cs, size_t esize,
+		       gemm_fill_fn fill)
+{
+	int m = cs->m, n = cs->n, k = cs->k;
+	/* Stored shapes: A is m x k (k x m transposed), B k x n (n x k). */
+	int acols, bcols;
+	size_t i;
+
+	r->cs = cs;
+	r->ta = cs->ta != CUBLAS_OP_N;
+	r->tb = cs->tb != CUBLAS_OP_N;
+	r->lda = (r->ta ? k : m) + cs->lda_pad;
+	acols = r->ta ? m : k;
+	r->ldb = r->tb ? n : k;
+	bcols = r->tb ? k : n;
+	r->ldc = m;
+	r->na = (size_t)r->lda * acols;
+	r->nb = (size_t)r->ldb * bcols;
+	r->nc = (size_t)r->ldc * n;
+	r->esize = esize;
+	r->ha = xmalloc(r->na * esize);
+	r->hb = xmalloc(r->nb * esize);
+	r->hc = xmalloc(r->nc * sizeof(float));
+	r->da = xmalloc(r->na * sizeof(double));
+	r->db = xmalloc(r->nb * sizeof(double));
+	r->dc0 = xmalloc(r->nc * sizeof(double));
+	r->ref = xmalloc(r->nc * sizeof(double));
+	r->mag = xmalloc(r->nc * sizeof(double));
+
+	for (i = 0; i < r->na; i++)
+		r->da[i] = fill(r->ha, i);
+	for (i = 0; i < r->nb; i++)
+		r->db[i] = fill(r->hb, i);
+	for (i = 0; i < r->nc; i++)
+		r->dc0[i] = r->hc[i] = lcg_uniform();
+
+	CUDA_CHECK(cudaMalloc(&r->ga, r->na * esize));
+	CUDA_CHECK(cudaMalloc(&r->gb, r->nb * esize));
+	CUDA_CHECK(cudaMalloc((void **)&r->gc, r->nc * sizeof(float)));
+	CUDA_CHECK(cudaMemcpy(r->ga, r->ha, r->na * esize, cudaMemcpyHostToDevice));
+	CUDA_CHECK(cudaMemcpy(r->gb, r->hb, r->nb * esize, cudaMemcpyHostToDevice));
+	CUDA_CHECK(cudaMemcpy(r->gc, r->hc, r->nc * sizeof(float), cudaMemcpyHostToDevice));
+}
+
+/*
+ * After the program's GEMM call: the result back, checked against the
+ * reference within tol, the verdict reported under the program's name, and
+ * everything freed.  Returns whether the case passed.
+ */
+static int gemm_check(struct gemm_run *r, const char *name, double tol)
+{
+	const struct gemm_case *cs = r->cs;
+	char what[112];
+	size_t where;
+	double err;
+	int pass;
+
+	CUDA_CHECK(cudaGetLastError());
+	CUDA_CHECK(cudaMemcpy(r->hc, r->gc, r->nc * sizeof(float), cudaMemcpyDeviceToHost));
+
+	ref_gemm(cs->m, cs->n, cs->k, cs->alpha, r->da, r->lda, r->ta, r->db, r->ldb, r->tb,
+		 cs->beta, cs->beta != 0 ? r->dc0 : NULL, r->ref, r->mag);
+	err = max_rel_err(r->nc, r->hc, r->ref, r->mag, &where);
+	snprintf(what, sizeof(what), "%s %dx%dx%d %c%c alpha %g beta %g", name,
+		 cs->m, cs->n, cs->k, r->ta ? 'T' : 'N', r->tb ? 'T' : 'N',
+		 cs->alpha, cs->beta);
+	pass = report(what, err, tol, r->hc, r->nc, where, r->ref);
+
+	CUDA_CHECK(cudaFree(r->ga));
+	CUDA_CHECK(cudaFree(r->gb));
+	CUDA_CHECK(cudaFree(r->gc));
+	free(r->ha);
+	free(r->hb);
+	free(r->hc);
+	free(r->da);
+	free(r->db);
+	free(r->dc0);
+	free(r->ref);
+	free(r->mag);
+	return pass;
+}
+
+/*
+ * A program's main: the device and cuBLAS version on stderr, setup (may be
+ * NULL) given the handle, the cases run from the seed, one verdict line.
+ * Exits 1 if any case fails.
+ */
+static int gemm_main(const char *name, const struct gemm_case *cases, size_t ncases,
+		     uint64_t seed, int (*run_case)(cublasHandle_t, const struct gemm_case *),
+		     void (*setup)(cublasHandle_t))
+{
+	cublasHandle_t h;
+	struct cudaDeviceProp p;
+	int failed = 0, version;
+	size_t i;
+
+	CUDA_CHECK(cudaGetDeviceProperties(&p, 0));
+	fprintf(stderr, "device: %s, %d SMs\n", p.name, p.multiProcessorCount);
+	CUBLAS_CHECK(cublasCreate(&h));
+	CUBLAS_CHECK(cublasGetVersion(h, &version));
+	fprintf(stderr, "cuBLAS %d\n", version);
+	if (setup)
+		setup(h);
+
+	lcg_seed(seed);
+	for (i = 0; i < ncases; i++)
+		failed += !run_case(h, &cases[i]);
+
+	CUBLAS_CHECK(cublasDestroy(h));
+	CUDA_CHECK(cudaDeviceSynchronize());
+	printf("%s: %s\n", name, failed ? "FAIL" : "PASS");
+	return failed ? 1 : 0;
 }
 
 #endif

@@ -23,99 +23,35 @@
  */
 #include "common.h"
 
-struct sgemm_case {
-	int m, n, k;
-	cublasOperation_t ta, tb;
-	int lda_pad;
-	float alpha, beta;
-};
-
-static int run_case(cublasHandle_t h, const struct sgemm_case *cs)
+/* A plain float input: stored as it is drawn. */
+static double fill_float(void *h, size_t i)
 {
-	int m = cs->m, n = cs->n, k = cs->k;
-	int ta = cs->ta != CUBLAS_OP_N, tb = cs->tb != CUBLAS_OP_N;
-	/* Stored shapes: A is m x k (k x m transposed), B k x n (n x k). */
-	int arows = ta ? k : m, acols = ta ? m : k;
-	int brows = tb ? n : k, bcols = tb ? k : n;
-	int lda = arows + cs->lda_pad, ldb = brows, ldc = m;
-	size_t na = (size_t)lda * acols, nb = (size_t)ldb * bcols, nc = (size_t)ldc * n;
-	float *ha = xmalloc(na * sizeof(float)), *hb = xmalloc(nb * sizeof(float));
-	float *hc = xmalloc(nc * sizeof(float));
-	double *da = xmalloc(na * sizeof(double)), *db = xmalloc(nb * sizeof(double));
-	double *dc0 = xmalloc(nc * sizeof(double)), *ref = xmalloc(nc * sizeof(double));
-	double *mag = xmalloc(nc * sizeof(double));
-	float *ga, *gb, *gc;
-	char what[96];
-	double err, tol;
-	size_t i, where;
-	int pass;
+	return ((float *)h)[i] = lcg_uniform();
+}
 
-	for (i = 0; i < na; i++)
-		da[i] = ha[i] = lcg_uniform();
-	for (i = 0; i < nb; i++)
-		db[i] = hb[i] = lcg_uniform();
-	for (i = 0; i < nc; i++)
-		dc0[i] = hc[i] = lcg_uniform();
+static int run_case(cublasHandle_t h, const struct gemm_case *cs)
+{
+	struct gemm_run r;
 
-	CUDA_CHECK(cudaMalloc((void **)&ga, na * sizeof(float)));
-	CUDA_CHECK(cudaMalloc((void **)&gb, nb * sizeof(float)));
-	CUDA_CHECK(cudaMalloc((void **)&gc, nc * sizeof(float)));
-	CUDA_CHECK(cudaMemcpy(ga, ha, na * sizeof(float), cudaMemcpyHostToDevice));
-	CUDA_CHECK(cudaMemcpy(gb, hb, nb * sizeof(float), cudaMemcpyHostToDevice));
-	CUDA_CHECK(cudaMemcpy(gc, hc, nc * sizeof(float), cudaMemcpyHostToDevice));
+	gemm_setup(&r, cs, sizeof(float), fill_float);
+	CUBLAS_CHECK(cublasSgemm(h, cs->ta, cs->tb, cs->m, cs->n, cs->k, &cs->alpha,
+				 r.ga, r.lda, r.gb, r.ldb, &cs->beta, r.gc, r.ldc));
+	return gemm_check(&r, "sgemm", (cs->k + 2) * FLOAT_U);
+}
 
-	CUBLAS_CHECK(cublasSgemm(h, cs->ta, cs->tb, m, n, k, &cs->alpha, ga, lda, gb, ldb,
-				 &cs->beta, gc, ldc));
-	CUDA_CHECK(cudaGetLastError());
-	CUDA_CHECK(cudaMemcpy(hc, gc, nc * sizeof(float), cudaMemcpyDeviceToHost));
-
-	ref_gemm(m, n, k, cs->alpha, da, lda, ta, db, ldb, tb, cs->beta,
-		 cs->beta != 0 ? dc0 : NULL, ref, mag);
-	err = max_rel_err(nc, hc, ref, mag, &where);
-	tol = (k + 2) * FLOAT_U;
-	snprintf(what, sizeof(what), "sgemm %dx%dx%d %c%c alpha %g beta %g", m, n, k,
-		 ta ? 'T' : 'N', tb ? 'T' : 'N', cs->alpha, cs->beta);
-	pass = report(what, err, tol, hc, nc, where, ref);
-
-	CUDA_CHECK(cudaFree(ga));
-	CUDA_CHECK(cudaFree(gb));
-	CUDA_CHECK(cudaFree(gc));
-	free(ha);
-	free(hb);
-	free(hc);
-	free(da);
-	free(db);
-	free(dc0);
-	free(ref);
-	free(mag);
-	return pass;
+/* Plain float arithmetic: no TF32 unless the environment forces it. */
+static void default_math(cublasHandle_t h)
+{
+	CUBLAS_CHECK(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
 }
 
 int main(void)
 {
-	static const struct sgemm_case cases[] = {
+	static const struct gemm_case cases[] = {
 		{ 1024, 1024, 1024, CUBLAS_OP_N, CUBLAS_OP_N, 0, 1.0f, 0.0f },
 		{ 517, 263, 389, CUBLAS_OP_T, CUBLAS_OP_N, 3, 1.5f, -0.5f },
 	};
-	cublasHandle_t h;
-	struct cudaDeviceProp p;
-	int failed = 0, version;
-	size_t i;
 
-	CUDA_CHECK(cudaGetDeviceProperties(&p, 0));
-	fprintf(stderr, "device: %s, %d SMs\n", p.name, p.multiProcessorCount);
-	CUBLAS_CHECK(cublasCreate(&h));
-	CUBLAS_CHECK(cublasGetVersion(h, &version));
-	fprintf(stderr, "cuBLAS %d\n", version);
-	/* Plain float arithmetic: no TF32 unless the environment forces it. */
-	CUBLAS_CHECK(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
-
-	lcg_seed(0x5eed0001);
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		failed += !run_case(h, &cases[i]);
-
-	CUBLAS_CHECK(cublasDestroy(h));
-	CUDA_CHECK(cudaDeviceSynchronize());
-	printf("sgemm: %s\n", failed ? "FAIL" : "PASS");
-	return failed ? 1 : 0;
+	return gemm_main("sgemm", cases, sizeof(cases) / sizeof(cases[0]), 0x5eed0001,
+			 run_case, default_math);
 }

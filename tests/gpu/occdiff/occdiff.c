@@ -12,7 +12,7 @@
  *
  *   names       every kernel the driver lists is in the index, and no more
  *   attributes  each function attribute the driver reports, against the
- *               attributes computed from the cubin (common/occupancy.c)
+ *               attributes computed from the cubin (common/cudarules.c)
  *   parameters  each parameter's offset and size
  *   occupancy   cuOccupancy* over a sweep of block sizes, dynamic shared
  *               memory, flags, carveouts and cache preferences, against
@@ -46,7 +46,7 @@
 
 #include "cluster_probe.h"
 #include "cubin.h"
-#include "occupancy.h"
+#include "cudarules.h"
 
 #define CK(x) do { CUresult r_ = (x); if (r_) { fprintf(stderr, "%s: %d\n", #x, r_); exit(2); } } while (0)
 

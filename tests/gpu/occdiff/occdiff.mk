@@ -13,11 +13,11 @@ OCCDIFF_IMGS := $(addprefix $(OCCDIFF_DIR)/,kernels-sm90.cubin kernels-sm90a.cub
 	kernels-maxreg32.cubin kernels-dlcm.cubin kernels.fatbin kernels.ptx)
 
 $(OCCDIFF): tests/gpu/occdiff/occdiff.c tests/gpu/occdiff/cluster_probe.h common/cubin.c \
-		common/occupancy.c common/util.c broker/cluster_probe.c common/cubin.h \
-		common/occupancy.h broker/cluster_probe.h $(GEN_DIR)/.stamp
+		common/cudarules.c common/util.c broker/cluster_probe.c common/cubin.h \
+		common/cudarules.h broker/cluster_probe.h $(GEN_DIR)/.stamp
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) -o $@ tests/gpu/occdiff/occdiff.c common/cubin.c \
-		common/occupancy.c common/util.c broker/cluster_probe.c \
+		common/cudarules.c common/util.c broker/cluster_probe.c \
 		-L$(CUDA)/lib64/stubs -lcuda -ldl -lpthread
 
 $(OCCDIFF_DIR)/kernels-sm90.cubin: $(OCCDIFF_SRC)

@@ -126,12 +126,33 @@ def gen(torch, seed):
 # a steady-state iteration brings back), but every key it returns must also
 # be in the first result with the same value when stateless.
 
-def build_resnet50(ctx):
+def resnet50(ctx, batch):
+    """ResNet-50 with weights from seed 0, and a batch of images from seed 1."""
     torch = ctx.torch
     tv = need("torchvision")
     torch.manual_seed(0)
     model = tv.models.resnet50(weights=None).eval()
-    x = torch.randn(4, 3, 224, 224, generator=gen(torch, 1))
+    return model, torch.randn(batch, 3, 224, 224, generator=gen(torch, 1))
+
+
+def transformer(ctx, config, model_class, tokens, seed, mask=True):
+    """A transformers model (weights from seed 0), and a function that
+    brings token ids from seed (and an attention mask of ones) to the
+    device, as keyword arguments for the model: each inference calls it."""
+    torch = ctx.torch
+    tf = need("transformers")
+    torch.manual_seed(0)
+    cfg = getattr(tf, config)()
+    model = getattr(tf, model_class)(cfg).eval()
+    inputs = {"input_ids": torch.randint(0, cfg.vocab_size, (1, tokens), generator=gen(torch, seed))}
+    if mask:
+        inputs["attention_mask"] = torch.ones_like(inputs["input_ids"])
+    return cfg, model, lambda: {k: v.to(ctx.dev) for k, v in inputs.items()}
+
+
+def build_resnet50(ctx):
+    torch = ctx.torch
+    model, x = resnet50(ctx, 4)
 
     def run_once(first):
         with torch.inference_mode():
@@ -143,10 +164,7 @@ def build_resnet50(ctx):
 
 def build_resnet50_b1(ctx):
     torch = ctx.torch
-    tv = need("torchvision")
-    torch.manual_seed(0)
-    model = tv.models.resnet50(weights=None).eval()
-    x = torch.randn(1, 3, 224, 224, generator=gen(torch, 1))
+    model, x = resnet50(ctx, 1)
     state = {}
 
     def run_once(first):
@@ -162,16 +180,11 @@ def build_resnet50_b1(ctx):
 
 def build_bert(ctx):
     torch = ctx.torch
-    tf = need("transformers")
-    torch.manual_seed(0)
-    cfg = tf.BertConfig()
-    model = tf.BertModel(cfg).eval()
-    ids = torch.randint(0, cfg.vocab_size, (1, 128), generator=gen(torch, 2))
-    mask = torch.ones_like(ids)
+    cfg, model, inputs = transformer(ctx, "BertConfig", "BertModel", 128, 2)
 
     def run_once(first):
         with torch.inference_mode():
-            out = model(input_ids=ids.to(ctx.dev), attention_mask=mask.to(ctx.dev))
+            out = model(**inputs())
         return {"last_hidden_state": out.last_hidden_state.cpu().numpy(),
                 "pooler_output": out.pooler_output.cpu().numpy()}
 
@@ -180,15 +193,11 @@ def build_bert(ctx):
 
 def build_gpt2(ctx):
     torch = ctx.torch
-    tf = need("transformers")
-    torch.manual_seed(0)
-    cfg = tf.GPT2Config()
-    model = tf.GPT2LMHeadModel(cfg).eval()
-    ids = torch.randint(0, cfg.vocab_size, (1, 128), generator=gen(torch, 3))
+    cfg, model, inputs = transformer(ctx, "GPT2Config", "GPT2LMHeadModel", 128, 3, mask=False)
 
     def run_once(first):
         with torch.inference_mode():
-            logits = model(input_ids=ids.to(ctx.dev)).logits
+            logits = model(**inputs()).logits
             # The next token's scores, what generation needs; the whole
             # 128 x 50257 logits (26 MB) only the first time.
             res = {"last_logits": logits[:, -1, :].cpu().numpy()}
@@ -201,19 +210,13 @@ def build_gpt2(ctx):
 
 def build_gpt2_generate(ctx):
     torch = ctx.torch
-    tf = need("transformers")
-    torch.manual_seed(0)
-    cfg = tf.GPT2Config()
-    model = tf.GPT2LMHeadModel(cfg).eval()
-    prompt = torch.randint(0, cfg.vocab_size, (1, 16), generator=gen(torch, 4))
-    mask = torch.ones_like(prompt)
+    cfg, model, prompt = transformer(ctx, "GPT2Config", "GPT2LMHeadModel", 16, 4)
 
     def run_once(first):
         with torch.inference_mode():
             # min_new_tokens: exactly 32 new tokens even if random weights
             # make the end-of-text token the likeliest.
-            out = model.generate(input_ids=prompt.to(ctx.dev), attention_mask=mask.to(ctx.dev),
-                                 max_new_tokens=32, min_new_tokens=32, do_sample=False,
+            out = model.generate(**prompt(), max_new_tokens=32, min_new_tokens=32, do_sample=False,
                                  num_beams=1, pad_token_id=cfg.eos_token_id,
                                  return_dict_in_generate=True, output_scores=True)
         return {"tokens": out.sequences.cpu().numpy(),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Function attributes and occupancy as NVIDIA's driver computes them
- * (occupancy.h).  An SM holds as many blocks as the tightest of its
+ * (cudarules.h).  An SM holds as many blocks as the tightest of its
  * limits allows: warps, registers (allocated per warp, in each of four
  * sub-partitions), shared memory (per block: static, dynamic and what the
  * driver reserves, rounded to its granularity, against the carveout the
@@ -12,7 +12,7 @@
 #include <limits.h>
 #include <string.h>
 
-#include "occupancy.h"
+#include "cudarules.h"
 #include "util.h"
 
 #define A(x)	CU_DEVICE_ATTRIBUTE_##x
@@ -447,4 +447,61 @@ CUresult gl_occ_cluster_size(const int32_t *dev, const struct gleam_cluster_tabl
 		}
 	}
 	return CUDA_SUCCESS;
+}
+
+/* ---- settings the driver takes ---- */
+
+CUresult gl_func_attr_check(const int32_t *dev, int32_t static_smem, CUfunction_attribute attr,
+			    int value)
+{
+	int32_t optin = dev ? dev[A(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)] : 0;
+
+	switch (attr) {
+	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES:
+		if (value < 0 || (optin > 0 && (int64_t)value + static_smem > optin))
+			return CUDA_ERROR_INVALID_VALUE;
+		return CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT:
+		return value < -1 || value > 100 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH:
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT:
+	case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH:
+	case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED:
+	case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+		return value < 0 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+	default:
+		/* The others are read-only. */
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+}
+
+CUresult gl_pool_attr_in(CUmemPool_attribute attr, const void *value, uint64_t *v)
+{
+	if (!value)
+		return CUDA_ERROR_INVALID_VALUE;
+	switch (attr) {
+	case CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES:
+	case CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC:
+	case CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES:
+		/* On or off, whatever non-zero value turned it on. */
+		*v = *(const int *)value != 0;
+		return CUDA_SUCCESS;
+	case CU_MEMPOOL_ATTR_RELEASE_THRESHOLD:
+		*v = *(const cuuint64_t *)value;
+		return CUDA_SUCCESS;
+	case CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH:
+	case CU_MEMPOOL_ATTR_USED_MEM_HIGH:
+		*v = *(const cuuint64_t *)value;
+		return *v ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
+}
+
+void gl_pool_attr_out(CUmemPool_attribute attr, uint64_t v, void *value)
+{
+	if (gl_pool_attr_is_int(attr))
+		*(int *)value = (int)v;
+	else
+		*(cuuint64_t *)value = v;
 }

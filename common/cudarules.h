@@ -2,7 +2,8 @@
 /*
  * The CUDA rules that follow from a kernel's resources and a device's
  * properties alone, computed as NVIDIA's driver computes them: the
- * function attributes a cubin implies, and the occupancy family
+ * function attributes a cubin implies and which settings of them the
+ * driver takes, the memory pools' attributes, and the occupancy family
  * (blocks per multiprocessor, the block size of best occupancy, the
  * dynamic shared memory left, active clusters).  The shim answers those
  * calls from this without asking the server, and the sim backend answers
@@ -11,9 +12,10 @@
  * dev is a device's attribute array, indexed by CUdevice_attribute (as in
  * struct gleam_devinfo).
  */
-#ifndef GLEAM_OCCUPANCY_H
-#define GLEAM_OCCUPANCY_H
+#ifndef GLEAM_CUDARULES_H
+#define GLEAM_CUDARULES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,6 +27,37 @@
 /* The attributes the driver reports for a freshly loaded function. */
 void gl_func_attrs(const int32_t *dev, const struct gl_kres *res,
 		   int32_t attr[GLEAM_FUNC_ATTR_MAX]);
+
+/*
+ * Whether cuFuncSetAttribute takes value for attr, for a function of
+ * static_smem bytes of static shared memory on a device (dev NULL: any
+ * device's opt-in limit is taken as met).
+ */
+CUresult gl_func_attr_check(const int32_t *dev, int32_t static_smem, CUfunction_attribute attr,
+			    int value);
+
+/*
+ * A memory pool's attributes: the reuse policies are ints, the threshold
+ * and the amounts 64-bit.  gl_pool_attr_in reads what cuMemPoolSetAttribute
+ * was given as the driver takes it (a policy is on or off; a high
+ * watermark is only ever reset, to zero; the current amounts are read-only).
+ */
+static inline bool gl_pool_attr_known(int64_t attr)
+{
+	return attr >= CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES &&
+	       attr <= CU_MEMPOOL_ATTR_USED_MEM_HIGH;
+}
+
+static inline bool gl_pool_attr_is_int(int64_t attr)
+{
+	return attr >= CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES &&
+	       attr <= CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES;
+}
+
+CUresult gl_pool_attr_in(CUmemPool_attribute attr, const void *value, uint64_t *v);
+
+/* Writes v to value as attr's type. */
+void gl_pool_attr_out(CUmemPool_attribute attr, uint64_t v, void *value);
 
 /* What occupancy depends on beyond the device: a function's current state. */
 struct gl_occ_func {
@@ -64,4 +97,4 @@ CUresult gl_occ_clusters(const int32_t *dev, const struct gleam_cluster_table *t
 CUresult gl_occ_cluster_size(const int32_t *dev, const struct gleam_cluster_table *t,
 			     const struct gl_occ_func *f, const struct gl_occ_launch *l, int *n);
 
-#endif /* GLEAM_OCCUPANCY_H */
+#endif /* GLEAM_CUDARULES_H */
