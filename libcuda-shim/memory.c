@@ -355,6 +355,16 @@ bool shim_mem_free_own(uint64_t ctx, CUdeviceptr dptr)
 	return true;
 }
 
+CUresult shim_mem_keep(CUdeviceptr base, size_t size, uint64_t ctx)
+{
+	return alloc_add(base, size, ctx, NULL) ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
+}
+
+bool shim_mem_forget(CUdeviceptr base)
+{
+	return !alloc_forget_entry(base, NULL);
+}
+
 CUresult shim_cuMemFree(CUdeviceptr dptr)
 {
 	struct gl_a_cuMemFree a = { .dptr = dptr };
