@@ -43,6 +43,8 @@ PROGRAMS=(
 	"steady launch 2"
 	"rowfills"
 	"arrays"
+	"gnodes"
+	"jitlink"
 )
 
 # Run modes: name and the environment the Gleam runs get.
