@@ -50,6 +50,7 @@ struct kernel_node {
 	struct shim_func *f;		/* a function, or a kernel */
 	bool is_kernel;			/* given as CUkernel (kern) */
 	unsigned int grid[3], block[3], shmem;
+	CUkernel kern;			/* kern and ctx as given: GetParams answers them */
 	CUcontext ctx;
 	unsigned char *buf;		/* the packed parameters */
 	uint64_t len;
@@ -281,7 +282,8 @@ static CUresult prep_kernel(const CUDA_KERNEL_NODE_PARAMS_v3 *k, struct prep *p)
 	kn->block[1] = k->blockDimY;
 	kn->block[2] = k->blockDimZ;
 	kn->shmem = k->sharedMemBytes;
-	kn->ctx = k->func ? NULL : k->ctx;
+	kn->kern = k->kern;
+	kn->ctx = k->ctx;
 	r = shim_check_dims(f, kn->grid, kn->block, kn->shmem);
 	if (r)
 		return r;
@@ -304,7 +306,8 @@ static CUresult prep_kernel(const CUDA_KERNEL_NODE_PARAMS_v3 *k, struct prep *p)
 	for (uint32_t i = 0; i < f->nparams; i++)
 		if (f->params[i].offset < len)
 			kn->kp[i] = kn->buf + f->params[i].offset;
-	r = ctx_of(kn->ctx, &p->w.ctx);
+	/* A kernel runs in the context the node names; a function in its own. */
+	r = ctx_of(k->func ? NULL : k->ctx, &p->w.ctx);
 	if (r)
 		return r;
 	p->w.kernel.func = f->o.id;
@@ -1379,7 +1382,7 @@ CUresult shim_cuGraphKernelNodeGetParams(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS 
 	if (!r) {
 		memset(p, 0, sizeof(*p));
 		kernel_out(&n->u.k, (CUDA_KERNEL_NODE_PARAMS_v1 *)p);
-		p->kern = n->u.k.is_kernel ? (CUkernel)n->u.k.f : NULL;
+		p->kern = n->u.k.kern;
 		p->ctx = n->u.k.ctx;
 	}
 	pthread_mutex_unlock(&gn.lock);
