@@ -294,6 +294,8 @@ CUresult shim_cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s
 void shim_mem_forget_ctx(uint64_t ctx);
 /* The pool the allocation holding p came from, NULL for none. */
 CUmemoryPool shim_mem_pool(CUdeviceptr p);
+/* A process-wide id of the allocation holding p, never reused; 0: none. */
+uint64_t shim_mem_buffer_id(CUdeviceptr p);
 CUresult shim_cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);
 
 /*
