@@ -1811,9 +1811,17 @@ void shim_gnode_put(struct shim_gnode *n)
 		free(n->u.k.buf);
 		free(n->u.k.kp);
 	} else if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL && n->u.cond.bodies) {
-		for (unsigned int i = 0; i < n->u.cond.size; i++)
-			if (n->u.cond.bodies[i])
-				shim_obj_put((struct shim_obj *)n->u.cond.bodies[i]);
+		/*
+		 * A body the program destroyed itself (which the driver forbids)
+		 * was put already, and its object may be another graph's now.
+		 */
+		for (unsigned int i = 0; i < n->u.cond.size; i++) {
+			struct shim_graph *b = (struct shim_graph *)n->u.cond.bodies[i];
+
+			if (b && b->o.magic == (SHIM_OBJ_MAGIC | GL_H_GRAPH) && b->gn &&
+			    b->gn->owner == n)
+				shim_obj_put(&b->o);
+		}
 		free(n->u.cond.bodies);
 	}
 	free(n->deps.v);
