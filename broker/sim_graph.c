@@ -375,7 +375,8 @@ static bool has_type(const struct sim_graph *g, CUgraphNodeType t)
 	for (size_t i = 0; g->gn && i < g->gn->all.n; i++) {
 		const struct sim_gnode *n = g->gn->all.v[i];
 
-		if (n->type == t || (n->type == CU_GRAPH_NODE_TYPE_GRAPH && has_type(n->u.child, t)))
+		if (n->type == t ||
+		    (n->type == CU_GRAPH_NODE_TYPE_GRAPH && has_type(n->u.child, t)))
 			return true;
 	}
 	return false;

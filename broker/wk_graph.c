@@ -552,9 +552,8 @@ CUresult wk_cuGraphConditionalHandleCreate(struct wk_call *k)
 	if (!r)
 		r = ctx_of(k->w, a->ctx, &ctx);
 	if (!r)
-		r = k->w->be->op.f_cuGraphConditionalHandleCreate(&h, g, ctx,
-								   (unsigned int)a->defaultLaunchValue,
-								   (unsigned int)a->flags);
+		r = k->w->be->op.f_cuGraphConditionalHandleCreate(
+			&h, g, ctx, (unsigned int)a->defaultLaunchValue, (unsigned int)a->flags);
 	if (r)
 		return r;
 	o = wk_reply_struct(k, sizeof(*o));

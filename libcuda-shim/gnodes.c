@@ -54,7 +54,7 @@ struct kernel_node {
 	CUcontext ctx;
 	unsigned char *buf;		/* the packed parameters */
 	uint64_t len;
-	void **kp;			/* into buf, one per parameter: what GetParams hands out */
+	void **kp;			/* into buf, a parameter each: what GetParams gives */
 };
 
 struct cond_node {
@@ -343,7 +343,8 @@ static CUresult stage_end(struct shim_graph *g, const CUDA_MEMCPY3D *cp, bool to
 	CUdeviceptr stage;
 	CUresult r;
 
-	if (cp->srcMemoryType == CU_MEMORYTYPE_UNIFIED || cp->dstMemoryType == CU_MEMORYTYPE_UNIFIED) {
+	if (cp->srcMemoryType == CU_MEMORYTYPE_UNIFIED ||
+	    cp->dstMemoryType == CU_MEMORYTYPE_UNIFIED) {
 		/* shim_copy3d_check found it to be host memory: its address is the pointer. */
 		if (to_host && cp->dstMemoryType == CU_MEMORYTYPE_UNIFIED)
 			host = (char *)(uintptr_t)cp->dstDevice;

@@ -216,7 +216,8 @@ static void graph_cases(struct session *s)
 	rc = add_node(s, 501, 500, NULL, 0, 0, &empty);
 	result(rc == 0, "graphs: a node is made");
 	rc = add_node(s, 511, 510, &dep, 1, 1, &empty);
-	result(rc == CUDA_ERROR_INVALID_VALUE, "graphs: a dependency on another graph's node is refused");
+	result(rc == CUDA_ERROR_INVALID_VALUE,
+	       "graphs: a dependency on another graph's node is refused");
 	rc = add_node(s, 512, 510, &dep, 1, 4000, &empty);
 	result(rc == CUDA_ERROR_INVALID_VALUE,
 	       "graphs: more dependencies than the record carries are refused");

@@ -74,7 +74,8 @@ static int c2c(int n, int batch)
 	size_t count = (size_t)n * batch, where;
 	float *h = xmalloc(2 * count * sizeof(float));
 	double *re = xmalloc(count * sizeof(double)), *im = xmalloc(count * sizeof(double));
-	double *ref = xmalloc(2 * count * sizeof(double)), *mag = xmalloc(2 * count * sizeof(double));
+	double *ref = xmalloc(2 * count * sizeof(double));
+	double *mag = xmalloc(2 * count * sizeof(double));
 	cufftComplex *d;
 	cufftHandle plan;
 	char what[64];
