@@ -210,10 +210,11 @@ CUresult wk_cuLinkAddData(struct wk_call *k)
 	return r;
 }
 
-/* The cubin in pieces at offset 0, the logs after the largest image there can be. */
+/* The cubin in pieces at offset 0, the logs after the room the shim has for it. */
 CUresult wk_cuLinkComplete(struct wk_call *k)
 {
 	const struct gl_a_cuLinkComplete *a = wk_args(k, sizeof(*a));
+	const struct gleam_link_complete *c;
 	struct gleam_link_reply *rep;
 	struct wk_link *l;
 	void *cubin = NULL;
@@ -222,15 +223,21 @@ CUresult wk_cuLinkComplete(struct wk_call *k)
 
 	if (!a)
 		return CUDA_ERROR_INVALID_VALUE;
+	c = wk_data(k, sizeof(*c));
+	if (!c || c->reserved || !c->cubin_max || c->cubin_max > GLEAM_IMAGE_MAX)
+		return CUDA_ERROR_INVALID_VALUE;
 	r = wk_handle(k->w, GL_H_LINK, a->state, (void **)&l);
 	if (r)
 		return r;
 	r = k->w->be->op.f_cuLinkComplete(l->st, &cubin, &size);
-	send_logs(k, l, GLEAM_IMAGE_MAX);
+	send_logs(k, l, c->cubin_max);
 	if (r)
 		return r;
-	if (!cubin || !size || size > GLEAM_IMAGE_MAX)
+	if (!cubin || !size)
 		return CUDA_ERROR_INVALID_IMAGE;
+	/* The shim has no room for it: the pieces would overrun its buffer. */
+	if (size > c->cubin_max)
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	for (size_t off = 0; off < size; off += GLEAM_PIECE_MAX)
 		if (wk_reply_piece(k, off, (const char *)cubin + off, MIN((size_t)GLEAM_PIECE_MAX,
 									 size - off)))

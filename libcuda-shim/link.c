@@ -291,16 +291,19 @@ CUresult shim_cuLinkAddFile(CUlinkState h, CUjitInputType type, const char *path
 /*
  * The cubin comes back in DATA pieces at offset 0 of a mapping as large
  * as any image may be (address space only: what is not written is never
- * touched), the logs after it; what is left beyond the cubin is unmapped
- * again.  The cubin lives as long as the link state, as the driver's.
+ * touched), or as large as the machine lets the shim map, the logs after
+ * it; what is left beyond the cubin is unmapped again.  The cubin lives
+ * as long as the link state, as the driver's.
  */
 CUresult shim_cuLinkComplete(CUlinkState h, void **cubin, size_t *size)
 {
 	struct gl_a_cuLinkComplete a = { 0 };
+	struct gleam_link_complete room = { .cubin_max = GLEAM_IMAGE_MAX };
 	struct gleam_link_reply rep = { 0 };
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), len, keep;
 	struct shim_link *l;
 	struct shim_call c;
+	struct iovec iov;
 	char *map;
 	CUresult r;
 
@@ -312,22 +315,31 @@ CUresult shim_cuLinkComplete(CUlinkState h, void **cubin, size_t *size)
 	r = link_get(h, &l);
 	if (r)
 		return r;
-	len = (size_t)GLEAM_IMAGE_MAX + l->info_size + l->err_size + 1;
-	map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-		   -1, 0);
-	if (map == MAP_FAILED)
-		return CUDA_ERROR_OUT_OF_MEMORY;
+	/* Where overcommit is strict, a smaller room, down to 16 MiB. */
+	for (;;) {
+		len = (size_t)room.cubin_max + l->info_size + l->err_size;
+		map = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (map != MAP_FAILED)
+			break;
+		if (room.cubin_max <= (16u << 20))
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		room.cubin_max /= 4;
+	}
 	a.state = l->o.id;
+	iov = (struct iovec){ &room, sizeof(room) };
 	c.args = &a;
 	c.args_len = sizeof(a);
+	c.iov = &iov;
+	c.niov = 1;
 	c.out = &rep;
 	c.out_len = sizeof(rep);
 	c.outbuf = map;
-	c.outbuf_len = len - 1;
+	c.outbuf_len = len;
 	r = shim_call(&c);
-	if (!r && (!rep.cubin_size || rep.cubin_size > GLEAM_IMAGE_MAX))
+	if (!r && (!rep.cubin_size || rep.cubin_size > room.cubin_max))
 		r = CUDA_ERROR_INVALID_IMAGE;
-	logs_out(l, map + GLEAM_IMAGE_MAX);
+	logs_out(l, map + room.cubin_max);
 	if (!r && l->wall_at >= 0) {
 		uintptr_t bits = rep.wall_ms_bits;
 

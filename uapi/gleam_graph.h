@@ -135,11 +135,21 @@ struct gleam_link_input {
 };
 
 /*
+ * cuLinkComplete: after its argument block, how many bytes of cubin the
+ * shim has room for (at most GLEAM_IMAGE_MAX); a larger one is refused
+ * with CUDA_ERROR_OUT_OF_MEMORY.
+ */
+struct gleam_link_complete {
+	__u64 cubin_max;
+	__u64 reserved;		/* must be zero */
+};
+
+/*
  * The logs come back in DATA pieces: the info log at log base + 0, the
  * error log at log base + the info log's size, each as far as the driver
  * wrote it.  The log base is 0 for cuLinkAddData; for cuLinkComplete it
- * is GLEAM_IMAGE_MAX, and the linked cubin's bytes come at offset 0,
- * then its final reply carries struct gleam_link_reply.
+ * is cubin_max, and the linked cubin's bytes come at offset 0, then its
+ * final reply carries struct gleam_link_reply.
  */
 struct gleam_link_reply {
 	__u64 cubin_size;

@@ -297,9 +297,9 @@ def graph_seeds():
         struct.pack("<IIQ", 2, 0, 0)
     link = rec(FN_cuLinkCreate, q(3, 450) + opts, flags=0) + \
         rec(FN_cuLinkAddData, q(450, 1, len(lptx), 0) + q(2, 0) + b"a\0" + lptx, seq=8) + \
-        rec(FN_cuLinkComplete, q(450), seq=9) + \
+        rec(FN_cuLinkComplete, q(450, 1 << 20, 0), seq=9) + \
         rec(FN_cuLinkAddData, q(450, 1, len(bptx), 0) + q(0, 0) + bptx, seq=10) + \
-        rec(FN_cuLinkComplete, q(450), seq=11) + rec(FN_cuLinkDestroy, q(450), flags=0)
+        rec(FN_cuLinkComplete, q(450, 1 << 30, 0), seq=11) + rec(FN_cuLinkDestroy, q(450), flags=0)
     yield "jit-link", link
 
 
