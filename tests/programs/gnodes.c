@@ -344,8 +344,9 @@ static void params(struct basic *b)
 	printf("memset node: value of 1.0 %s, element size %u, width %zu, height %zu\n",
 	       yes(mp.value == bits(1.0f)), mp.elementSize, mp.width, mp.height);
 	CK(cuGraphMemcpyNodeGetParams(b->c2, &cp));
+	/* Whether the driver keeps the memory types as given or as unified addresses. */
 	printf("memcpy node: to the host buffer %s, from z %s, width %zu\n",
-	       yes(cp.dstMemoryType == CU_MEMORYTYPE_HOST && cp.dstHost == b->hz),
+	       yes(cp.dstHost == b->hz || cp.dstDevice == (CUdeviceptr)(uintptr_t)b->hz),
 	       yes(cp.srcDevice == b->z), cp.WidthInBytes);
 	CK(cuGraphEventRecordNodeGetEvent(b->er, &ev));
 	printf("event record node: its event %s\n", yes(ev == b->ev));
