@@ -2,12 +2,14 @@
 # libzstd (the sim reads compressed fat binaries) are linked statically: GPU
 # machines need not have them installed.
 # The sim backend (broker/sim.h): its core, memory, modules, streams, pools,
-# arrays, test kernels, graphs built node by node and JIT linking.
+# arrays, host functions, test kernels, graphs built node by node and JIT
+# linking.
 SIM_SRCS := broker/sim_core.c broker/sim_memory.c broker/sim_module.c broker/sim_stream.c \
-	broker/sim_pool.c broker/sim_array.c broker/sim_kernels.c broker/sim_graph.c \
-	broker/sim_link.c
+	broker/sim_pool.c broker/sim_array.c broker/sim_host.c broker/sim_kernels.c \
+	broker/sim_graph.c broker/sim_link.c
 GLEAMD_SRCS := broker/main.c broker/config.c broker/bridge.c broker/client.c broker/server.c \
-	broker/worker.c broker/wk_custom.c broker/wk_array.c broker/wk_graph.c broker/wk_link.c \
+	broker/worker.c broker/wk_custom.c broker/wk_array.c broker/wk_host.c broker/wk_output.c \
+	broker/wk_graph.c broker/wk_link.c \
 	broker/backend_cuda.c $(SIM_SRCS) \
 	broker/cache.c broker/chunk.c broker/hashpool.c broker/cluster_probe.c
 # /dev/vgpuN sessions: the helpers of kmod/user/, and libnl-genl-3 for the
@@ -18,6 +20,8 @@ GLEAMD_SRCS += broker/vgpu.c
 GLEAMD_SRCS += broker/scheduler.c broker/linkmon.c broker/tcpinfo.c
 # GPU utilisation on the cuda backend, through NVML (dlopen).
 GLEAMD_SRCS += broker/nvml.c
+# OpenMetrics (--metrics) and systemd's readiness notification.
+GLEAMD_SRCS += broker/metrics.c broker/notify.c
 GLEAMD_NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null || \
 		    echo -I/usr/include/libnl3)
 # Linked statically, like liburing: GPU machines need not have libnl.

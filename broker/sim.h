@@ -13,8 +13,8 @@
  * copies and fills; sim_module.c modules, functions and launches;
  * sim_stream.c streams, events, stream capture and graphs; sim_graph.c
  * graphs built node by node; sim_link.c JIT linking; sim_pool.c the
- * stream-ordered allocator and memory pools; sim_kernels.c the test
- * kernels.
+ * stream-ordered allocator and memory pools; sim_host.c host functions
+ * and stream callbacks; sim_kernels.c the test kernels.
  */
 #ifndef GLEAM_SIM_H
 #define GLEAM_SIM_H
@@ -163,7 +163,7 @@ struct sim_pool {
  * capture's streams and events expressed.  Event records and waits
  * become no operations of their own (on a GPU they are edges, not nodes).
  */
-enum sim_op_kind { OP_COPY, OP_SET, OP_KERNEL, OP_SET2D, OP_COPY3D, OP_EVREC, OP_COND };
+enum sim_op_kind { OP_COPY, OP_SET, OP_KERNEL, OP_HOST, OP_SET2D, OP_COPY3D, OP_EVREC, OP_COND };
 
 /* What operations of graphs built node by node hold by reference (sim_graph.c). */
 struct sim_gpayload;
@@ -178,6 +178,8 @@ struct sim_op {
 	unsigned int grid[3], block[3], shmem;
 	unsigned char *params;	/* the graph's own copy */
 	size_t params_size;
+	void (*host)(void *);	/* OP_HOST (sim_host.c): a host function and its data */
+	void *host_data;
 	size_t pitch, rows;	/* OP_SET2D */
 	struct sim_gpayload *pl;	/* OP_COPY3D, OP_EVREC, OP_COND: counted */
 	uint64_t node;		/* the node it was made from (its serial), 0: captured */

@@ -529,11 +529,8 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 
 static bool slabs_off(void)
 {
-	if (pools.off < 0) {
-		const char *e = getenv("GLEAM_ALLOC_SLABS");
-
-		pools.off = !shim.async || (e && !strcmp(e, "0"));
-	}
+	if (pools.off < 0)
+		pools.off = !shim.async || !gl_env_bool("GLEAM_ALLOC_SLABS", true);
 	return pools.off;
 }
 
@@ -949,6 +946,13 @@ static CUresult htod(unsigned int fn, CUdeviceptr dst, const void *src, size_t n
 		if (r || staged)
 			return r;
 	}
+	/*
+	 * The driver reads page-locked memory when the stream gets to the
+	 * copy (and a synchronous copy after what its stream held): after
+	 * the host functions queued before it, which may have filled it.
+	 */
+	if (n && (fn == GL_FN_cuMemcpyHtoD || shim_host_pinned(src)))
+		shim_host_wait_stream(fn == GL_FN_cuMemcpyHtoD ? 0 : a.hStream, gl_fn_name(fn));
 	piece = shim_piece_max();
 	/*
 	 * Each piece is a copy of its own, in stream order: the worker never

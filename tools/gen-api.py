@@ -138,12 +138,20 @@ def parse(path):
         f.traits = []
         words = m.group(5).split()
         # Traits come before the symbols: words without an '@'.
-        while words and "@" not in words[0]:
+        while words and "@" not in words[0] and words[0] != "-":
             for t in words.pop(0).split(","):
                 if t not in TRAITS:
                     raise SystemExit(f"{where}: unknown trait '{t}'")
                 f.traits.append(t)
         check_traits(f, where)
+        # "-" for the symbols: a message of Gleam's own between the shim and
+        # the worker, which no program calls and no driver implements.
+        f.internal = words == ["-"]
+        if f.internal:
+            words = []
+            if f.cls != "async" or not f.W:
+                raise SystemExit(f"{where}: a message of Gleam's own is async, "
+                                 "with a hand-written worker side (W)")
         for s in words:
             sm = re.match(r"^(\w+)@(\d+)(?::(ptds|ptsz))?$", s)
             if not sm:
@@ -152,7 +160,7 @@ def parse(path):
                 raise SystemExit(f"{where}: symbol {sm.group(1)} listed twice")
             seen_sym.add(sm.group(1))
             f.syms.append((sm.group(1), int(sm.group(2)), sm.group(3)))
-        if not f.syms:
+        if not f.syms and not f.internal:
             raise SystemExit(f"{where}: no symbol")
         f.variants = any(s[2] for s in f.syms)
         proto = m.group(6).strip()
@@ -250,6 +258,11 @@ def generated(out):
 def remote(funcs):
     """The functions whose calls travel to the worker (not answered locally)."""
     return [f for f in funcs if f.remote]
+
+
+def backend(funcs):
+    """Those a replay backend implements: the driver's, not Gleam's own messages."""
+    return [f for f in remote(funcs) if not f.internal]
 
 
 def gen_header(funcs, out):
@@ -393,6 +406,8 @@ def gen_shim(funcs, allsyms, out):
     w("#define GL_EXPORT __attribute__((visibility(\"default\")))\n\n")
     mine = set()
     for f in funcs:
+        if f.internal:
+            continue
         pt = ", int per_thread" if f.variants else ""
         if f.S:
             w(f"CUresult shim_{f.name}({params(f)}{pt});\n")
@@ -539,15 +554,15 @@ def gen_backend(funcs, out):
     w("#ifndef GLEAM_BACKEND_GEN_H\n#define GLEAM_BACKEND_GEN_H\n\n")
     w("/* Every function a replay backend provides, with the table's prototype. */\n")
     w("struct gl_backend_ops {\n")
-    for f in remote(funcs):
+    for f in backend(funcs):
         w(f"\tCUresult (*f_{f.name})({params(f)});\n")
     w("};\n\n")
     w("/* GL_BACKEND_FUNCS(X): X(name, driver symbol) for each of them. */\n")
     w("#define GL_BACKEND_FUNCS(X) \\\n")
-    for f in remote(funcs):
+    for f in backend(funcs):
         w(f"\tX({f.name}, \"{f.syms[0][0]}\") \\\n")
     w("\t/* end */\n\n")
-    for f in remote(funcs):
+    for f in backend(funcs):
         w(f"CUresult sim_{f.name}({params(f)});\n")
     w("\n#endif\n")
 
@@ -560,10 +575,9 @@ def gen_sim_stubs(funcs, out):
       " * CUDA_ERROR_NOT_SUPPORTED and names itself once on stderr.\n */\n")
     w('#include <cuda.h>\n#include "gleam_api_gen.h"\n#include "backend_gen.h"\n\n')
     w("CUresult sim_unsupported(unsigned int fn);\n\n")
-    for f in funcs:
-        if f.remote:
-            w(f"__attribute__((weak)) CUresult sim_{f.name}({params(f)})\n")
-            w(f"{{\n\treturn sim_unsupported(GL_FN_{f.name});\n}}\n\n")
+    for f in backend(funcs):
+        w(f"__attribute__((weak)) CUresult sim_{f.name}({params(f)})\n")
+        w(f"{{\n\treturn sim_unsupported(GL_FN_{f.name});\n}}\n\n")
 
 
 def gen_errors(cuda_h, out):

@@ -25,8 +25,8 @@ FUZZ_SRC_image   := tests/fuzz/fuzz_image.c common/image.c common/cubin.c common
 FUZZ_LIBS_image  := -lpthread
 FUZZ_SRC_config  := tests/fuzz/fuzz_config.c broker/config.c common/util.c
 FUZZ_SRC_records := tests/fuzz/fuzz_records.c broker/worker.c broker/wk_custom.c \
-	broker/wk_array.c broker/wk_graph.c broker/wk_link.c $(SIM_SRCS) broker/backend_cuda.c \
-	broker/cluster_probe.c \
+	broker/wk_array.c broker/wk_host.c broker/wk_output.c broker/wk_graph.c broker/wk_link.c \
+	$(SIM_SRCS) broker/backend_cuda.c broker/cluster_probe.c \
 	common/ring.c common/util.c common/image.c common/cubin.c common/cudarules.c \
 	common/cuarray.c \
 	$(GEN_DIR)/worker_gen.c $(GEN_DIR)/api_gen.c $(GEN_DIR)/sim_stubs_gen.c
@@ -47,7 +47,7 @@ FUZZ_CFLAGS_control := $(FUZZ_CFLAGS_wire)
 FUZZ_LIBS_wire   := -luring -lzstd $(GLEAMD_NL_LIBS) $(CACHE_LIBS)
 FUZZ_LIBS_control := $(FUZZ_LIBS_wire)
 
-$(FUZZ_DIR)/fuzz_%: $(GEN_DIR)/.stamp
+$(FUZZ_DIR)/fuzz_%: $(GEN_DIR)/.stamp | $(GEN_DIR)/gleam_version.h
 	@mkdir -p $(FUZZ_DIR)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_CFLAGS_$*) -o $@ $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) -ldl -lm
 
