@@ -19,9 +19,9 @@
  *
  * The sim's limits: nodes within 64 levels of child graphs and bodies;
  * kernels given as a packed parameter block (the worker always gives
- * one); no host nodes; no changes of a node's operations inside a child
- * graph or a body of an executable graph; updates pair nodes in the
- * order they were added.  Each says so once where it refuses.
+ * one); no changes of a node's operations inside a child graph or a body
+ * of an executable graph; updates pair nodes in the order they were
+ * added.  Each says so once where it refuses.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +88,7 @@ struct sim_gnode {
 		} set;
 		struct sim_graph *child;	/* the node's own copy */
 		struct sim_event *ev;
+		CUDA_HOST_NODE_PARAMS_v2 host;	/* the worker's trampoline and its slot */
 		CUdeviceptr dptr;		/* memory nodes */
 		struct {
 			struct sim_cond *h;
@@ -664,7 +665,10 @@ static CUresult node_set(struct sim_gnode *n, struct sim_graph *g, CUgraphNodePa
 	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
 		return g ? set_cond(n, g, &np->conditional) : CUDA_ERROR_INVALID_VALUE;
 	case CU_GRAPH_NODE_TYPE_HOST:
-		return SIM_REFUSE("host nodes");
+		if (!np->host.fn)
+			return CUDA_ERROR_INVALID_VALUE;
+		n->u.host = np->host;
+		return CUDA_SUCCESS;
 	default:
 		return CUDA_ERROR_INVALID_VALUE;
 	}
@@ -1113,6 +1117,12 @@ static CUresult emit_node(const struct sim_gnode *n, struct opv *out, unsigned i
 	}
 	case CU_GRAPH_NODE_TYPE_GRAPH:
 		return emit_graph(n->u.child, out, depth + 1);
+	case CU_GRAPH_NODE_TYPE_HOST:
+		/* Called where it stands, as sim_cuLaunchHostFunc's are (sim_host.c). */
+		op.kind = OP_HOST;
+		op.host = n->u.host.fn;
+		op.host_data = n->u.host.userData;
+		break;
 	case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
 		p = payload_new();
 		if (!p)

@@ -291,8 +291,12 @@ static CUresult decode(struct wk_call *k, bool make, struct decoded *d)
 	case CU_GRAPH_NODE_TYPE_MEMSET:
 		return decode_memset(&g->memset, ctx, d);
 	case CU_GRAPH_NODE_TYPE_HOST:
-		/* The program's function runs in its process: not in this build. */
-		return CUDA_ERROR_NOT_SUPPORTED;
+		/*
+		 * The program's function runs in its process: the driver calls
+		 * the worker's trampoline, which has the shim run it (wk_host.c).
+		 * Its slot is kept for the session, as a captured one's is.
+		 */
+		return wk_host_node(k->w, g->host, k->hdr.ctx, &np->host.fn, &np->host.userData);
 	case CU_GRAPH_NODE_TYPE_GRAPH:
 		np->graph.ownership = CU_GRAPH_CHILD_GRAPH_OWNERSHIP_CLONE;
 		return wk_handle(k->w, GL_H_GRAPH, g->graph, (void **)&np->graph.graph);

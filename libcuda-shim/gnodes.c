@@ -44,6 +44,7 @@ struct shim_gnodes {
 	struct shim_gnode *owner;	/* a body graph: its conditional node */
 	unsigned int conds;		/* conditional nodes in it */
 	unsigned int mem_nodes;		/* allocation and free nodes in it */
+	bool hosts;			/* host functions run in it, or did (hosts_mark) */
 };
 
 struct kernel_node {
@@ -72,6 +73,7 @@ struct shim_gnode {
 	CUgraphNodeType type;
 	struct nodes deps, outs;
 	uint64_t origin;		/* in a clone: the id of the node it copies */
+	bool hosts;			/* a host node, or a child graph with host nodes */
 	union {
 		struct kernel_node k;
 		struct {
@@ -238,6 +240,7 @@ struct prep {
 	size_t var_len;
 	struct shim_gnode keep;		/* its u, for the node */
 	CUgraph *bodies;		/* a conditional node's body graphs, minted */
+	bool hosts;			/* the node runs host functions */
 };
 
 static void prep_free(struct prep *p)
@@ -324,6 +327,66 @@ static CUresult prep_kernel(const CUDA_KERNEL_NODE_PARAMS_v3 *k, struct prep *p)
 }
 
 /*
+ * Host nodes and copies of host memory do not mix in one graph.  Every
+ * launch copies the stages in before the graph and out after it (graph.c),
+ * not where the graph has the copies: a host node after a copy to host
+ * memory would find the memory as it was before the launch, and a copy
+ * from host memory after a host node would not see what the node wrote.
+ * The graph at the top holds the stages; a graph where host functions run
+ * says so to the graphs above it (a conditional node's bodies to the
+ * node's graph); a child graph's nodes are known when it is added.  Once a
+ * graph has had a host node, it keeps the mark: a stricter refusal than
+ * needed after the node is destroyed.
+ */
+static struct shim_graph *top_of(struct shim_graph *g)
+{
+	pthread_mutex_lock(&gn.lock);
+	while (g->gn && g->gn->owner)
+		g = g->gn->owner->g;
+	pthread_mutex_unlock(&gn.lock);
+	return g;
+}
+
+static bool runs_hosts(const struct shim_graph *g)
+{
+	bool b;
+
+	pthread_mutex_lock(&gn.lock);
+	b = g->gn && g->gn->hosts;
+	pthread_mutex_unlock(&gn.lock);
+	return b;
+}
+
+/* Lock held: g and the graphs above it run host functions. */
+static void hosts_mark(struct shim_graph *g)
+{
+	for (;;) {
+		if (g->gn)
+			g->gn->hosts = true;
+		if (!g->gn || !g->gn->owner)
+			break;
+		g->gn->owner->hosts = true;
+		g = g->gn->owner->g;
+	}
+}
+
+static CUresult hosts_refuse(void)
+{
+	return SHIM_REFUSE("a graph with both host nodes and memcpy nodes of host memory is "
+			   "not supported by Gleam (its copies of host memory are made before "
+			   "and after each launch, not in the graph's order): returning "
+			   "CUDA_ERROR_NOT_SUPPORTED");
+}
+
+/* A node changed to run host functions (a child graph), in a graph with stages. */
+static CUresult set_hosts_ok(struct shim_gnode *n, const struct prep *p)
+{
+	if (p->hosts && !n->hosts && shim_graph_staged(top_of(n->g)))
+		return hosts_refuse();
+	return CUDA_SUCCESS;
+}
+
+/*
  * One end of a memcpy node in host memory becomes a stage: device memory
  * of the graph's that holds the host bytes of the copy from its first to
  * its last, with the host's rows and slices, so that the copy reads or
@@ -358,6 +421,8 @@ static CUresult stage_end(struct shim_graph *g, const CUDA_MEMCPY3D *cp, bool to
 		return SHIM_REFUSE("a memcpy node with host memory in a conditional node's body "
 				   "is not supported by Gleam (the server cannot reach this "
 				   "process's memory): returning CUDA_ERROR_NOT_SUPPORTED");
+	if (runs_hosts(g))
+		return hosts_refuse();
 	dense = (uint64_t)cp->WidthInBytes * cp->Height * cp->Depth;
 	if (to_host && span != dense)
 		return SHIM_REFUSE("a memcpy node to host rows with gaps between them is not "
@@ -435,17 +500,32 @@ static CUresult prep_memset(const CUDA_MEMSET_NODE_PARAMS *m, CUcontext ctx, str
 }
 
 /*
- * Host nodes run a function of this process at each launch: that needs
- * the server to call back into the program, which this build does not
- * do (Documentation/design.md says what is missing).
+ * Host nodes run a function of this process at each launch, as a host
+ * function queued on a capturing stream does (hostfn.c): the record names
+ * it by an id that the shim keeps for the session, and the worker's
+ * trampoline has the shim run it where the graph gets to it.  A change of
+ * parameters is a new id: an executable graph may still hold the old one.
  */
-static CUresult prep_host(const CUDA_HOST_NODE_PARAMS *h, struct prep *p)
+static CUresult prep_host(struct shim_graph *g, const CUDA_HOST_NODE_PARAMS *h,
+			  struct prep *p)
 {
+	uint64_t id;
+	CUresult r;
+
 	if (!h || !h->fn)
 		return CUDA_ERROR_INVALID_VALUE;
-	return SHIM_REFUSE("host nodes are not supported by this build of Gleam: the server "
-			   "cannot yet call the program's functions when a graph runs: "
-			   "returning CUDA_ERROR_NOT_SUPPORTED");
+	/* g: a node being added (a change of parameters changes no order). */
+	if (g && shim_graph_staged(top_of(g)))
+		return hosts_refuse();
+	r = ctx_of(NULL, &p->w.ctx);
+	if (!r)
+		r = shim_host_node(h->fn, h->userData, &id);
+	if (r)
+		return r;
+	p->keep.u.host = *h;
+	p->w.host = id;
+	p->hosts = true;
+	return CUDA_SUCCESS;
 }
 
 static CUresult prep_child(struct shim_graph *parent, const CUDA_CHILD_GRAPH_NODE_PARAMS *c,
@@ -467,6 +547,9 @@ static CUresult prep_child(struct shim_graph *parent, const CUDA_CHILD_GRAPH_NOD
 		return SHIM_REFUSE("a child graph that copies host memory is not supported by "
 				   "Gleam (its stages belong to the child): returning "
 				   "CUDA_ERROR_NOT_SUPPORTED");
+	p->hosts = runs_hosts(child);
+	if (p->hosts && parent && shim_graph_staged(top_of(parent)))
+		return hosts_refuse();
 	p->keep.u.child = c->graph;
 	p->w.graph = child->o.id;
 	return ctx_of(NULL, &p->w.ctx);
@@ -642,7 +725,7 @@ static CUresult prep(struct shim_graph *g, const CUgraphNodeParams *np, struct p
 	case CU_GRAPH_NODE_TYPE_HOST: {
 		CUDA_HOST_NODE_PARAMS h = { np->host.fn, np->host.userData };
 
-		return prep_host(&h, p);
+		return prep_host(g, &h, p);
 	}
 	case CU_GRAPH_NODE_TYPE_GRAPH:
 		return prep_child(g, &np->graph, p);
@@ -733,6 +816,8 @@ static int node_link(struct shim_graph *g, struct shim_gnode *n, const CUgraphNo
 		gs->conds++;
 	if (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC || n->type == CU_GRAPH_NODE_TYPE_MEM_FREE)
 		gs->mem_nodes++;
+	if (n->hosts)
+		hosts_mark(g);
 	/* A captured graph's count is the server's: asked again. */
 	__atomic_store_n(&g->have_nodes, false, __ATOMIC_RELEASE);
 	return 0;
@@ -808,6 +893,7 @@ static CUresult node_add(CUgraphNode *out, CUgraph hg, const CUgraphNode *deps,
 	n->g = g;
 	n->gid = g->o.id;
 	n->type = np->type;
+	n->hosts = p.hosts;
 	n->u = p.keep.u;
 	if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL) {
 		n->u.cond.bodies = p.bodies;
@@ -1102,6 +1188,8 @@ static CUresult node_set(CUgraphNode h, CUgraphNodeParams *np)
 	if (r)
 		return r;
 	r = prep(NULL, np, &p);
+	if (!r)
+		r = set_hosts_ok(n, &p);
 	if (r) {
 		prep_free(&p);
 		return r;
@@ -1116,8 +1204,13 @@ static CUresult node_set(CUgraphNode h, CUgraphNodeParams *np)
 	r = shim_call(&c);
 	if (!r || !c.waited) {
 		pthread_mutex_lock(&gn.lock);
-		if (!node_get(h, &n))
+		if (!node_get(h, &n)) {
 			keep_replace(n, &p);
+			if (p.hosts) {
+				n->hosts = true;
+				hosts_mark(n->g);
+			}
+		}
 		pthread_mutex_unlock(&gn.lock);
 	}
 	prep_free(&p);
@@ -1246,6 +1339,8 @@ static CUresult exec_set(CUgraphExec he, CUgraphNode h, CUgraphNodeParams *np)
 	if (r)
 		return r;
 	r = prep(NULL, np, &p);
+	if (!r)
+		r = set_hosts_ok(n, &p);
 	if (r) {
 		prep_free(&p);
 		return r;
@@ -1937,6 +2032,7 @@ CUresult shim_cuGraphCreate(CUgraph *out, unsigned int flags)
 static int keep_copy(struct shim_gnode *to, const struct shim_gnode *n)
 {
 	to->type = n->type;
+	to->hosts = n->hosts;
 	to->u = n->u;
 	if (n->type != CU_GRAPH_NODE_TYPE_KERNEL)
 		return 0;
@@ -2023,8 +2119,10 @@ CUresult shim_cuGraphClone(CUgraph *out, CUgraph h)
 				r = k == n ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_OUT_OF_MEMORY;
 		}
 	}
-	if (!r && g->gn)
+	if (!r && g->gn) {
 		cl->gn->mem_nodes = g->gn->mem_nodes;
+		cl->gn->hosts = g->gn->hosts;
+	}
 	pthread_mutex_unlock(&gn.lock);
 	if (r)
 		goto fail;

@@ -4,7 +4,10 @@
 // program's own kernels with cudaGraphAddKernelNode, dependencies added
 // after the nodes, a child graph; launched with new host input each time;
 // a kernel node's parameters changed in the graph and in the executable
-// graph; a clone and an update from it.  It prints only what does not
+// graph; a clone and an update from it; a host node after a kernel in a
+// graph of their own (a graph may not mix host nodes with copies of host
+// memory through Gleam, which copies those before and after a launch,
+// not in the graph's order).  It prints only what does not
 // depend on the GPU (tests/cudart/expected/).
 #include <cstdint>
 #include <cstdio>
@@ -41,6 +44,11 @@ static cudaGraphNode_t kernel_node(cudaGraph_t g, const cudaGraphNode_t *deps, s
 	p.kernelParams = args;
 	CHECK(cudaGraphAddKernelNode(&node, g, deps, nd, &p));
 	return node;
+}
+
+static void CUDART_CB bump(void *p)
+{
+	++*(int *)p;
 }
 
 int main()
@@ -167,6 +175,30 @@ int main()
 	CHECK(cudaGraphLaunch(e, s));
 	CHECK(cudaStreamSynchronize(s));
 	printf("clone's a = 4: z = 10 %s\n", yes(all(hout, 10.0f)));
+
+	{
+		cudaGraph_t hg;
+		cudaGraphExec_t he;
+		cudaGraphNode_t kn, hn;
+		cudaHostNodeParams hp;
+		unsigned int nine = 9;
+		int bumps = 0;
+		void *args[] = { &u, &nine, &count };
+
+		memset(&hp, 0, sizeof(hp));
+		hp.fn = bump;
+		hp.userData = &bumps;
+		CHECK(cudaGraphCreate(&hg, 0));
+		kn = kernel_node(hg, NULL, 0, (void *)fill_u32, args);
+		CHECK(cudaGraphAddHostNode(&hn, hg, &kn, 1, &hp));
+		CHECK(cudaGraphInstantiate(&he, hg, 0));
+		for (int i = 0; i < 3; i++)
+			CHECK(cudaGraphLaunch(he, s));
+		CHECK(cudaStreamSynchronize(s));
+		printf("host node: ran %d times\n", bumps);
+		CHECK(cudaGraphExecDestroy(he));
+		CHECK(cudaGraphDestroy(hg));
+	}
 
 	CHECK(cudaGraphExecDestroy(e));
 	CHECK(cudaGraphDestroy(cl));

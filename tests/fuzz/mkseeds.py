@@ -240,7 +240,7 @@ FN_cuGraphExecNodeSetParams, FN_cuGraphConditionalHandleCreate = 534, 570
 FN_cuGraphAddDependencies, FN_cuGraphRemoveDependencies, FN_cuGraphDestroyNode = 579, 581, 583
 FN_cuGraphClone, FN_cuGraphExecUpdate, FN_cuGraphNodeSetEnabled = 584, 586, 588
 FN_cuLinkCreate, FN_cuLinkAddData, FN_cuLinkComplete, FN_cuLinkDestroy = 600, 601, 603, 604
-T_KERNEL, T_MEMCPY, T_MEMSET, T_GRAPH, T_EMPTY = 0, 1, 2, 4, 5
+T_KERNEL, T_MEMCPY, T_MEMSET, T_HOST, T_GRAPH, T_EMPTY = 0, 1, 2, 3, 4, 5
 T_WAIT, T_RECORD, T_ALLOC, T_FREE, T_COND = 6, 7, 10, 11, 13
 
 
@@ -260,6 +260,7 @@ def graph_seeds():
         rec(FN_cuGraphAddNode, q(402, 400, 1, 401) + gnode(T_RECORD, q(502)), flags=0) + \
         rec(FN_cuGraphAddNode, q(403, 400, 1, 402) +
             gnode(T_MEMSET, q(0x10000, 0) + struct.pack("<II", 7, 4) + q(16, 1)), flags=0) + \
+        rec(FN_cuGraphAddNode, q(404, 400, 1, 403) + gnode(T_HOST, q(77)), flags=0) + \
         rec(FN_cuGraphAddDependencies, q(400, 1, 401, 403), flags=0) + \
         rec(FN_cuGraphRemoveDependencies, q(400, 1, 401, 403), flags=0) + \
         rec(FN_cuGraphClone, q(410, 400, 2, 401, 411, 402, 412), flags=0) + \

@@ -238,6 +238,17 @@ static void graph_cases(struct session *s)
 		result(rc == CUDA_ERROR_INVALID_HANDLE,
 		       "graphs: a node destroyed with its graph is named no more");
 	}
+	{
+		struct gleam_gnode host = { .type = CU_GRAPH_NODE_TYPE_HOST, .ctx = 100 };
+
+		rc = add_node(s, 514, 510, NULL, 0, 0, &host);
+		result(rc == CUDA_ERROR_INVALID_VALUE,
+		       "graphs: a host node of no function is refused");
+		host.host = 77;
+		rc = add_node(s, 514, 510, NULL, 0, 0, &host);
+		result(rc == CUDA_ERROR_INVALID_VALUE,
+		       "graphs: a host node in a session without host functions is refused");
+	}
 	rc = add_node(s, 515, 501, NULL, 0, 0, &empty);
 	result(rc == CUDA_ERROR_INVALID_HANDLE, "graphs: a node is no graph to add to");
 	gd.hGraph = 510;

@@ -13,7 +13,8 @@
  * on two streams; memory allocation and free nodes; conditional nodes (if,
  * if/else, while) whose conditions kernels set; edges added and removed,
  * nodes destroyed, nodes disabled in an executable graph; nodes made with
- * the generic cuGraphAddNode; and what the driver refuses at the call.
+ * the generic cuGraphAddNode; host nodes, in a child graph too, their
+ * functions and data changed; and what the driver refuses at the call.
  * Where the driver documents no error code, the program checks that the
  * call failed and prints no name.  Sets of nodes are compared as sets:
  * the order of the driver's lists is not documented.
@@ -204,6 +205,8 @@ static const char *type_name(CUgraphNodeType t)
 		return "mem_free";
 	case CU_GRAPH_NODE_TYPE_CONDITIONAL:
 		return "conditional";
+	case CU_GRAPH_NODE_TYPE_HOST:
+		return "host";
 	default:
 		return "other";
 	}
@@ -737,6 +740,108 @@ static void enable(void)
 	CK(cuMemFree(out));
 }
 
+/*
+ * Host nodes: functions of this process that each launch calls where the
+ * graph has them, each after the ones it depends on.  They note their
+ * data; the program reads the notes after the launch's stream has
+ * finished, as the driver has run them all by then.
+ */
+static int notes[32];
+static unsigned int nnotes;
+
+static void CUDA_CB note(void *data)
+{
+	if (nnotes < sizeof(notes) / sizeof(notes[0]))
+		notes[nnotes++] = (int)(intptr_t)data;
+}
+
+static void print_notes(const char *what)
+{
+	printf("%s:", what);
+	for (unsigned int i = 0; i < nnotes; i++)
+		printf(" %d", notes[i]);
+	printf("\n");
+	nnotes = 0;
+}
+
+static CUgraphNode host(CUgraph g, const CUgraphNode *deps, size_t n, int tag)
+{
+	CUDA_HOST_NODE_PARAMS p = { note, (void *)(intptr_t)tag };
+	CUgraphNode node;
+
+	CK(cuGraphAddHostNode(&node, g, deps, n, &p));
+	return node;
+}
+
+static void hosts(void)
+{
+	CUDA_HOST_NODE_PARAMS hp;
+	CUgraphExecUpdateResultInfo info;
+	CUgraphNodeParams np;
+	CUgraphNode h1, h3, h6, k, cn, dep[2];
+	CUgraphExec e, e2;
+	CUgraph c, g, cl;
+	CUdeviceptr a;
+	CUresult r;
+
+	CK(cuMemAlloc(&a, N * 4));
+	CK(cuGraphCreate(&c, 0));
+	host(c, NULL, 0, 2);
+	CK(cuGraphCreate(&g, 0));
+	h1 = host(g, NULL, 0, 1);
+	k = fill(g, &h1, 1, a, 0x55u);
+	CK(cuGraphAddChildGraphNode(&cn, g, &k, 1, c));
+	CK(cuGraphDestroy(c));
+	h3 = host(g, &cn, 1, 3);
+	memset(&np, 0, sizeof(np));
+	np.type = CU_GRAPH_NODE_TYPE_HOST;
+	np.host.fn = note;
+	np.host.userData = (void *)(intptr_t)6;
+	dep[0] = h3;
+	CK(cuGraphAddNode(&h6, g, dep, NULL, 1, &np));
+	print_types("host graph", g);
+	CK(cuGraphInstantiate(&e, g, 0));
+	launch(e, s);
+	launch(e, s);
+	print_notes("host nodes, two launches");
+	printf("the kernel between them ran: %s\n", yes(all_u32(a, 0x55u)));
+
+	memset(&hp, 0, sizeof(hp));
+	CK(cuGraphHostNodeGetParams(h3, &hp));
+	printf("host node: its function %s, its data %d\n", yes(hp.fn == note),
+	       (int)(intptr_t)hp.userData);
+	hp.userData = (void *)(intptr_t)4;
+	CK(cuGraphHostNodeSetParams(h3, &hp));
+	launch(e, s);
+	print_notes("graph's node changed, executable graph as it was");
+	hp.userData = (void *)(intptr_t)5;
+	CK(cuGraphExecHostNodeSetParams(e, h1, &hp));
+	launch(e, s);
+	print_notes("executable graph's first node changed");
+	CK(cuGraphInstantiate(&e2, g, 0));
+	launch(e2, s);
+	print_notes("a new executable graph");
+	memset(&info, 0, sizeof(info));
+	r = cuGraphExecUpdate(e, g, &info);
+	printf("update from the graph: %s, result %d\n", err_name(r), (int)info.result);
+	launch(e, s);
+	print_notes("updated");
+
+	CK(cuGraphClone(&cl, g));
+	CK(cuGraphNodeFindInClone(&dep[1], h6, cl));
+	np.host.userData = (void *)(intptr_t)7;
+	CK(cuGraphNodeSetParams(dep[1], &np));
+	CK(cuGraphExecDestroy(e2));
+	CK(cuGraphInstantiate(&e2, cl, 0));
+	launch(e2, s);
+	print_notes("clone, its last node changed");
+	CK(cuGraphExecDestroy(e2));
+	CK(cuGraphExecDestroy(e));
+	CK(cuGraphDestroy(cl));
+	CK(cuGraphDestroy(g));
+	CK(cuMemFree(a));
+}
+
 /* cuGraphAddNode and cuGraphNodeSetParams with the generic description. */
 static void generic(void)
 {
@@ -810,6 +915,7 @@ int main(void)
 	edits();
 	enable();
 	generic();
+	hosts();
 
 	CK(cuGraphExecDestroy(b.e));
 	CK(cuGraphDestroy(b.g));
