@@ -11,9 +11,10 @@
  * helpers that its files share.  sim_core.c has its devices, objects,
  * contexts and the ops table the worker calls; sim_memory.c allocations,
  * copies and fills; sim_module.c modules, functions and launches;
- * sim_stream.c streams, events, stream capture and graphs; sim_pool.c
- * the stream-ordered allocator and memory pools; sim_host.c host
- * functions and stream callbacks; sim_kernels.c the test kernels.
+ * sim_stream.c streams, events, stream capture and graphs; sim_graph.c
+ * graphs built node by node; sim_link.c JIT linking; sim_pool.c the
+ * stream-ordered allocator and memory pools; sim_host.c host functions
+ * and stream callbacks; sim_kernels.c the test kernels.
  */
 #ifndef GLEAM_SIM_H
 #define GLEAM_SIM_H
@@ -31,7 +32,8 @@
 #define SIM_MEM_TOTAL	sim_mem_total(wk_server_gpu(sim.cur ? (unsigned int)sim.cur->dev : 0))
 #define SIM_MAGIC	0x53494d00u
 
-enum { K_CTX = 1, K_STREAM, K_EVENT, K_MODULE, K_FUNC, K_GRAPH, K_EXEC, K_POOL };
+enum { K_CTX = 1, K_STREAM, K_EVENT, K_MODULE, K_FUNC, K_GRAPH, K_EXEC, K_POOL, K_GNODE,
+       K_LINK };
 
 struct sim_obj {
 	uint32_t magic;
@@ -80,6 +82,8 @@ struct sim_event {
 	uint64_t cap_id;
 	struct sim_cstate *cap_from;
 	uint64_t cap_seq;
+	/* Graphs' nodes and operations that record it: it lives while they do. */
+	unsigned int graph_refs;
 };
 
 struct sim_module {
@@ -159,13 +163,16 @@ struct sim_pool {
  * capture's streams and events expressed.  Event records and waits
  * become no operations of their own (on a GPU they are edges, not nodes).
  */
-enum sim_op_kind { OP_COPY, OP_SET, OP_KERNEL, OP_HOST };
+enum sim_op_kind { OP_COPY, OP_SET, OP_KERNEL, OP_HOST, OP_SET2D, OP_COPY3D, OP_EVREC, OP_COND };
+
+/* What operations of graphs built node by node hold by reference (sim_graph.c). */
+struct sim_gpayload;
 
 struct sim_op {
 	enum sim_op_kind kind;
 	CUdeviceptr dst, src;
-	size_t n;		/* bytes to copy, or elements to set */
-	unsigned int width;	/* OP_SET: bytes per element */
+	size_t n;		/* bytes to copy, or elements to set (in a row) */
+	unsigned int width;	/* OP_SET, OP_SET2D: bytes per element */
 	uint32_t value;
 	struct sim_func *f;	/* OP_KERNEL; functions last as long as the worker */
 	unsigned int grid[3], block[3], shmem;
@@ -173,6 +180,10 @@ struct sim_op {
 	size_t params_size;
 	void (*host)(void *);	/* OP_HOST (sim_host.c): a host function and its data */
 	void *host_data;
+	size_t pitch, rows;	/* OP_SET2D */
+	struct sim_gpayload *pl;	/* OP_COPY3D, OP_EVREC, OP_COND: counted */
+	uint64_t node;		/* the node it was made from (its serial), 0: captured */
+	bool off;		/* its node is disabled in this executable graph */
 };
 
 /*
@@ -191,18 +202,26 @@ struct sim_graph_mem {
 	size_t n, cap;
 };
 
+/* The nodes of a graph built node by node (sim_graph.c). */
+struct sim_gnodes;
+
 struct sim_graph {
 	struct sim_obj o;
-	struct sim_op *ops;
+	struct sim_op *ops;	/* captured: run first, in order */
 	size_t n, cap;
 	struct sim_graph_mem *mem;
+	struct sim_gnodes *gn;	/* added node by node */
 };
+
+/* Which node each of an executable graph's operations answers to (sim_graph.c). */
+struct sim_xnodes;
 
 struct sim_exec {
 	struct sim_obj o;
 	struct sim_op *ops;
 	size_t n;
 	struct sim_graph_mem *mem;
+	struct sim_xnodes *xn;
 };
 
 struct sim_capture {
@@ -246,6 +265,33 @@ CUresult sim_stream_work(CUstream s, struct sim_capture **cap);
 CUresult sim_capture_op(struct sim_capture *cap, CUstream s, const struct sim_op *op);
 CUresult sim_host_copy_captured(struct sim_capture *cap);
 CUresult sim_ctx_sync_check(struct sim_ctx *c);
+
+/* sim_stream.c: operations copied, freed, run. */
+CUresult sim_ops_copy(struct sim_op **out, const struct sim_op *ops, size_t n);
+void sim_ops_free(struct sim_op *ops, size_t n);
+CUresult sim_ops_run(const struct sim_op *ops, size_t n);
+void sim_graph_mem_put(struct sim_graph_mem *gm);
+
+/*
+ * sim_graph.c: graphs built node by node.  A graph's nodes become
+ * operations after its captured ones at instantiation, in an order their
+ * edges allow; the operations they alone have are run, counted and let
+ * go here; an event recorded by a graph lives as long as the graph.
+ */
+CUresult sim_graph_flatten(const struct sim_graph *g, struct sim_op **ops, size_t *n);
+CUresult sim_graph_exec_made(struct sim_exec *e, const struct sim_graph *g);
+void sim_graph_exec_gone(struct sim_exec *e);
+void sim_graph_nodes_free(struct sim_graph *g);
+size_t sim_graph_node_count(const struct sim_graph *g);
+CUresult sim_graph_op_run(const struct sim_op *op);
+void sim_graph_op_get(struct sim_op *op);
+void sim_graph_op_put(struct sim_op *op);
+void sim_graph_launch_begin(const struct sim_op *ops, size_t n);
+void sim_event_graph_put(struct sim_event *e);
+/* A kernel sets a conditional handle's value (cudaGraphSetConditional). */
+int sim_cond_set(void *be, uint64_t handle, unsigned int value);
+/* sim_array.c: a 3D copy of a graph's, run now. */
+CUresult sim_copy3d_run(const CUDA_MEMCPY3D *p);
 
 /* sim_pool.c: the pools' accounts. */
 void sim_pool_take(struct sim_pool *p, uint64_t size);

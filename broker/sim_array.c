@@ -367,16 +367,13 @@ static CUresult work(CUstream s)
 	return r;
 }
 
-static CUresult copy3d(const CUDA_MEMCPY3D_PEER *p, CUstream s)
+/* The copy itself, with no stream to order it by (a graph's runs in its launch). */
+static CUresult copy3d_now(const CUDA_MEMCPY3D_PEER *p)
 {
 	size_t w = p->WidthInBytes, h = p->Height, d = p->Depth;
 	struct span src, dst;
 	CUresult r;
 
-	CTX_OK();
-	r = work(s);
-	if (r)
-		return r;
 	if (p->srcLOD || p->dstLOD)
 		return CUDA_ERROR_INVALID_VALUE;
 	r = end_at(p->srcMemoryType, p->srcXInBytes, p->srcY, p->srcZ, p->srcHost, p->srcDevice,
@@ -389,6 +386,15 @@ static CUresult copy3d(const CUDA_MEMCPY3D_PEER *p, CUstream s)
 	if (w && h && d)
 		rows(&src, &dst, w, h, d);
 	return CUDA_SUCCESS;
+}
+
+static CUresult copy3d(const CUDA_MEMCPY3D_PEER *p, CUstream s)
+{
+	CUresult r;
+
+	CTX_OK();
+	r = work(s);
+	return r ? r : copy3d_now(p);
 }
 
 #define FROM(p, q) \
@@ -424,23 +430,41 @@ static CUresult copy2d(const CUDA_MEMCPY2D *p, CUstream s)
 	return copy3d(&q, s);
 }
 
+static void from3(const CUDA_MEMCPY3D *p, CUDA_MEMCPY3D_PEER *q)
+{
+	memset(q, 0, sizeof(*q));
+	FROM(p, *q);
+	q->srcZ = p->srcZ;
+	q->dstZ = p->dstZ;
+	q->srcLOD = p->srcLOD;
+	q->dstLOD = p->dstLOD;
+	q->srcHeight = p->srcHeight;
+	q->dstHeight = p->dstHeight;
+	q->Depth = p->Depth;
+}
+
 static CUresult copy3(const CUDA_MEMCPY3D *p, CUstream s)
 {
-	CUDA_MEMCPY3D_PEER q = { 0 };
+	CUDA_MEMCPY3D_PEER q;
 
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (p->reserved0 || p->reserved1)
 		return CUDA_ERROR_INVALID_VALUE;
-	FROM(p, q);
-	q.srcZ = p->srcZ;
-	q.dstZ = p->dstZ;
-	q.srcLOD = p->srcLOD;
-	q.dstLOD = p->dstLOD;
-	q.srcHeight = p->srcHeight;
-	q.dstHeight = p->dstHeight;
-	q.Depth = p->Depth;
+	from3(p, &q);
 	return copy3d(&q, s);
+}
+
+/*
+ * A graph's memcpy node, run in its launch: its arrays are found by
+ * value in the list again, as every copy's are.
+ */
+CUresult sim_copy3d_run(const CUDA_MEMCPY3D *p)
+{
+	CUDA_MEMCPY3D_PEER q;
+
+	from3(p, &q);
+	return copy3d_now(&q);
 }
 
 CUresult sim_cuMemcpy2D(const CUDA_MEMCPY2D *p)

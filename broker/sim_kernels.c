@@ -117,6 +117,9 @@ enum {
 	SK_print_formats,
 	SK_print_many,
 	SK_assert_thread,
+	SK_cond_count,
+	SK_cond_set,
+	SK_link_apply,
 	SK_COUNT,
 };
 
@@ -642,6 +645,70 @@ static int run_assert_thread(const struct sim_launch *l)
 	return ret;
 }
 
+/* ---- graphs and linking (tests/kernels/gnodes.cu, tests/kernels/rdc/) ---- */
+
+/*
+ * One thread counts: *counter + 1 into *counter, and the condition of
+ * handle h becomes whether the count is still below limit.
+ */
+static int run_cond_count(const struct sim_launch *l)
+{
+	const struct sim_kernel *k = KERNEL(cond_count);
+	uint64_t h, counter;
+	uint32_t limit, *hc;
+	int ret;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &h);
+	get_param(k, l, 1, &counter);
+	get_param(k, l, 2, &limit);
+	if (!nthreads(l))
+		return CUDA_SUCCESS;
+	if ((ret = dev_range(l, counter, 1, 4, (void **)&hc)))
+		return ret;
+	*hc += 1;
+	return l->set_cond ? l->set_cond(l->be, h, *hc < limit) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+static int run_cond_set(const struct sim_launch *l)
+{
+	const struct sim_kernel *k = KERNEL(cond_set);
+	uint32_t value;
+	uint64_t h;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &h);
+	get_param(k, l, 1, &value);
+	if (!nthreads(l))
+		return CUDA_SUCCESS;
+	return l->set_cond ? l->set_cond(l->be, h, value) : CUDA_ERROR_NOT_SUPPORTED;
+}
+
+/* v[i] = link_op(v[i]) = v[i] * 2 + 1, link_op being the second input's. */
+static int run_link_apply(const struct sim_launch *l)
+{
+	const struct sim_kernel *k = KERNEL(link_apply);
+	uint64_t v, cnt, i;
+	float *hv;
+	int32_t n;
+	int ret;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &v);
+	get_param(k, l, 1, &n);
+	cnt = n > 0 ? (uint64_t)n : 0;
+	if (cnt > nthreads_x(l))
+		cnt = nthreads_x(l);
+	if ((ret = dev_range(l, v, cnt, 4, (void **)&hv)))
+		return ret;
+	for (i = 0; i < cnt; i++)
+		hv[i] = fmaf(hv[i], 2.0f, 1.0f);
+	return CUDA_SUCCESS;
+}
+
 /* Parameter sizes are those of the .cu signatures, in order. */
 static const struct sim_kernel sim_kernels[SK_COUNT] = {
 	[SK_vec_add] = { "vec_add", 4, { 8, 8, 8, 4 }, run_vec_add },
@@ -663,6 +730,9 @@ static const struct sim_kernel sim_kernels[SK_COUNT] = {
 	[SK_print_formats] = { "print_formats", 2, { 4, 8 }, run_print_formats },
 	[SK_print_many] = { "print_many", 1, { 4 }, run_print_many },
 	[SK_assert_thread] = { "assert_thread", 1, { 4 }, run_assert_thread },
+	[SK_cond_count] = { "cond_count", 3, { 8, 8, 4 }, run_cond_count },
+	[SK_cond_set] = { "cond_set", 2, { 8, 4 }, run_cond_set },
+	[SK_link_apply] = { "link_apply", 2, { 8, 4 }, run_link_apply },
 };
 
 const struct sim_kernel *sim_kernel_find(const char *name)

@@ -51,6 +51,11 @@ struct sim_launch {
 		   unsigned int size);
 	int (*surf)(void *be, uint64_t obj, int64_t x, int64_t y, int64_t z, void *buf,
 		    unsigned int size, int write);
+	/*
+	 * cudaGraphSetConditional: the value of the conditional handle
+	 * handle; 0, or the CUresult the kernel fails with (no such handle).
+	 */
+	int (*set_cond)(void *be, uint64_t handle, unsigned int value);
 	void *be;
 };
 

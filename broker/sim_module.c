@@ -389,7 +389,8 @@ CUresult sim_run_kernel(struct sim_func *f, const unsigned int g[3], const unsig
 			   unsigned int shmem, const void *params, size_t size)
 {
 	struct sim_launch l = { .shared_bytes = shmem, .mem = sim_mem, .gpu_time = gpu_time,
-				.tex = sim_tex_fetch, .surf = sim_surf_access };
+				.tex = sim_tex_fetch, .surf = sim_surf_access,
+				.set_cond = sim_cond_set };
 	uint64_t t0;
 	int r;
 

@@ -178,14 +178,16 @@ static CUresult add_member(struct sim_capture *cap, struct sim_cstate *cs)
 	return CUDA_SUCCESS;
 }
 
-static void ops_free(struct sim_op *ops, size_t n)
+void sim_ops_free(struct sim_op *ops, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(ops[i].params);
+		sim_graph_op_put(&ops[i]);
+	}
 	free(ops);
 }
 
-static void graph_mem_put(struct sim_graph_mem *gm)
+void sim_graph_mem_put(struct sim_graph_mem *gm)
 {
 	if (--gm->refs)
 		return;
@@ -202,8 +204,9 @@ static void graph_mem_put(struct sim_graph_mem *gm)
 
 static void graph_free(struct sim_graph *g)
 {
-	ops_free(g->ops, g->n);
-	graph_mem_put(g->mem);
+	sim_graph_nodes_free(g);
+	sim_ops_free(g->ops, g->n);
+	sim_graph_mem_put(g->mem);
 	sim_obj_free(g);
 }
 
@@ -475,12 +478,23 @@ CUresult sim_cuEventElapsedTime_v2(float *ms, CUevent a, CUevent b)
 	return sim_cuEventElapsedTime(ms, a, b);
 }
 
+/* An event a graph records lives on, dead to the program, until the graph goes. */
 CUresult sim_cuEventDestroy(CUevent h)
 {
 	if (!sim_is(h, K_EVENT))
 		return CUDA_ERROR_INVALID_HANDLE;
+	if (((struct sim_event *)h)->graph_refs) {
+		((struct sim_event *)h)->o.magic = 0;
+		return CUDA_SUCCESS;
+	}
 	sim_obj_free(h);
 	return CUDA_SUCCESS;
+}
+
+void sim_event_graph_put(struct sim_event *e)
+{
+	if (!--e->graph_refs && e->o.magic != SIM_MAGIC)
+		free(e);
 }
 
 /* ---- stream capture and graphs ---- */
@@ -566,7 +580,7 @@ CUresult sim_cuStreamEndCapture(CUstream s, CUgraph *pg)
 	return CUDA_SUCCESS;
 }
 
-static CUresult ops_copy(struct sim_op **out, const struct sim_op *ops, size_t n)
+CUresult sim_ops_copy(struct sim_op **out, const struct sim_op *ops, size_t n)
 {
 	struct sim_op *c = calloc(n ? n : 1, sizeof(*c));
 
@@ -574,11 +588,12 @@ static CUresult ops_copy(struct sim_op **out, const struct sim_op *ops, size_t n
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	for (size_t i = 0; i < n; i++) {
 		c[i] = ops[i];
+		sim_graph_op_get(&c[i]);
 		if (ops[i].kind != OP_KERNEL)
 			continue;
 		c[i].params = malloc(ops[i].params_size ? ops[i].params_size : 1);
 		if (!c[i].params) {
-			ops_free(c, i);
+			sim_ops_free(c, i + 1);
 			return CUDA_ERROR_OUT_OF_MEMORY;
 		}
 		memcpy(c[i].params, ops[i].params, ops[i].params_size);
@@ -603,12 +618,16 @@ CUresult sim_cuGraphInstantiateWithFlags(CUgraphExec *pe, CUgraph h, unsigned lo
 	e = sim_obj_new(sizeof(*e), K_EXEC);
 	if (!e)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	r = ops_copy(&e->ops, g->ops, g->n);
+	/* The captured operations, then the nodes' in an order their edges allow. */
+	r = sim_graph_flatten(g, &e->ops, &e->n);
+	if (!r)
+		r = sim_graph_exec_made(e, g);
 	if (r) {
+		sim_ops_free(e->ops, e->n);
+		sim_graph_exec_gone(e);
 		sim_obj_free(e);
 		return r;
 	}
-	e->n = g->n;
 	e->mem = g->mem;
 	e->mem->refs++;
 	*pe = (CUgraphExec)e;
@@ -628,8 +647,20 @@ static CUresult run_op(const struct sim_op *op)
 	case OP_HOST:
 		op->host(op->host_data);
 		return CUDA_SUCCESS;
+	default:
+		return sim_graph_op_run(op);
 	}
-	return CUDA_ERROR_INVALID_VALUE;
+}
+
+/* In order, each to its end; what a disabled node made is skipped. */
+CUresult sim_ops_run(const struct sim_op *ops, size_t n)
+{
+	CUresult r = CUDA_SUCCESS;
+
+	for (size_t i = 0; i < n && !r; i++)
+		if (!ops[i].off)
+			r = run_op(&ops[i]);
+	return r;
 }
 
 /* Launched into a capture, a graph's operations become the capture's. */
@@ -647,9 +678,8 @@ CUresult sim_cuGraphLaunch(CUgraphExec h, CUstream s)
 	if (r)
 		return r;
 	if (!cap) {
-		for (size_t i = 0; i < e->n && !r; i++)
-			r = run_op(&e->ops[i]);
-		return r;
+		sim_graph_launch_begin(e->ops, e->n);
+		return sim_ops_run(e->ops, e->n);
 	}
 	/*
 	 * A graph with memory of its own cannot become part of another (the
@@ -659,15 +689,20 @@ CUresult sim_cuGraphLaunch(CUgraphExec h, CUstream s)
 		cap->invalidated = true;
 		return CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED;
 	}
-	r = ops_copy(&ops, e->ops, e->n);
+	r = sim_ops_copy(&ops, e->ops, e->n);
 	if (r)
 		return r;
 	for (size_t i = 0; i < e->n && !r; i++) {
+		/* A disabled node's operation is not part of the launch. */
+		if (ops[i].off)
+			continue;
 		r = sim_capture_op(cap, s, &ops[i]);
-		if (!r)
+		if (!r) {
 			ops[i].params = NULL;
+			ops[i].pl = NULL;
+		}
 	}
-	ops_free(ops, e->n);
+	sim_ops_free(ops, e->n);
 	return r;
 }
 
@@ -688,8 +723,9 @@ CUresult sim_cuGraphExecDestroy(CUgraphExec h)
 
 	if (!sim_is(h, K_EXEC))
 		return CUDA_ERROR_INVALID_VALUE;
-	ops_free(e->ops, e->n);
-	graph_mem_put(e->mem);
+	sim_ops_free(e->ops, e->n);
+	sim_graph_mem_put(e->mem);
+	sim_graph_exec_gone(e);
 	sim_obj_free(e);
 	return CUDA_SUCCESS;
 }
@@ -709,7 +745,8 @@ CUresult sim_cuGraphGetNodes(CUgraph h, CUgraphNode *nodes, size_t *n)
 
 	if (!sim_is(h, K_GRAPH) || nodes)
 		return CUDA_ERROR_INVALID_VALUE;
-	*n = g->n + g->mem->n;
+	/* Nodes added by hand (memory nodes are counted with the graph's memory). */
+	*n = g->n + sim_graph_node_count(g) + g->mem->n;
 	for (size_t i = 0; i < g->mem->n; i++)
 		*n += g->mem->m[i].freed;
 	return CUDA_SUCCESS;

@@ -104,6 +104,7 @@ void wk_handle_new(struct worker *w, unsigned int kind, uint64_t id, void *real,
 	h->id = id;
 	h->kind = kind;
 	h->renewable = false;
+	h->owner = 0;
 	h->real = r ? NULL : real;
 	h->status = r;
 	/* Uses of the handle report this failure: it is not deferred as well. */
@@ -136,16 +137,39 @@ void wk_handle_renewed(struct worker *w, unsigned int kind, uint64_t id, void *r
 	}
 }
 
+static void unmap(struct worker *w, struct wk_handle *h);
+
 void wk_handle_del(struct worker *w, unsigned int kind, uint64_t id)
 {
 	struct wk_handle *h;
-	size_t i, j;
 
 	if (!w->hcap)
 		return;
 	h = slot(w, id);
 	if (h->id != id || h->kind != kind)
 		return;
+	unmap(w, h);
+	/* The driver took a graph's nodes and bodies with it: their ids go too. */
+	if (kind == GL_H_GRAPH || kind == GL_H_GRAPHNODE || kind == WK_H_BODY)
+		wk_graph_forget(w, id);
+}
+
+void wk_handle_unmap(struct worker *w, uint64_t id)
+{
+	struct wk_handle *h;
+
+	if (!w->hcap)
+		return;
+	h = slot(w, id);
+	if (h->id == id)
+		unmap(w, h);
+}
+
+static void unmap(struct worker *w, struct wk_handle *h)
+{
+	uint64_t id = h->id;
+	size_t i, j;
+
 	if (id == w->cur_ctx)
 		w->cur_ctx = 0;
 	/* Backward-shift deletion keeps every probe sequence unbroken. */
@@ -158,6 +182,46 @@ void wk_handle_del(struct worker *w, unsigned int kind, uint64_t id)
 		w->h[j].id = 0;
 		*slot(w, e.id) = e;
 	}
+}
+
+void wk_handle_set_owner(struct worker *w, uint64_t id, uint64_t owner)
+{
+	struct wk_handle *h;
+
+	if (!w->hcap)
+		return;
+	h = slot(w, id);
+	if (h->id == id)
+		h->owner = owner;
+}
+
+uint64_t wk_handle_owner(struct worker *w, uint64_t id)
+{
+	struct wk_handle *h;
+
+	if (!id || !w->hcap)
+		return 0;
+	h = slot(w, id);
+	return h->id == id ? h->owner : 0;
+}
+
+size_t wk_handle_owned(struct worker *w, bool (*owner)(void *, uint64_t), void *arg,
+		       uint64_t *ids, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < w->hcap && n < max; i++)
+		if (w->h[i].id && w->h[i].owner && owner(arg, w->h[i].owner))
+			ids[n++] = w->h[i].id;
+	return n;
+}
+
+uint64_t wk_handle_find(struct worker *w, unsigned int kind, const void *real)
+{
+	for (size_t i = 0; real && i < w->hcap; i++)
+		if (w->h[i].id && w->h[i].kind == kind && !w->h[i].status && w->h[i].real == real)
+			return w->h[i].id;
+	return 0;
 }
 
 void wk_current_changed(struct worker *w, uint64_t id)

@@ -68,7 +68,15 @@ struct wk_handle {
 	void *real;
 	CUresult deferred;	/* contexts: an asynchronous error not yet reported */
 	bool renewable;		/* mapped by a renewal (a primary context): may be again */
+	uint64_t owner;		/* what it goes with: a node's graph, a body's node (wk_graph.c) */
 };
+
+/*
+ * The worker's own kind of handle: a graph the driver made for a
+ * conditional node, which goes with the node (the program may not
+ * destroy, instantiate or launch it).
+ */
+#define WK_H_BODY	(GL_H_LIMIT + 1)
 
 struct wk_host;
 struct wk_output;
@@ -290,6 +298,18 @@ void wk_handle_new(struct worker *w, unsigned int kind, uint64_t id, void *real,
 /* Whether id cannot name a new handle: in use, or one of the special values. */
 bool wk_handle_taken(struct worker *w, uint64_t id);
 void wk_handle_del(struct worker *w, unsigned int kind, uint64_t id);
+/* Handle id goes with owner: deleting owner deletes it (wk_graph.c). */
+void wk_handle_set_owner(struct worker *w, uint64_t id, uint64_t owner);
+uint64_t wk_handle_owner(struct worker *w, uint64_t id);
+/* Up to max ids of the handles whose owner owner() accepts, into ids; how many. */
+size_t wk_handle_owned(struct worker *w, bool (*owner)(void *, uint64_t), void *arg,
+		       uint64_t *ids, size_t max);
+/* Handle id goes, whatever its kind, and nothing with it. */
+void wk_handle_unmap(struct worker *w, uint64_t id);
+/* The id of the handle of kind that maps real, or 0. */
+uint64_t wk_handle_find(struct worker *w, unsigned int kind, const void *real);
+/* wk_graph.c: a graph, a node or a body graph went: what it owned goes too. */
+void wk_graph_forget(struct worker *w, uint64_t id);
 /*
  * A renewal (a primary context retained again) may map an id that is free
  * or that an earlier renewal of the same kind mapped, never another handle.

@@ -703,6 +703,25 @@ static CUresult from_3d(const CUDA_MEMCPY3D *p, struct copy *cp)
 	return CUDA_SUCCESS;
 }
 
+CUresult shim_copy3d_check(const CUDA_MEMCPY3D *p, struct gleam_copy *g, char **src_host,
+			   char **dst_host)
+{
+	struct copy cp;
+	CUresult r;
+
+	*src_host = *dst_host = NULL;
+	r = from_3d(p, &cp);
+	if (r)
+		return r;
+	memset(g, 0, sizeof(*g));
+	g->api = cp.api;
+	g->width = cp.width;
+	g->height = cp.height;
+	g->depth = cp.depth;
+	r = end_put(&cp.src, &cp, &g->src, src_host);
+	return r ? r : end_put(&cp.dst, &cp, &g->dst, dst_host);
+}
+
 CUresult shim_cuMemcpy3D(const CUDA_MEMCPY3D *p, int per_thread)
 {
 	struct copy cp;

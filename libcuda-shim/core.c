@@ -46,6 +46,10 @@ static size_t obj_size(unsigned int kind)
 		return sizeof(struct shim_array);
 	case GL_H_MIPMAP:
 		return sizeof(struct shim_mipmap);
+	case GL_H_GRAPHNODE:
+		return shim_gnode_size();
+	case GL_H_LINK:
+		return shim_link_size();
 	default:
 		return sizeof(struct shim_obj);
 	}
@@ -88,11 +92,17 @@ void shim_obj_created(struct shim_obj *o)
 void shim_obj_put(struct shim_obj *o)
 {
 	if (o->kind == GL_H_GRAPH) {
+		shim_gnodes_graph_put((struct shim_graph *)o);
 		shim_graph_stage_put(((struct shim_graph *)o)->stage);
 		((struct shim_graph *)o)->stage = NULL;
 	} else if (o->kind == GL_H_GRAPHEXEC) {
+		shim_gnodes_exec_put((struct shim_exec *)o);
 		shim_graph_stage_put(((struct shim_exec *)o)->stage);
 		((struct shim_exec *)o)->stage = NULL;
+	} else if (o->kind == GL_H_GRAPHNODE) {
+		shim_gnode_put((struct shim_gnode *)o);
+	} else if (o->kind == GL_H_LINK) {
+		shim_link_put((struct shim_link *)o);
 	}
 	if (o->kind == GL_H_FUNC || o->kind == GL_H_KERNEL) {
 		struct shim_func *f = (struct shim_func *)o;

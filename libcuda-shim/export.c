@@ -35,6 +35,7 @@ enum {
 	T_TOOLSCTX,
 	T_69A2,
 	T_1734,
+	T_6E16,
 	T_COUNT
 };
 
@@ -96,6 +97,13 @@ static const unk_fn unk_toolsctx[] = {
 
 UNK10(T_1734, ) UNK10(T_1734, 1)
 static const unk_fn unk_1734[] = { UNKP10(T_1734, ), UNKP10(T_1734, 1) };
+
+UNK10(T_6E16, ) UNK10(T_6E16, 1) UNK10(T_6E16, 2) UNK10(T_6E16, 3) UNK10(T_6E16, 4)
+UNK10(T_6E16, 5)
+static const unk_fn unk_6e16[] = {
+	UNKP10(T_6E16, ), UNKP10(T_6E16, 1), UNKP10(T_6E16, 2), UNKP10(T_6E16, 3),
+	UNKP10(T_6E16, 4), UNKP10(T_6E16, 5),
+};
 
 UNK10(T_69A2, ) UNK10(T_69A2, 1) UNK10(T_69A2, 2) UNK10(T_69A2, 3)
 static const unk_fn unk_69a2[] = {
@@ -450,6 +458,29 @@ static const void *t_toolsctx[93] = {
 /* 1734dc26: 16 slots, all unknown; cuBLASLt asks for the table. */
 static const void *t_1734[17] = { SIZE_WORD(17) };
 static const void *t_69a2[34] = { SIZE_WORD(34) };
+/*
+ * 6e163fbe: functions and modules, as tools see them.  Slot 7, (CUcontext
+ * ctx, CUmodule mod, void fn(void *arg, CUfunction f, ...), void *arg),
+ * calls fn for each function of the module and returns how many there
+ * were, not a CUresult: cuFFT finds the one kernel of a module it made
+ * this way, and takes anything but 1 for a failure.  The table's size
+ * on NVIDIA's driver is not measured; cuFFT requires more than 7 slots.
+ */
+static int toolsmod_functions(CUcontext ctx, CUmodule mod,
+			      void (*fn)(void *, CUfunction, uint64_t), void *arg)
+{
+	unsigned int n = 0;
+
+	(void)ctx;
+	if (!fn || shim_module_functions(mod, fn, arg, &n))
+		return 0;
+	return (int)n;
+}
+
+static const void *t_6e16[60] = {
+	SIZE_WORD(60),
+	[7] = (const void *)toolsmod_functions,
+};
 
 /* ---- the directory ---- */
 
@@ -471,6 +502,7 @@ static const char *const table_id[T_COUNT] = {
 	[T_TOOLSCTX]	= "21318c60971432488ca641ff7324c8f2",
 	[T_69A2]	= "69a28e9f24498b47b030c5da330ea4e9",
 	[T_1734]	= "1734dc26800d47458726c0f1e7dd8bca",
+	[T_6E16]	= "6e163fbeb958444d835ce182aff1991e",
 };
 
 static const struct table tables[T_COUNT] = {
@@ -484,6 +516,7 @@ static const struct table tables[T_COUNT] = {
 	[T_TOOLSCTX]	= { t_toolsctx, ARRAY_SIZE(t_toolsctx), unk_toolsctx },
 	[T_69A2]	= { t_69a2, ARRAY_SIZE(t_69a2), unk_69a2 },
 	[T_1734]	= { t_1734, ARRAY_SIZE(t_1734), unk_1734 },
+	[T_6E16]	= { t_6e16, ARRAY_SIZE(t_6e16), unk_6e16 },
 };
 
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;

@@ -529,20 +529,24 @@ void shim_graph_stage_put(struct graph_stage *st)
 	free(st);
 }
 
-/* The stage set of the graph a capture makes; caps.lock held. */
-static struct graph_stage *stage_of(struct capture *cap)
+/* The stage set of graph g, made in context ctx if it has none. */
+static struct graph_stage *graph_stages(struct shim_graph *g, uint64_t ctx)
 {
-	struct shim_graph *g = cap->graph;
-
 	if (!g->stage) {
 		g->stage = calloc(1, sizeof(*g->stage));
 		if (!g->stage)
 			return NULL;
 		pthread_mutex_init(&g->stage->lock, NULL);
 		g->stage->refs = 1;
-		g->stage->ctx = cap->ctx;
+		g->stage->ctx = ctx;
 	}
 	return g->stage;
+}
+
+/* The stage set of the graph a capture makes; caps.lock held. */
+static struct graph_stage *stage_of(struct capture *cap)
+{
+	return graph_stages(cap->graph, cap->ctx);
 }
 
 static int stage_add(struct graph_stage *st, const struct host_node *h)
@@ -565,6 +569,54 @@ static int stage_add(struct graph_stage *st, const struct host_node *h)
 		ret = -1;
 	pthread_mutex_unlock(&st->lock);
 	return ret;
+}
+
+/*
+ * A node of a graph built node by node that copies host memory: the
+ * stage is made here, and the node copies it instead (gnodes.c).
+ */
+CUresult shim_graph_stage_add(struct shim_graph *g, bool to_host, void *host, size_t n,
+			      CUdeviceptr *stage)
+{
+	struct host_node h = { .host = host, .n = n, .to_host = to_host };
+	struct shim_ctx *ctx = shim_current();
+	struct graph_stage *st;
+	CUresult r;
+
+	if (!ctx)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (g->stage && g->stage->ctx != ctx->o.id)
+		return SHIM_REFUSE("a graph's copies of host memory in two contexts are not "
+				   "supported by Gleam: returning CUDA_ERROR_NOT_SUPPORTED");
+	st = graph_stages(g, ctx->o.id);
+	if (!st)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	r = shim_mem_alloc_own(&h.stage, n);
+	if (r)
+		return r;
+	if (stage_add(st, &h)) {
+		shim_mem_free_own(st->ctx, h.stage);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	*stage = h.stage;
+	return CUDA_SUCCESS;
+}
+
+bool shim_graph_staged(const struct shim_graph *g)
+{
+	return g->stage && g->stage->nv;
+}
+
+void shim_graph_stage_share(struct shim_graph *to, const struct shim_graph *from)
+{
+	shim_graph_stage_put(to->stage);
+	to->stage = stage_get(from->stage);
+}
+
+void shim_exec_stage_take(struct shim_exec *e, const struct shim_graph *from)
+{
+	shim_graph_stage_put(e->stage);
+	e->stage = stage_get(from->stage);
 }
 
 CUresult shim_capture_stage_copy(bool to_host, void *host, CUdeviceptr dev, size_t n, CUstream s,
@@ -688,6 +740,7 @@ static CUresult begin_capture(CUstream s, CUstreamCaptureMode mode, int per_thre
 	cap->thread = pthread_self();
 	cap->mode = mode;
 	cap->graph = g;
+	g->captured = true;
 	pthread_mutex_lock(&caps.lock);
 	r = may_begin(c.ctx, a.hStream);
 	if (!r && add_member(a.hStream, c.ctx, blocking(a.hStream, shim_call_sobj), true, cap))
@@ -973,10 +1026,14 @@ CUresult shim_cuGraphGetNodes(CUgraph h, CUgraphNode *nodes, size_t *n)
 	r = shim_obj_get(GL_H_GRAPH, h, &o);
 	if (r)
 		return r;
-	if (nodes)
-		return SHIM_REFUSE("cuGraphGetNodes: Gleam counts the nodes of a graph but "
-				   "does not hand them out: returning CUDA_ERROR_NOT_SUPPORTED");
 	g = (struct shim_graph *)o;
+	/* A graph built here is known whole (gnodes.c). */
+	r = shim_gnodes_get(g, nodes, n);
+	if (r != CUDA_ERROR_NOT_FOUND)
+		return r;
+	if (nodes)
+		return SHIM_REFUSE("cuGraphGetNodes: Gleam counts the nodes of a captured graph "
+				   "but does not hand them out: returning CUDA_ERROR_NOT_SUPPORTED");
 	if (__atomic_load_n(&g->have_nodes, __ATOMIC_ACQUIRE)) {
 		*n = g->nodes;
 		return CUDA_SUCCESS;
@@ -1030,6 +1087,8 @@ CUresult shim_cuGraphInstantiateWithFlags(CUgraphExec *pe, CUgraph h, unsigned l
 		return r;
 	}
 	e->stage = stage_get(((struct shim_graph *)go)->stage);
+	e->flags = flags;
+	e->graph = go->id;
 	shim_obj_created(&e->o);
 	*pe = (CUgraphExec)e;
 	return r;

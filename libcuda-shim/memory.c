@@ -17,7 +17,10 @@ struct alloc {
 	uint64_t ctx;
 	uint64_t extent;	/* a piece of a slab: the bytes it holds there; 0: none */
 	CUmemoryPool pool;	/* the stream-ordered allocator's, or NULL */
+	uint64_t buffer_id;	/* CU_POINTER_ATTRIBUTE_BUFFER_ID: never reused */
 };
+
+static _Atomic uint64_t buffer_ids;
 
 static struct {
 	pthread_mutex_t lock;
@@ -72,7 +75,8 @@ static int alloc_add_piece(uint64_t base, uint64_t size, uint64_t ctx, CUmemoryP
 	i = find_le(base) + 1;
 	memmove(&dev_allocs.a[i + 1], &dev_allocs.a[i],
 		(dev_allocs.n - (size_t)i) * sizeof(struct alloc));
-	dev_allocs.a[i] = (struct alloc){ base, size, ctx, extent, pool };
+	dev_allocs.a[i] = (struct alloc){ base, size, ctx, extent, pool,
+					  atomic_fetch_add(&buffer_ids, 1) + 1 };
 	dev_allocs.n++;
 	pthread_mutex_unlock(&dev_allocs.lock);
 	return 0;
@@ -355,6 +359,16 @@ bool shim_mem_free_own(uint64_t ctx, CUdeviceptr dptr)
 	return true;
 }
 
+CUresult shim_mem_keep(CUdeviceptr base, size_t size, uint64_t ctx)
+{
+	return alloc_add(base, size, ctx, NULL) ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
+}
+
+bool shim_mem_forget(CUdeviceptr base)
+{
+	return !alloc_forget_entry(base, NULL);
+}
+
 CUresult shim_cuMemFree(CUdeviceptr dptr)
 {
 	struct gl_a_cuMemFree a = { .dptr = dptr };
@@ -398,6 +412,19 @@ CUresult shim_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream, int per_thread)
 		return r;
 	r = shim_stream_id(stream, per_thread, &a.hStream);
 	return r ? r : free_range(&c, dptr);
+}
+
+uint64_t shim_mem_buffer_id(CUdeviceptr p)
+{
+	uint64_t id = 0;
+	long i;
+
+	pthread_mutex_lock(&dev_allocs.lock);
+	i = find_le(p);
+	if (i >= 0 && p - dev_allocs.a[i].base < dev_allocs.a[i].size)
+		id = dev_allocs.a[i].buffer_id;
+	pthread_mutex_unlock(&dev_allocs.lock);
+	return id;
 }
 
 CUmemoryPool shim_mem_pool(CUdeviceptr p)

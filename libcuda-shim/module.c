@@ -401,6 +401,39 @@ CUresult shim_cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *
 			(struct shim_func **)hfunc);
 }
 
+/*
+ * Each kernel of a module's image as a function, to fn (tools' export
+ * table 6e163fbe, slot 7: cuFFT finds the one kernel of a module it
+ * linked this way); how many there were.  An image the shim cannot read
+ * has none it can name.
+ */
+CUresult shim_module_functions(CUmodule hmod, void (*fn)(void *, CUfunction, uint64_t),
+			       void *arg, unsigned int *count)
+{
+	const struct gl_module_index *idx;
+	struct shim_obj *o;
+	CUresult r;
+
+	*count = 0;
+	r = shim_obj_get(GL_H_MODULE, hmod, &o);
+	if (r)
+		return r;
+	idx = module_index((struct shim_module *)o);
+	if (!idx)
+		return SHIM_REFUSE("the functions of a module whose image Gleam cannot read "
+				   "cannot be listed: returning CUDA_ERROR_NOT_SUPPORTED");
+	for (uint32_t i = 0; i < idx->nkernels; i++) {
+		CUfunction f;
+
+		r = shim_cuModuleGetFunction(&f, hmod, idx->kernels[i].name);
+		if (r)
+			return r;
+		fn(arg, f, 0);
+		(*count)++;
+	}
+	return CUDA_SUCCESS;
+}
+
 CUresult shim_cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name)
 {
 	if (!pKernel)
@@ -514,8 +547,8 @@ CUresult shim_cuFuncGetParamInfo(CUfunction func, size_t index, size_t *off, siz
 /* ---- launches ---- */
 
 /* Pack kernelParams or extra into buf (GLEAM_PARAMS_MAX bytes); 0 or error. */
-static CUresult pack_params(struct shim_func *f, void **kp, void **extra, unsigned char *buf,
-			    uint64_t *len)
+CUresult shim_pack_params(struct shim_func *f, void **kp, void **extra, unsigned char *buf,
+			  uint64_t *len)
 {
 	if (kp && extra)
 		return CUDA_ERROR_INVALID_VALUE;
@@ -549,8 +582,8 @@ static CUresult pack_params(struct shim_func *f, void **kp, void **extra, unsign
 }
 
 /* What the driver checks before it queues a launch, checked here. */
-static CUresult check_dims(struct shim_func *f, const unsigned int g[3], const unsigned int b[3],
-			   unsigned int shmem)
+CUresult shim_check_dims(struct shim_func *f, const unsigned int g[3], const unsigned int b[3],
+			 unsigned int shmem)
 {
 	const int32_t *a = shim.dev[f->o.dev].info.attr;
 	uint64_t threads = (uint64_t)b[0] * b[1] * b[2];
@@ -594,13 +627,13 @@ CUresult shim_cuLaunchKernel(CUfunction h, unsigned int gx, unsigned int gy, uns
 	r = shim_func_get(h, &f);
 	if (r)
 		return r;
-	r = check_dims(f, g, b, shmem);
+	r = shim_check_dims(f, g, b, shmem);
 	if (r)
 		return r;
 	r = shim_stream_id(stream, per_thread, &a.hStream);
 	if (r)
 		return r;
-	r = pack_params(f, kp, extra, param_buf + 8, &len);
+	r = shim_pack_params(f, kp, extra, param_buf + 8, &len);
 	if (r)
 		return r;
 	memcpy(param_buf, &len, 8);
@@ -686,10 +719,10 @@ CUresult shim_cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction h, void **k
 	r = shim_pack_config(cfg, per_thread, "cuLaunchKernelEx", &lx, attrs);
 	if (r)
 		return r;
-	r = check_dims(f, lx.grid, lx.block, lx.shared_bytes);
+	r = shim_check_dims(f, lx.grid, lx.block, lx.shared_bytes);
 	if (r)
 		return r;
-	r = pack_params(f, kp, extra, param_buf + 8, &len);
+	r = shim_pack_params(f, kp, extra, param_buf + 8, &len);
 	if (r)
 		return r;
 	memcpy(param_buf, &len, 8);

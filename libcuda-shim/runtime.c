@@ -428,6 +428,12 @@ static CUresult ptr_attr(const struct ptr_info *pi, CUpointer_attribute a, CUdev
 	case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
 		*(CUmemoryPool *)data = dev ? shim_mem_pool(p) : NULL;
 		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_BUFFER_ID:
+		/* cuFFT asks it of its work areas: device memory's, the shim's own count. */
+		if (!dev)
+			break;
+		*(unsigned long long *)data = shim_mem_buffer_id(p);
+		return CUDA_SUCCESS;
 	default:
 		break;
 	}
@@ -466,6 +472,7 @@ static size_t attr_size(CUpointer_attribute a)
 	case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
 	case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
 	case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
+	case CU_POINTER_ATTRIBUTE_BUFFER_ID:
 		return sizeof(void *);
 	case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
 	case CU_POINTER_ATTRIBUTE_IS_MANAGED:

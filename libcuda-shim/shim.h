@@ -88,22 +88,57 @@ struct shim_stream {
 	unsigned int flags;	/* as created: whether it waits for the legacy stream */
 };
 
-/* Graphs: a captured graph does not change, so its node count is kept. */
+/*
+ * Graphs: a captured graph's node count is asked once and kept until a
+ * node is added to it or removed.  A graph built node by node is the
+ * shim's own copy (gnodes.c), which answers every question about it.
+ */
 struct graph_stage;
+struct shim_gnodes;
 struct shim_graph {
 	struct shim_obj o;
 	bool have_nodes;
 	size_t nodes;
 	struct graph_stage *stage;	/* its copies to and from host memory (graph.c) */
+	bool captured;			/* made by a capture: the server knows its nodes */
+	struct shim_gnodes *gn;		/* the nodes added by the program (gnodes.c) */
 };
 
 /* Executable graphs: the stages of the graph they were made from. */
 struct shim_exec {
 	struct shim_obj o;
 	struct graph_stage *stage;
+	unsigned long long flags;	/* as instantiated */
+	uint64_t graph;			/* the id of the graph it was made from */
+	uint64_t updated;		/* the id of the graph it was last updated from */
+	struct shim_disabled *off;	/* nodes disabled in it (gnodes.c) */
 };
 /* A graph or executable graph let go of its stages (graph.c). */
 void shim_graph_stage_put(struct graph_stage *st);
+/*
+ * Host memory a node of graph g copies, through a stage of device memory
+ * of the graph's (*stage) that every launch copies to or from it (graph.c).
+ */
+CUresult shim_graph_stage_add(struct shim_graph *g, bool to_host, void *host, size_t n,
+			      CUdeviceptr *stage);
+/* Whether g has host memory staged. */
+bool shim_graph_staged(const struct shim_graph *g);
+/* A clone shares its original's stages; an executable graph takes its update's. */
+void shim_graph_stage_share(struct shim_graph *to, const struct shim_graph *from);
+void shim_exec_stage_take(struct shim_exec *e, const struct shim_graph *from);
+
+/* gnodes.c: a graph, a node, an executable graph let go of what they hold. */
+struct shim_gnode;
+void shim_gnodes_graph_put(struct shim_graph *g);
+void shim_gnode_put(struct shim_gnode *n);
+void shim_gnodes_exec_put(struct shim_exec *e);
+size_t shim_gnode_size(void);
+/* cuGraphGetNodes of a graph the shim knows whole; CUDA_ERROR_NOT_FOUND: ask the server. */
+CUresult shim_gnodes_get(struct shim_graph *g, CUgraphNode *nodes, size_t *n);
+/* link.c: a link state let go of its cubin. */
+struct shim_link;
+void shim_link_put(struct shim_link *l);
+size_t shim_link_size(void);
 
 /*
  * Memory pools.  The attributes only this process can change (reuse
@@ -185,6 +220,9 @@ CUresult shim_array_get(CUarray h, struct shim_array **a);
 
 /* module.c: let go of what a module or library kept of its image. */
 void shim_module_put(struct shim_module *m);
+/* module.c: each kernel of a module as a function, to fn; how many. */
+CUresult shim_module_functions(CUmodule hmod, void (*fn)(void *, CUfunction, uint64_t),
+			       void *arg, unsigned int *count);
 /* module.c: whether a module or library's image has name among its variables: 0, 1, or -1 unknown. */
 int shim_module_has_var(unsigned int kind, void *h, const char *name);
 
@@ -257,6 +295,8 @@ CUresult shim_cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s
 void shim_mem_forget_ctx(uint64_t ctx);
 /* The pool the allocation holding p came from, NULL for none. */
 CUmemoryPool shim_mem_pool(CUdeviceptr p);
+/* A process-wide id of the allocation holding p, never reused; 0: none. */
+uint64_t shim_mem_buffer_id(CUdeviceptr p);
 CUresult shim_cuDeviceGetMemPool(CUmemoryPool *pool, CUdevice dev);
 
 /*
@@ -439,6 +479,26 @@ CUresult shim_cuCtxGetCurrent(CUcontext *pctx);
 CUresult shim_cuCtxGetId(CUcontext ctx, unsigned long long *ctxId);
 CUresult shim_cuStreamGetId(CUstream s, unsigned long long *sid, int per_thread);
 CUresult shim_cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *status, int per_thread);
+/* module.c: kernelParams or extra packed as a launch packs them, into buf; its length. */
+CUresult shim_pack_params(struct shim_func *f, void **kp, void **extra, unsigned char *buf,
+			  uint64_t *len);
+/* module.c: launch dimensions the driver would refuse. */
+CUresult shim_check_dims(struct shim_func *f, const unsigned int g[3], const unsigned int b[3],
+			 unsigned int shmem);
+/*
+ * array.c: a CUDA_MEMCPY3D checked as cuMemcpy3D checks it, and its
+ * description as records carry it; a host end is left as it is, its first
+ * byte in *src_host or *dst_host (else NULL).
+ */
+struct gleam_copy;
+CUresult shim_copy3d_check(const CUDA_MEMCPY3D *p, struct gleam_copy *g, char **src_host,
+			   char **dst_host);
+/*
+ * memory.c: device memory a graph allocated, kept for range checks like
+ * any allocation; forgotten again (false: it was not kept).
+ */
+CUresult shim_mem_keep(CUdeviceptr base, size_t size, uint64_t ctx);
+bool shim_mem_forget(CUdeviceptr base);
 /* A CUlaunchConfig as records carry it (cuLaunchKernelEx, cluster queries). */
 CUresult shim_pack_config(const CUlaunchConfig *cfg, int per_thread, const char *who,
 			  struct gleam_launch_ex *lx, struct gleam_launch_attr *attrs);

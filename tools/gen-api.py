@@ -25,6 +25,7 @@ HANDLES = {
     "CUmodule": "MODULE", "CUfunction": "FUNC", "CUlibrary": "LIBRARY",
     "CUkernel": "KERNEL", "CUgraph": "GRAPH", "CUgraphExec": "GRAPHEXEC",
     "CUmemoryPool": "MEMPOOL", "CUarray": "ARRAY", "CUmipmappedArray": "MIPMAP",
+    "CUgraphNode": "GRAPHNODE", "CUlinkState": "LINK",
 }
 CLASSES = ("local", "async", "sync")
 # What a function is beyond its class (uapi/api.tbl's header says each).
@@ -218,7 +219,7 @@ def args_struct(f):
     for a in f.args:
         if a.ann in ("out", "outbuf"):
             continue
-        if a.ann in ("new", "del") or a.handle:
+        if a.ann in ("new", "del") or (a.handle and not a.ptr):
             out.append(f"\t__u64 {a.name};\t/* id */")
         elif a.ann == "str":
             out.append(f"\t__u64 {a.name}_len;\t/* bytes incl. NUL, data follows */")

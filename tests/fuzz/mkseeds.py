@@ -3,7 +3,8 @@
 """Seed inputs of fuzz_wire and fuzz_control: a few small, well-formed
 exchanges in each harness's input format (see the head of fuzz_wire.c and
 fuzz_control.c), written to tests/fuzz/seeds/{wire,control}/; and records
-of arrays, copies and texture objects for fuzz_records, in seeds/records/.
+of arrays, copies and texture objects, of graphs built node by node and of
+JIT linking for fuzz_records, in seeds/records/.
 
     tests/fuzz/mkseeds.py [SEEDS_DIR]
 """
@@ -230,10 +231,83 @@ def records_seeds():
     yield "arrays-copies-textures", a + up + down + lin + tex + mm + lvl + lup + gone
 
 
+# Graphs built node by node and JIT linking (uapi/gleam_graph.h).
+FN_cuModuleLoadData, FN_cuModuleGetFunction, FN_cuEventCreate = 91, 94, 130
+FN_cuGraphInstantiateWithFlags, FN_cuGraphLaunch, FN_cuGraphDestroy = 240, 243, 246
+FN_cuGraphExecDestroy = 245
+FN_cuGraphCreate, FN_cuGraphAddNode, FN_cuGraphNodeSetParams = 530, 531, 533
+FN_cuGraphExecNodeSetParams, FN_cuGraphConditionalHandleCreate = 534, 570
+FN_cuGraphAddDependencies, FN_cuGraphRemoveDependencies, FN_cuGraphDestroyNode = 579, 581, 583
+FN_cuGraphClone, FN_cuGraphExecUpdate, FN_cuGraphNodeSetEnabled = 584, 586, 588
+FN_cuLinkCreate, FN_cuLinkAddData, FN_cuLinkComplete, FN_cuLinkDestroy = 600, 601, 603, 604
+T_KERNEL, T_MEMCPY, T_MEMSET, T_HOST, T_GRAPH, T_EMPTY = 0, 1, 2, 3, 4, 5
+T_WAIT, T_RECORD, T_ALLOC, T_FREE, T_COND = 6, 7, 10, 11, 13
+
+
+def gnode(ntype, body=b"", ctx=100):
+    """struct gleam_gnode: type, reserved, ctx, a union of 160 bytes."""
+    return struct.pack("<IIQ", ntype, 0, ctx) + body + bytes(160 - len(body))
+
+
+def graph_seeds():
+    q = lambda *v: struct.pack("<%dQ" % len(v), *v)
+    ptx = (b".version 7.0\n.target sm_75\n.address_size 64\n"
+           b".visible .entry cond_set(.param .u64 h, .param .u32 v)\n{\nret;\n}\n\0")
+    setup = rec(FN_cuModuleLoadData, q(500) + ptx, flags=0) + \
+        rec(FN_cuModuleGetFunction, q(501, 500, 9) + b"cond_set\0", seq=2) + \
+        rec(FN_cuEventCreate, q(502, 0), flags=0) + rec(FN_cuGraphCreate, q(400, 0), flags=0)
+    nodes = rec(FN_cuGraphAddNode, q(401, 400, 0) + gnode(T_EMPTY), flags=0) + \
+        rec(FN_cuGraphAddNode, q(402, 400, 1, 401) + gnode(T_RECORD, q(502)), flags=0) + \
+        rec(FN_cuGraphAddNode, q(403, 400, 1, 402) +
+            gnode(T_MEMSET, q(0x10000, 0) + struct.pack("<II", 7, 4) + q(16, 1)), flags=0) + \
+        rec(FN_cuGraphAddNode, q(404, 400, 1, 403) + gnode(T_HOST, q(77)), flags=0) + \
+        rec(FN_cuGraphAddDependencies, q(400, 1, 401, 403), flags=0) + \
+        rec(FN_cuGraphRemoveDependencies, q(400, 1, 401, 403), flags=0) + \
+        rec(FN_cuGraphClone, q(410, 400, 2, 401, 411, 402, 412), flags=0) + \
+        rec(FN_cuGraphInstantiateWithFlags, q(420, 400, 0), seq=3) + \
+        rec(FN_cuGraphExecUpdate, q(420, 410), seq=4) + \
+        rec(FN_cuGraphNodeSetParams, q(402) + gnode(T_RECORD, q(502)), flags=0) + \
+        rec(FN_cuGraphExecNodeSetParams, q(420, 402) + gnode(T_RECORD, q(502)), flags=0) + \
+        rec(FN_cuGraphNodeSetEnabled, q(420, 403, 0), flags=0) + \
+        rec(FN_cuGraphLaunch, q(420, 0), flags=0)
+    alloc = struct.pack("<QIiII", 4096, 1, 0, 1, 0)
+    cond = rec(FN_cuGraphCreate, q(430, 0), flags=0) + \
+        rec(FN_cuGraphConditionalHandleCreate, q(430, 100, 1, 1), seq=5) + \
+        rec(FN_cuGraphAddNode, q(431, 430, 0) +
+            gnode(T_KERNEL, q(501) + struct.pack("<8I", 1, 1, 1, 32, 1, 1, 0, 0) + q(12)) +
+            q(0x5c0d000000000001) + bytes(8), flags=0) + \
+        rec(FN_cuGraphAddNode, q(432, 430, 1, 431) +
+            gnode(T_COND, q(0x5c0d000000000001) + struct.pack("<II", 0, 2)) + q(433, 434),
+            flags=0) + \
+        rec(FN_cuGraphAddNode, q(435, 433, 0) + gnode(T_EMPTY), flags=0) + \
+        rec(FN_cuGraphAddNode, q(436, 430, 0) + gnode(T_ALLOC, alloc), seq=6) + \
+        rec(FN_cuGraphAddNode, q(437, 430, 1, 436) + gnode(T_FREE, q(0x10000)), flags=0) + \
+        rec(FN_cuGraphInstantiateWithFlags, q(440, 430, 0), seq=7) + \
+        rec(FN_cuGraphLaunch, q(440, 0), flags=0) + \
+        rec(FN_cuGraphDestroyNode, q(435), flags=0) + \
+        rec(FN_cuGraphExecDestroy, q(440), flags=0) + rec(FN_cuGraphDestroy, q(430), flags=0) + \
+        rec(FN_cuGraphAddNode, q(438, 433, 0) + gnode(T_EMPTY), flags=0) + \
+        rec(FN_cuGraphDestroy, q(400), flags=0) + rec(FN_cuGraphDestroy, q(410), flags=0)
+    yield "graph-nodes", setup + nodes + cond
+    lptx = (b".version 7.0\n.target sm_75\n.address_size 64\n"
+            b".extern .func (.param .b32 r) link_op(.param .b32 x);\n"
+            b".visible .entry link_apply(.param .u64 v, .param .u32 n)\n{\nret;\n}\n\0")
+    bptx = (b".version 7.0\n.target sm_75\n.address_size 64\n"
+            b".visible .func (.param .b32 r) link_op(.param .b32 x)\n{\nret;\n}\n\0")
+    opts = struct.pack("<IIQ", 5, 0, 0) + struct.pack("<IIQ", 6, 0, 256) + \
+        struct.pack("<IIQ", 2, 0, 0)
+    link = rec(FN_cuLinkCreate, q(3, 450) + opts, flags=0) + \
+        rec(FN_cuLinkAddData, q(450, 1, len(lptx), 0) + q(2, 0) + b"a\0" + lptx, seq=8) + \
+        rec(FN_cuLinkComplete, q(450, 1 << 20, 0), seq=9) + \
+        rec(FN_cuLinkAddData, q(450, 1, len(bptx), 0) + q(0, 0) + bptx, seq=10) + \
+        rec(FN_cuLinkComplete, q(450, 1 << 30, 0), seq=11) + rec(FN_cuLinkDestroy, q(450), flags=0)
+    yield "jit-link", link
+
+
 def main():
     top = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "seeds")
     for target, seeds in (("wire", wire_seeds()), ("control", control_seeds()),
-                          ("records", records_seeds())):
+                          ("records", records_seeds()), ("records", graph_seeds())):
         d = os.path.join(top, target)
         os.makedirs(d, exist_ok=True)
         for name, data in seeds:

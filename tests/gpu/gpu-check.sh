@@ -45,6 +45,8 @@ PROGRAMS=(
 	"arrays"
 	"hostfn"
 	"devprintf"
+	"gnodes"
+	"jitlink"
 )
 
 # Run modes: name and the environment the Gleam runs get.

@@ -26,6 +26,7 @@
 
 #include "../lib/tcp.h"
 #include "gleam_api_gen.h"
+#include "gleam_graph.h"
 #include "gleam_local.h"
 #include "gleam_record.h"
 #include "gleam_wire.h"
@@ -177,6 +178,83 @@ static int call(struct session *s, unsigned int fn, uint64_t ctx, const void *ar
 	return -1;
 }
 
+/* A record of cuGraphAddNode: node id in graph g, after deps, of type (no parameters). */
+static int add_node(struct session *s, uint64_t id, uint64_t g, const uint64_t *deps, size_t n,
+		    uint64_t claimed, const struct gleam_gnode *w)
+{
+	unsigned char buf[1024];
+	struct gl_a_cuGraphAddNode a = { .phGraphNode = id, .hGraph = g,
+					 .numDependencies = claimed };
+	size_t len = sizeof(a);
+
+	memcpy(buf, &a, sizeof(a));
+	memcpy(buf + len, deps, n * 8);
+	len += n * 8;
+	memcpy(buf + len, w, sizeof(*w));
+	len += sizeof(*w);
+	return call(s, GL_FN_cuGraphAddNode, 100, buf, len, NULL, 0);
+}
+
+/*
+ * Graph nodes name their graph and their dependencies by ids: no record
+ * may name a node of another graph, or one whose graph the driver has
+ * destroyed with its nodes; descriptions that do not fit their record or
+ * name host memory are refused; the session goes on.
+ */
+static void graph_cases(struct session *s)
+{
+	struct gleam_gnode empty = { .type = CU_GRAPH_NODE_TYPE_EMPTY, .ctx = 100 };
+	struct gleam_gnode copy = { .type = CU_GRAPH_NODE_TYPE_MEMCPY, .ctx = 100 };
+	struct gl_a_cuGraphCreate ga = { .phGraph = 500 };
+	struct gl_a_cuGraphDestroy gd = { .hGraph = 500 };
+	uint64_t dep = 501;
+	int rc;
+
+	call(s, GL_FN_cuGraphCreate, 100, &ga, sizeof(ga), NULL, 0);
+	ga.phGraph = 510;
+	call(s, GL_FN_cuGraphCreate, 100, &ga, sizeof(ga), NULL, 0);
+	rc = add_node(s, 501, 500, NULL, 0, 0, &empty);
+	result(rc == 0, "graphs: a node is made");
+	rc = add_node(s, 511, 510, &dep, 1, 1, &empty);
+	result(rc == CUDA_ERROR_INVALID_VALUE,
+	       "graphs: a dependency on another graph's node is refused");
+	rc = add_node(s, 512, 510, &dep, 1, 4000, &empty);
+	result(rc == CUDA_ERROR_INVALID_VALUE,
+	       "graphs: more dependencies than the record carries are refused");
+	copy.copy.api = GLEAM_COPY_3D;
+	copy.copy.width = copy.copy.height = copy.copy.depth = 1;
+	copy.copy.src.type = CU_MEMORYTYPE_HOST;
+	copy.copy.dst.type = CU_MEMORYTYPE_HOST;
+	rc = add_node(s, 513, 510, NULL, 0, 0, &copy);
+	result(rc == CUDA_ERROR_INVALID_VALUE, "graphs: a copy node of host memory is refused");
+	call(s, GL_FN_cuGraphDestroy, 100, &gd, sizeof(gd), NULL, 0);
+	{
+		unsigned char buf[sizeof(struct gl_a_cuGraphNodeSetParams) + sizeof(empty)];
+		struct gl_a_cuGraphNodeSetParams sp = { .hNode = 501 };
+
+		memcpy(buf, &sp, sizeof(sp));
+		memcpy(buf + sizeof(sp), &empty, sizeof(empty));
+		rc = call(s, GL_FN_cuGraphNodeSetParams, 100, buf, sizeof(buf), NULL, 0);
+		result(rc == CUDA_ERROR_INVALID_HANDLE,
+		       "graphs: a node destroyed with its graph is named no more");
+	}
+	{
+		struct gleam_gnode host = { .type = CU_GRAPH_NODE_TYPE_HOST, .ctx = 100 };
+
+		rc = add_node(s, 514, 510, NULL, 0, 0, &host);
+		result(rc == CUDA_ERROR_INVALID_VALUE,
+		       "graphs: a host node of no function is refused");
+		host.host = 77;
+		rc = add_node(s, 514, 510, NULL, 0, 0, &host);
+		result(rc == CUDA_ERROR_INVALID_VALUE,
+		       "graphs: a host node in a session without host functions is refused");
+	}
+	rc = add_node(s, 515, 501, NULL, 0, 0, &empty);
+	result(rc == CUDA_ERROR_INVALID_HANDLE, "graphs: a node is no graph to add to");
+	gd.hGraph = 510;
+	call(s, GL_FN_cuGraphDestroy, 100, &gd, sizeof(gd), NULL, 0);
+}
+
 static void local_cases(void)
 {
 	struct gleam_local_hello h = { .magic = GLEAM_LOCAL_MAGIC, .version = GLEAM_LOCAL_VERSION,
@@ -306,6 +384,7 @@ static void local_cases(void)
 			rc = call(&s, GL_FN_cuDevicePrimaryCtxRetain, 0, &pa, sizeof(pa), NULL, 0);
 			result(rc == 0, "ring: the primary context is retained again under its own id");
 		}
+		graph_cases(&s);
 		{
 			struct gl_a_cuCtxSynchronize cs = { 0 };
 

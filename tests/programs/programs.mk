@@ -13,7 +13,7 @@ TEST_KERNEL_CUBIN := $(patsubst tests/kernels/%.cu,$(TEST_KERNEL_DIR)/%.cubin,$(
 TEST_KERNEL_HDRS := $(wildcard tests/kernels/*.cuh)
 
 TEST_PROGRAMS     := vecadd matmul memops streams contexts threads devinfo errors bigcopy asyncerr \
-	churn uploads allocs graphs occupancy steady rowfills arrays hostfn devprintf
+	churn uploads allocs graphs occupancy steady rowfills arrays hostfn devprintf gnodes jitlink
 TEST_PROGRAM_BINS := $(addprefix $(TEST_PROGRAM_DIR)/,$(TEST_PROGRAMS))
 TEST_PROGRAM_OBJS := $(addprefix $(TEST_PROGRAM_DIR)/,$(addsuffix .o,$(TEST_PROGRAMS) util))
 
@@ -28,6 +28,14 @@ $(TEST_KERNEL_PTX): $(TEST_KERNEL_DIR)/%.ptx: tests/kernels/%.cu $(TEST_KERNEL_H
 $(TEST_KERNEL_CUBIN): $(TEST_KERNEL_DIR)/%.cubin: tests/kernels/%.cu $(TEST_KERNEL_HDRS) | $(TEST_KERNEL_DIR)
 	$(NVCC) $(TEST_NVCCFLAGS) -cubin -arch=sm_90 -o $@ $<
 
+# Relocatable device code (tests/kernels/rdc/*.cu): inputs that only a JIT
+# link (tests/programs/jitlink.c) makes whole, as PTX named rdc_NAME.ptx.
+TEST_RDC_PTX := $(patsubst tests/kernels/rdc/%.cu,$(TEST_KERNEL_DIR)/rdc_%.ptx,\
+	$(wildcard tests/kernels/rdc/*.cu))
+
+$(TEST_RDC_PTX): $(TEST_KERNEL_DIR)/rdc_%.ptx: tests/kernels/rdc/%.cu | $(TEST_KERNEL_DIR)
+	$(NVCC) $(TEST_NVCCFLAGS) -rdc=true -ptx -arch=compute_75 -o $@ $<
+
 $(TEST_PROGRAM_OBJS): $(TEST_PROGRAM_DIR)/%.o: tests/programs/%.c | $(TEST_PROGRAM_DIR)
 	$(CC) $(CFLAGS_COMMON) -pthread -c -o $@ $<
 
@@ -39,6 +47,6 @@ $(TEST_KERNEL_DIR) $(TEST_PROGRAM_DIR):
 
 # Build just these: `make test-programs`.
 .PHONY: test-programs
-test-programs: $(TEST_KERNEL_PTX) $(TEST_KERNEL_CUBIN) $(TEST_PROGRAM_BINS)
+test-programs: $(TEST_KERNEL_PTX) $(TEST_KERNEL_CUBIN) $(TEST_RDC_PTX) $(TEST_PROGRAM_BINS)
 
-ALL_TARGETS += $(TEST_KERNEL_PTX) $(TEST_KERNEL_CUBIN) $(TEST_PROGRAM_BINS)
+ALL_TARGETS += $(TEST_KERNEL_PTX) $(TEST_KERNEL_CUBIN) $(TEST_RDC_PTX) $(TEST_PROGRAM_BINS)

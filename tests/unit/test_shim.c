@@ -126,7 +126,7 @@ END_TEST
 
 START_TEST(test_unsupported_says_so)
 {
-	CUresult (*f)(void) = (CUresult (*)(void))unit_sym("cuGraphCreate");
+	CUresult (*f)(void) = (CUresult (*)(void))unit_sym("cuGraphicsUnregisterResource");
 
 	ck_assert_int_eq(f(), CUDA_ERROR_NOT_SUPPORTED);
 	ck_assert_int_eq(f(), CUDA_ERROR_NOT_SUPPORTED);

@@ -128,6 +128,22 @@ struct gl_backend_ops {
 	CUresult (*f_cuTexObjectDestroy)(CUtexObject texObject);
 	CUresult (*f_cuSurfObjectCreate)(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc);
 	CUresult (*f_cuSurfObjectDestroy)(CUsurfObject surfObject);
+	CUresult (*f_cuGraphCreate)(CUgraph *phGraph, unsigned int flags);
+	CUresult (*f_cuGraphAddNode)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);
+	CUresult (*f_cuGraphNodeSetParams)(CUgraphNode hNode, CUgraphNodeParams *nodeParams);
+	CUresult (*f_cuGraphExecNodeSetParams)(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams);
+	CUresult (*f_cuGraphConditionalHandleCreate)(CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx, unsigned int defaultLaunchValue, unsigned int flags);
+	CUresult (*f_cuGraphAddDependencies)(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);
+	CUresult (*f_cuGraphRemoveDependencies)(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);
+	CUresult (*f_cuGraphDestroyNode)(CUgraphNode hNode);
+	CUresult (*f_cuGraphClone)(CUgraph *phGraphClone, CUgraph originalGraph);
+	CUresult (*f_cuGraphNodeFindInClone)(CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph);
+	CUresult (*f_cuGraphExecUpdate)(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo);
+	CUresult (*f_cuGraphNodeSetEnabled)(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled);
+	CUresult (*f_cuLinkCreate)(unsigned int numOptions, CUjit_option *options, void **optionValues, CUlinkState *stateOut);
+	CUresult (*f_cuLinkAddData)(CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name, unsigned int numOptions, CUjit_option *options, void **optionValues);
+	CUresult (*f_cuLinkComplete)(CUlinkState state, void **cubinOut, size_t *sizeOut);
+	CUresult (*f_cuLinkDestroy)(CUlinkState state);
 };
 
 /* GL_BACKEND_FUNCS(X): X(name, driver symbol) for each of them. */
@@ -256,6 +272,22 @@ struct gl_backend_ops {
 	X(cuTexObjectDestroy, "cuTexObjectDestroy") \
 	X(cuSurfObjectCreate, "cuSurfObjectCreate") \
 	X(cuSurfObjectDestroy, "cuSurfObjectDestroy") \
+	X(cuGraphCreate, "cuGraphCreate") \
+	X(cuGraphAddNode, "cuGraphAddNode_v2") \
+	X(cuGraphNodeSetParams, "cuGraphNodeSetParams") \
+	X(cuGraphExecNodeSetParams, "cuGraphExecNodeSetParams") \
+	X(cuGraphConditionalHandleCreate, "cuGraphConditionalHandleCreate") \
+	X(cuGraphAddDependencies, "cuGraphAddDependencies_v2") \
+	X(cuGraphRemoveDependencies, "cuGraphRemoveDependencies_v2") \
+	X(cuGraphDestroyNode, "cuGraphDestroyNode") \
+	X(cuGraphClone, "cuGraphClone") \
+	X(cuGraphNodeFindInClone, "cuGraphNodeFindInClone") \
+	X(cuGraphExecUpdate, "cuGraphExecUpdate_v2") \
+	X(cuGraphNodeSetEnabled, "cuGraphNodeSetEnabled") \
+	X(cuLinkCreate, "cuLinkCreate_v2") \
+	X(cuLinkAddData, "cuLinkAddData_v2") \
+	X(cuLinkComplete, "cuLinkComplete") \
+	X(cuLinkDestroy, "cuLinkDestroy") \
 	/* end */
 
 CUresult sim_cuInit(unsigned int Flags);
@@ -382,5 +414,21 @@ CUresult sim_cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC
 CUresult sim_cuTexObjectDestroy(CUtexObject texObject);
 CUresult sim_cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc);
 CUresult sim_cuSurfObjectDestroy(CUsurfObject surfObject);
+CUresult sim_cuGraphCreate(CUgraph *phGraph, unsigned int flags);
+CUresult sim_cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);
+CUresult sim_cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams);
+CUresult sim_cuGraphExecNodeSetParams(CUgraphExec hGraphExec, CUgraphNode hNode, CUgraphNodeParams *nodeParams);
+CUresult sim_cuGraphConditionalHandleCreate(CUgraphConditionalHandle *pHandle_out, CUgraph hGraph, CUcontext ctx, unsigned int defaultLaunchValue, unsigned int flags);
+CUresult sim_cuGraphAddDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);
+CUresult sim_cuGraphRemoveDependencies(CUgraph hGraph, const CUgraphNode *from, const CUgraphNode *to, const CUgraphEdgeData *edgeData, size_t numDependencies);
+CUresult sim_cuGraphDestroyNode(CUgraphNode hNode);
+CUresult sim_cuGraphClone(CUgraph *phGraphClone, CUgraph originalGraph);
+CUresult sim_cuGraphNodeFindInClone(CUgraphNode *phNode, CUgraphNode hOriginalNode, CUgraph hClonedGraph);
+CUresult sim_cuGraphExecUpdate(CUgraphExec hGraphExec, CUgraph hGraph, CUgraphExecUpdateResultInfo *resultInfo);
+CUresult sim_cuGraphNodeSetEnabled(CUgraphExec hGraphExec, CUgraphNode hNode, unsigned int isEnabled);
+CUresult sim_cuLinkCreate(unsigned int numOptions, CUjit_option *options, void **optionValues, CUlinkState *stateOut);
+CUresult sim_cuLinkAddData(CUlinkState state, CUjitInputType type, void *data, size_t size, const char *name, unsigned int numOptions, CUjit_option *options, void **optionValues);
+CUresult sim_cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut);
+CUresult sim_cuLinkDestroy(CUlinkState state);
 
 #endif

@@ -211,9 +211,75 @@ enum gl_fn {
 	GL_FN_cuSurfObjectCreate = 385,
 	GL_FN_cuSurfObjectDestroy = 386,
 	GL_FN_cuSurfObjectGetResourceDesc = 387,
+	GL_FN_cuGraphCreate = 530,
+	GL_FN_cuGraphAddNode = 531,
+	GL_FN_cuGraphAddNode_v1 = 532,
+	GL_FN_cuGraphNodeSetParams = 533,
+	GL_FN_cuGraphExecNodeSetParams = 534,
+	GL_FN_cuGraphAddKernelNode = 535,
+	GL_FN_cuGraphAddKernelNode_v1 = 536,
+	GL_FN_cuGraphKernelNodeGetParams = 537,
+	GL_FN_cuGraphKernelNodeGetParams_v1 = 538,
+	GL_FN_cuGraphKernelNodeSetParams = 539,
+	GL_FN_cuGraphKernelNodeSetParams_v1 = 540,
+	GL_FN_cuGraphExecKernelNodeSetParams = 541,
+	GL_FN_cuGraphExecKernelNodeSetParams_v1 = 542,
+	GL_FN_cuGraphAddMemcpyNode = 543,
+	GL_FN_cuGraphMemcpyNodeGetParams = 544,
+	GL_FN_cuGraphMemcpyNodeSetParams = 545,
+	GL_FN_cuGraphExecMemcpyNodeSetParams = 546,
+	GL_FN_cuGraphAddMemsetNode = 547,
+	GL_FN_cuGraphMemsetNodeGetParams = 548,
+	GL_FN_cuGraphMemsetNodeSetParams = 549,
+	GL_FN_cuGraphExecMemsetNodeSetParams = 550,
+	GL_FN_cuGraphAddHostNode = 551,
+	GL_FN_cuGraphHostNodeGetParams = 552,
+	GL_FN_cuGraphHostNodeSetParams = 553,
+	GL_FN_cuGraphExecHostNodeSetParams = 554,
+	GL_FN_cuGraphAddChildGraphNode = 555,
+	GL_FN_cuGraphExecChildGraphNodeSetParams = 556,
+	GL_FN_cuGraphAddEmptyNode = 557,
+	GL_FN_cuGraphAddEventRecordNode = 558,
+	GL_FN_cuGraphEventRecordNodeGetEvent = 559,
+	GL_FN_cuGraphEventRecordNodeSetEvent = 560,
+	GL_FN_cuGraphExecEventRecordNodeSetEvent = 561,
+	GL_FN_cuGraphAddEventWaitNode = 562,
+	GL_FN_cuGraphEventWaitNodeGetEvent = 563,
+	GL_FN_cuGraphEventWaitNodeSetEvent = 564,
+	GL_FN_cuGraphExecEventWaitNodeSetEvent = 565,
+	GL_FN_cuGraphAddMemAllocNode = 566,
+	GL_FN_cuGraphMemAllocNodeGetParams = 567,
+	GL_FN_cuGraphAddMemFreeNode = 568,
+	GL_FN_cuGraphMemFreeNodeGetParams = 569,
+	GL_FN_cuGraphConditionalHandleCreate = 570,
+	GL_FN_cuGraphGetRootNodes = 571,
+	GL_FN_cuGraphNodeGetType = 572,
+	GL_FN_cuGraphNodeGetDependencies = 573,
+	GL_FN_cuGraphNodeGetDependencies_v1 = 574,
+	GL_FN_cuGraphNodeGetDependentNodes = 575,
+	GL_FN_cuGraphNodeGetDependentNodes_v1 = 576,
+	GL_FN_cuGraphGetEdges = 577,
+	GL_FN_cuGraphGetEdges_v1 = 578,
+	GL_FN_cuGraphAddDependencies = 579,
+	GL_FN_cuGraphAddDependencies_v1 = 580,
+	GL_FN_cuGraphRemoveDependencies = 581,
+	GL_FN_cuGraphRemoveDependencies_v1 = 582,
+	GL_FN_cuGraphDestroyNode = 583,
+	GL_FN_cuGraphClone = 584,
+	GL_FN_cuGraphNodeFindInClone = 585,
+	GL_FN_cuGraphExecUpdate = 586,
+	GL_FN_cuGraphExecUpdate_v1 = 587,
+	GL_FN_cuGraphNodeSetEnabled = 588,
+	GL_FN_cuGraphNodeGetEnabled = 589,
+	GL_FN_cuGraphExecGetFlags = 590,
+	GL_FN_cuLinkCreate = 600,
+	GL_FN_cuLinkAddData = 601,
+	GL_FN_cuLinkAddFile = 602,
+	GL_FN_cuLinkComplete = 603,
+	GL_FN_cuLinkDestroy = 604,
 };
 
-#define GL_FN_LIMIT 388
+#define GL_FN_LIMIT 605
 
 enum gl_class { GL_LOCAL = 0, GL_ASYNC = 1, GL_SYNC = 2 };
 
@@ -225,8 +291,10 @@ enum gl_hkind {
 	GL_H_FUNC,
 	GL_H_GRAPH,
 	GL_H_GRAPHEXEC,
+	GL_H_GRAPHNODE,
 	GL_H_KERNEL,
 	GL_H_LIBRARY,
+	GL_H_LINK,
 	GL_H_MEMPOOL,
 	GL_H_MIPMAP,
 	GL_H_MODULE,
@@ -1310,6 +1378,137 @@ struct gl_a_cuSurfObjectDestroy {
 	__s64 surfObject;
 };
 struct gl_r_cuSurfObjectDestroy {
+	__u64 unused;
+};
+
+struct gl_a_cuGraphCreate {
+	__u64 phGraph;	/* id */
+	__u64 flags;
+};
+struct gl_r_cuGraphCreate {
+	__u64 unused;
+};
+
+struct gl_a_cuGraphAddNode {
+	__u64 phGraphNode;	/* id */
+	__u64 hGraph;	/* id */
+	__u64 numDependencies;
+};
+struct gl_r_cuGraphAddNode {
+	__u64 unused;
+};
+
+struct gl_a_cuGraphNodeSetParams {
+	__u64 hNode;	/* id */
+};
+struct gl_r_cuGraphNodeSetParams {
+	__u64 unused;
+};
+
+struct gl_a_cuGraphExecNodeSetParams {
+	__u64 hGraphExec;	/* id */
+	__u64 hNode;	/* id */
+};
+struct gl_r_cuGraphExecNodeSetParams {
+	__u64 unused;
+};
+
+struct gl_a_cuGraphConditionalHandleCreate {
+	__u64 hGraph;	/* id */
+	__u64 ctx;	/* id */
+	__u64 defaultLaunchValue;
+	__u64 flags;
+};
+struct gl_r_cuGraphConditionalHandleCreate {
+	__s64 pHandle_out;
+};
+
+struct gl_a_cuGraphAddDependencies {
+	__u64 hGraph;	/* id */
+	__u64 numDependencies;
+};
+struct gl_r_cuGraphAddDependencies {
+	__u64 unused;
+};
+
+struct gl_a_cuGraphRemoveDependencies {
+	__u64 hGraph;	/* id */
+	__u64 numDependencies;
+};
+struct gl_r_cuGraphRemoveDependencies {
+	__u64 unused;
+};
+
+struct gl_a_cuGraphDestroyNode {
+	__u64 hNode;	/* id */
+};
+struct gl_r_cuGraphDestroyNode {
+	__u64 unused;
+};
+
+struct gl_a_cuGraphClone {
+	__u64 phGraphClone;	/* id */
+	__u64 originalGraph;	/* id */
+};
+struct gl_r_cuGraphClone {
+	__u64 unused;
+};
+
+struct gl_a_cuGraphNodeFindInClone {
+	__u64 phNode;	/* id */
+	__u64 hOriginalNode;	/* id */
+	__u64 hClonedGraph;	/* id */
+};
+struct gl_r_cuGraphNodeFindInClone {
+	__u64 unused;
+};
+
+struct gl_a_cuGraphExecUpdate {
+	__u64 hGraphExec;	/* id */
+	__u64 hGraph;	/* id */
+};
+struct gl_r_cuGraphExecUpdate {
+	__u64 unused;
+};
+
+struct gl_a_cuGraphNodeSetEnabled {
+	__u64 hGraphExec;	/* id */
+	__u64 hNode;	/* id */
+	__u64 isEnabled;
+};
+struct gl_r_cuGraphNodeSetEnabled {
+	__u64 unused;
+};
+
+struct gl_a_cuLinkCreate {
+	__u64 numOptions;
+	__u64 stateOut;	/* id */
+};
+struct gl_r_cuLinkCreate {
+	__u64 unused;
+};
+
+struct gl_a_cuLinkAddData {
+	__u64 state;	/* id */
+	__s64 type;
+	__u64 size;
+	__u64 numOptions;
+};
+struct gl_r_cuLinkAddData {
+	__u64 unused;
+};
+
+struct gl_a_cuLinkComplete {
+	__u64 state;	/* id */
+};
+struct gl_r_cuLinkComplete {
+	__u64 unused;
+};
+
+struct gl_a_cuLinkDestroy {
+	__u64 state;	/* id */
+};
+struct gl_r_cuLinkDestroy {
 	__u64 unused;
 };
 

@@ -1,6 +1,6 @@
 # cuBLAS programs (tests/gpu/cublas/*.c): ordinary CUDA runtime programs
-# that call cuBLAS, built by the C compiler against the toolkit's headers,
-# the shared cudart and libcublas.  They need a GPU (the sim backend cannot
+# that call cuBLAS (fft.c cuFFT), built by the C compiler against the
+# toolkit's headers, the shared cudart and libcublas (and libcufft).  They need a GPU (the sim backend cannot
 # run cuBLAS's own kernels): tests/gpu/torch-check.sh runs them directly
 # and through Gleam.  Built only where the toolkit has libcublas.  Included
 # by the top-level Makefile, which sets BUILD, CUDA, CC, OPT and WARN.
@@ -9,6 +9,11 @@ ifneq ($(wildcard $(CUDA)/lib64/libcublas.so),)
 
 CUBLAS_DIR   := $(BUILD)/tests/cublas
 CUBLAS_SRCS  := $(wildcard tests/gpu/cublas/*.c)
+# fft.c calls cuFFT: built only where the toolkit has it too.
+ifeq ($(wildcard $(CUDA)/lib64/libcufft.so),)
+CUBLAS_SRCS  := $(filter-out tests/gpu/cublas/fft.c,$(CUBLAS_SRCS))
+endif
+CUBLAS_LIBS_fft := -lcufft
 CUBLAS_PROGS := $(patsubst tests/gpu/cublas/%.c,$(CUBLAS_DIR)/%,$(CUBLAS_SRCS))
 
 # RUNPATH (not RPATH) to the toolkit's libraries, so that LD_LIBRARY_PATH,
@@ -18,7 +23,7 @@ CUBLAS_LDFLAGS ?= -L$(CUDA)/lib64 -Wl,--enable-new-dtags,-rpath,$(CUDA)/lib64
 $(CUBLAS_PROGS): $(CUBLAS_DIR)/%: tests/gpu/cublas/%.c tests/gpu/cublas/common.h
 	@mkdir -p $(dir $@)
 	$(CC) $(OPT) $(WARN) -std=gnu11 -I$(CUDA)/include -o $@ $< \
-		$(CUBLAS_LDFLAGS) -lcublas -lcudart -lm
+		$(CUBLAS_LDFLAGS) $(CUBLAS_LIBS_$*) -lcublas -lcudart -lm
 
 ALL_TARGETS += $(CUBLAS_PROGS)
 
