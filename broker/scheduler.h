@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <sys/socket.h>
 
-#include "cache.h"
+#include "nameset.h"
 #include "gleamd.h"
 #include "linkmon.h"
 

@@ -45,18 +45,20 @@ check-kill: all
 
 CHECK_TARGETS += check-unit check-valgrind check-integration check-kill
 
-# The scheduler: its model alone (linked with gleamd but for main.c), then
-# three server gleamd behind emulated links of their own.
+# The scheduler: its model alone (the scheduler, what it keeps of links
+# and names, and the config it reads), then three server gleamd behind
+# emulated links of their own.
 SCHED_TEST_BIN := $(BUILD)/tests/sched/test-sched
 SCHED_TEST_OBJS := $(BUILD)/obj/tests/sched/test_sched.o \
-	$(filter-out $(BUILD)/obj/broker/main.o,$(GLEAMD_OBJS))
+	$(addprefix $(BUILD)/obj/broker/,scheduler.o nameset.o linkmon.o chunk.o config.o) \
+	$(COMMON_OBJS)
 $(BUILD)/obj/tests/sched/%.o: CFLAGS_EXTRA := -Ibroker -Ikmod/user
 
 $(SCHED_TEST_BIN): $(SCHED_TEST_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $(SCHED_TEST_OBJS) -Wl,-Bstatic -luring -lzstd -Wl,-Bdynamic $(GLEAMD_NL_LIBS) \
-		$(TLS_LIBS) $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread) \
-		-ldl -lpthread -lm
+	$(CC) -o $@ $(SCHED_TEST_OBJS) $(GLEAMD_NL_LIBS) -lcrypto \
+		$(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread) \
+		-lpthread -lm
 
 ALL_TARGETS += $(SCHED_TEST_BIN)
 
