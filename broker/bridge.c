@@ -125,8 +125,9 @@ void loop_wait(void (*poll_all)(void))
 	io_uring_submit_and_wait(&g_loop.ring, 1);
 }
 
-void bridge_init(struct bridge *b, bool client, void *owner)
+void bridge_init(struct bridge *b, bool client, void *owner, const struct bridge_ops *ops)
 {
+	b->ops = ops;
 	b->client = client;
 	b->out_dir = client ? &b->ring.sq : &b->ring.cq;
 	b->in_dir = client ? &b->ring.cq : &b->ring.sq;
@@ -704,7 +705,7 @@ static bool drain_in(struct bridge *b)
 				off += sizeof(f) + f.len;
 				continue;
 			}
-			if (!bridge_on_frame(b, f.type, b->ibuf + off + sizeof(f), f.len)) {
+			if (!b->ops->on_frame(b, f.type, b->ibuf + off + sizeof(f), f.len)) {
 				ok = false;
 				break;
 			}

@@ -148,7 +148,6 @@ struct ccache {
  */
 static struct hashpool *pool;
 
-void (*ccache_on_held)(struct bridge *b, const struct chunk_name *name, uint32_t len);
 
 
 struct ccache *ccache_new(bool prove)
@@ -671,8 +670,8 @@ void ccache_fill_out(struct bridge *b)
 				c->st.hits++;
 				c->st.bytes_saved += e->dlen;
 			}
-			if (ccache_on_held)
-				ccache_on_held(b, &e->name, e->dlen);
+			if (b->ops && b->ops->on_held)
+				b->ops->on_held(b, &e->name, e->dlen);
 			pin = nset_find(&c->pinned, &e->name);
 			/* No queued record needs it any more: the pin goes back. */
 			if (pin && !--pin->count)

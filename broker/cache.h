@@ -57,12 +57,6 @@ void ccache_resumed(struct bridge *b);
 /* The hashing threads' eventfd, readable when names are ready; -1 before any. */
 int ccache_pool_fd(void);
 const struct cache_stats *ccache_stats(const struct ccache *c);
-/*
- * Called, where set, for every upload the server now holds: it answered
- * that it has the chunk, or its bytes went.  The scheduler learns from it
- * where each program's weights are.
- */
-extern void (*ccache_on_held)(struct bridge *b, const struct chunk_name *name, uint32_t len);
 /* Every session's counters together, ended sessions included. */
 extern struct cache_stats ccache_total;
 

@@ -950,13 +950,11 @@ static bool link_frame(struct csess *s, uint16_t type, const void *p, uint32_t l
 	}
 }
 
-bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len)
+static bool client_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len)
 {
 	struct csess *s = (struct csess *)b;
 	struct gleam_hello_ack ack;
 
-	if (cl.cfg == NULL || cl.cfg->role != ROLE_CLIENT)
-		return server_on_frame(b, type, p, len);
 	if (s->link)
 		return link_frame(s, type, p, len);
 	switch (type) {
@@ -1200,13 +1198,20 @@ static void on_connect(struct csess *s, int res)
 }
 
 /* A session with its buffers, on the list; NULL with nothing allocated. */
+static void on_held(struct bridge *b, const struct chunk_name *name, uint32_t len);
+
+static const struct bridge_ops client_bridge_ops = {
+	.on_frame = client_on_frame,
+	.on_held = on_held,
+};
+
 static struct csess *sess_new(void)
 {
 	struct csess *s = calloc(1, sizeof(*s));
 
 	if (!s)
 		return NULL;
-	bridge_init(&s->b, true, s);
+	bridge_init(&s->b, true, s, &client_bridge_ops);
 	s->op_ctl_send = (struct op){ OP_CTL_SEND, s };
 	s->b.obuf = malloc(GLEAM_FRAME_MAX + 64);
 	s->b.ocap = GLEAM_FRAME_MAX + 64;
@@ -1677,18 +1682,23 @@ static void on_cqe(struct io_uring_cqe *cqe)
 		/* A reply that could not go out whole ends the connection. */
 		if (cqe->res < 0 || (s->ctl_reply && (size_t)cqe->res < s->ctl_reply_len))
 			bridge_close(&s->b);
-	} else if (op->type == OP_BELL_RECV && (!s->local_hello || s->control)) {
+	} else if (op->type == OP_BELL_RECV && (!s->local_hello || s->control || s->held_until)) {
 		s->b.inflight--;
 		s->b.bell_recving = false;
-		if (cqe->res <= 0)
+		/* A held hello's program says nothing until answered: it left. */
+		if (cqe->res <= 0 || s->held_until)
 			bridge_close(&s->b);
 		else if (!s->local_hello)
 			local_hello(s, cqe->res);
 		else
 			control_request(s, (const void *)s->b.bellbuf, (size_t)cqe->res);
-		if (!s->b.closing && (s->control || !s->local_hello)) {
+		/*
+		 * Control connections only ever receive requests; a held hello
+		 * listens for its program leaving.  A hello served later finds
+		 * the receive in flight and leaves it to the bridge.
+		 */
+		if (!s->b.closing && (s->control || !s->local_hello || s->held_until)) {
 			s->b.bell_recving = false;
-			/* Control connections only ever receive requests. */
 			struct io_uring_sqe *sqe = loop_sqe();
 
 			io_uring_prep_recv(sqe, s->b.bell, s->b.bellbuf, sizeof(s->b.bellbuf), 0);
@@ -1973,7 +1983,6 @@ int client_main(struct config *c)
 	}
 	sched_init(c);
 	linkmon_open();
-	ccache_on_held = on_held;
 	if (strlen(c->socket_path) >= sizeof(sa.sun_path)) {
 		gl_err("socket path too long");
 		return 1;

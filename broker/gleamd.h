@@ -113,7 +113,19 @@ void bridge_ring_stats(const struct gl_ring *r, struct sess_stats *st);
  * application produces records on the SQ and gleamd sends them; on the
  * server gleamd produces them on the worker's SQ.  Replies run the other way.
  */
+struct bridge;
+struct chunk_name;
+
+/* What a role does with what the bridge does not handle itself. */
+struct bridge_ops {
+	/* A complete control frame; false ends the connection. */
+	bool (*on_frame)(struct bridge *b, uint16_t type, const void *p, uint32_t len);
+	/* Client: an upload the server now holds (cache.c); may be NULL. */
+	void (*on_held)(struct bridge *b, const struct chunk_name *name, uint32_t len);
+};
+
 struct bridge {
+	const struct bridge_ops *ops;
 	struct gl_ring ring;
 	struct gl_ring_dir *out_dir;	/* ring -> wire */
 	struct gl_ring_dir *in_dir;	/* wire -> ring */
@@ -234,7 +246,7 @@ void loop_note_busy(void);
  * the rings hold (it must kick every live bridge), then sleep.
  */
 void loop_wait(void (*poll_all)(void));
-void bridge_init(struct bridge *b, bool client, void *owner);
+void bridge_init(struct bridge *b, bool client, void *owner, const struct bridge_ops *ops);
 /*
  * TLS on the connected b->tcp: the handshake runs on the bridge's own
  * reads and sends, and what the bridge sends afterwards is sealed, what it
@@ -281,10 +293,6 @@ bool bridge_header_ok(struct bridge *b, const void *p, uint32_t len, bool record
 void bridge_ring_bell(struct bridge *b);
 /* Send what the output buffer holds (b->olen bytes, complete frames). */
 void bridge_send_out(struct bridge *b);
-/* Called for each complete control frame the bridge does not handle. */
-bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len);
-
-bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len);
 int client_main(struct config *c);
 int server_main(struct config *c);
 

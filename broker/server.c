@@ -620,7 +620,7 @@ static bool on_hello(struct ssess *s, const void *p, uint32_t len)
 	return hello_session(s, &h, &ack);
 }
 
-bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len)
+static bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len)
 {
 	struct ssess *s = (struct ssess *)b;
 
@@ -669,6 +669,10 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 	return false;
 }
 
+static const struct bridge_ops server_bridge_ops = {
+	.on_frame = server_on_frame,
+};
+
 static void on_accept(int fd)
 {
 	struct ssess *s;
@@ -694,7 +698,7 @@ static void on_accept(int fd)
 	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
-	bridge_init(&s->b, false, s);
+	bridge_init(&s->b, false, s, &server_bridge_ops);
 	s->b.tcp = fd;
 	gl_peer_name(fd, s->peer, sizeof(s->peer));
 	s->b.peer = s->peer;

@@ -35,7 +35,8 @@ FUZZ_LIBS_records := -lzstd
 # gleamd's own sources as broker.mk lists them; the harness stands in for
 # main.c (its loop and server_probe()) and builds client.c and server.c into
 # fz_role_*.c, to reach their static handlers.
-FUZZ_GLEAMD      := $(filter-out broker/main.c broker/client.c broker/server.c,$(GLEAMD_SRCS)) \
+FUZZ_GLEAMD      := $(filter-out broker/main.c broker/client.c broker/server.c broker/server_probe.c,\
+	$(GLEAMD_SRCS)) \
 	kmod/user/vgpu_user.c kmod/user/vgpu_nl.c $(COMMON_SRCS) common/tls.c $(GEN_DIR)/worker_gen.c \
 	$(GEN_DIR)/sim_stubs_gen.c \
 	$(GEN_DIR)/api_gen.c tests/fuzz/fz_uring.c tests/fuzz/fz_role_server.c \

@@ -556,7 +556,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_client_setup(&ccfg);
 		client_start(&w);
 	} else {
-		/* cl.cfg NULL: bridge_on_frame() leaves frames to the server role. */
+		/* The server role alone: its sessions' bridges take the server's ops. */
 		fz_client_setup(NULL);
 		fz_server_setup(&scfg);
 		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
