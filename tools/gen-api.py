@@ -25,6 +25,8 @@ HANDLES = {
     "CUmodule": "MODULE", "CUfunction": "FUNC", "CUlibrary": "LIBRARY",
     "CUkernel": "KERNEL", "CUgraph": "GRAPH", "CUgraphExec": "GRAPHEXEC",
     "CUmemoryPool": "MEMPOOL", "CUarray": "ARRAY", "CUmipmappedArray": "MIPMAP",
+    # cuMemCreate's handles: integers to the program, the shim's objects all the same.
+    "CUmemGenericAllocationHandle": "MEMHANDLE",
 }
 CLASSES = ("local", "async", "sync")
 # What a function is beyond its class (uapi/api.tbl's header says each).
@@ -137,12 +139,20 @@ def parse(path):
         f.traits = []
         words = m.group(5).split()
         # Traits come before the symbols: words without an '@'.
-        while words and "@" not in words[0]:
+        while words and "@" not in words[0] and words[0] != "-":
             for t in words.pop(0).split(","):
                 if t not in TRAITS:
                     raise SystemExit(f"{where}: unknown trait '{t}'")
                 f.traits.append(t)
         check_traits(f, where)
+        # "-" for the symbols: a message of Gleam's own between the shim and
+        # the worker, which no program calls and no driver implements.
+        f.internal = words == ["-"]
+        if f.internal:
+            words = []
+            if f.cls == "local" or not f.W:
+                raise SystemExit(f"{where}: a message of Gleam's own is async or sync, "
+                                 "with a hand-written worker side (W)")
         for s in words:
             sm = re.match(r"^(\w+)@(\d+)(?::(ptds|ptsz))?$", s)
             if not sm:
@@ -151,7 +161,7 @@ def parse(path):
                 raise SystemExit(f"{where}: symbol {sm.group(1)} listed twice")
             seen_sym.add(sm.group(1))
             f.syms.append((sm.group(1), int(sm.group(2)), sm.group(3)))
-        if not f.syms:
+        if not f.syms and not f.internal:
             raise SystemExit(f"{where}: no symbol")
         f.variants = any(s[2] for s in f.syms)
         proto = m.group(6).strip()
@@ -251,6 +261,11 @@ def remote(funcs):
     return [f for f in funcs if f.remote]
 
 
+def backend(funcs):
+    """Those a replay backend implements: the driver's, not Gleam's own messages."""
+    return [f for f in remote(funcs) if not f.internal]
+
+
 def gen_header(funcs, out):
     w = generated(out)
     w("#ifndef GLEAM_API_GEN_H\n#define GLEAM_API_GEN_H\n\n#include <linux/types.h>\n\n")
@@ -292,8 +307,12 @@ def gen_tables(funcs, out):
     w("const struct gl_fn_desc gl_fn_table[GL_FN_LIMIT] = {\n")
     for f in funcs:
         # Texture and surface objects are values the server makes, not handles.
+        # So are address reservations, and the answers of Gleam's own that
+        # the shim takes in beside another call's (a deferred error is that
+        # call's to report).
         creates = (any(a.ann == "new" for a in f.args) or f.name.startswith("cuMemAlloc") or
-                   (f.remote and f.name.endswith("ObjectCreate")))
+                   (f.remote and f.name.endswith("ObjectCreate")) or
+                   f.name == "cuMemAddressReserve" or (f.internal and f.cls == "sync"))
         tr = " | ".join(TRAITS[t] for t in f.traits) or "0"
         w(f'\t[{f.nr}] = {{ "{f.name}", GL_{f.cls.upper()}, {int(creates)}, {tr} }},\n')
     w("};\n\n")
@@ -392,6 +411,8 @@ def gen_shim(funcs, allsyms, out):
     w("#define GL_EXPORT __attribute__((visibility(\"default\")))\n\n")
     mine = set()
     for f in funcs:
+        if f.internal:
+            continue
         pt = ", int per_thread" if f.variants else ""
         if f.S:
             w(f"CUresult shim_{f.name}({params(f)}{pt});\n")
@@ -538,15 +559,15 @@ def gen_backend(funcs, out):
     w("#ifndef GLEAM_BACKEND_GEN_H\n#define GLEAM_BACKEND_GEN_H\n\n")
     w("/* Every function a replay backend provides, with the table's prototype. */\n")
     w("struct gl_backend_ops {\n")
-    for f in remote(funcs):
+    for f in backend(funcs):
         w(f"\tCUresult (*f_{f.name})({params(f)});\n")
     w("};\n\n")
     w("/* GL_BACKEND_FUNCS(X): X(name, driver symbol) for each of them. */\n")
     w("#define GL_BACKEND_FUNCS(X) \\\n")
-    for f in remote(funcs):
+    for f in backend(funcs):
         w(f"\tX({f.name}, \"{f.syms[0][0]}\") \\\n")
     w("\t/* end */\n\n")
-    for f in remote(funcs):
+    for f in backend(funcs):
         w(f"CUresult sim_{f.name}({params(f)});\n")
     w("\n#endif\n")
 
@@ -559,10 +580,9 @@ def gen_sim_stubs(funcs, out):
       " * CUDA_ERROR_NOT_SUPPORTED and names itself once on stderr.\n */\n")
     w('#include <cuda.h>\n#include "gleam_api_gen.h"\n#include "backend_gen.h"\n\n')
     w("CUresult sim_unsupported(unsigned int fn);\n\n")
-    for f in funcs:
-        if f.remote:
-            w(f"__attribute__((weak)) CUresult sim_{f.name}({params(f)})\n")
-            w(f"{{\n\treturn sim_unsupported(GL_FN_{f.name});\n}}\n\n")
+    for f in backend(funcs):
+        w(f"__attribute__((weak)) CUresult sim_{f.name}({params(f)})\n")
+        w(f"{{\n\treturn sim_unsupported(GL_FN_{f.name});\n}}\n\n")
 
 
 def gen_errors(cuda_h, out):
