@@ -321,27 +321,23 @@ CUresult wk_gleamTwinPush(struct wk_call *k)
 	return CUDA_SUCCESS;
 }
 
-/* The changed pages of buf (piece bytes from off), sent as runs; how many, or -1. */
+/* The changed pages of buf (n bytes from off), sent as runs; how many, or -1. */
 static long send_changed(struct wk_call *k, struct wk_twin *t, uint64_t off, const unsigned char *buf,
 			 uint64_t n)
 {
 	uint64_t run = 0, run_len = 0;
 	long pages = 0;
 
-	for (uint64_t at = 0; at <= n; at += GLEAM_TWIN_PAGE) {
+	for (uint64_t at = 0; at < n; at += GLEAM_TWIN_PAGE) {
 		size_t i = (size_t)((off + at) / GLEAM_TWIN_PAGE);
-		bool changed = false;
+		uint64_t len = page_len(t, i);
+		uint64_t h = gl_page_hash(buf + at, (size_t)len);
 
-		if (at < n) {
-			uint64_t h = gl_page_hash(buf + at, (size_t)page_len(t, i));
-
-			changed = h != t->hash[i];
+		if (h != t->hash[i]) {
 			t->hash[i] = h;
-		}
-		if (changed) {
 			if (!run_len)
 				run = at;
-			run_len += page_len(t, i);
+			run_len += len;
 			pages++;
 			continue;
 		}
@@ -349,6 +345,8 @@ static long send_changed(struct wk_call *k, struct wk_twin *t, uint64_t off, con
 			return -1;
 		run_len = 0;
 	}
+	if (run_len && wk_reply_piece(k, off + run, buf + run, run_len))
+		return -1;
 	return pages;
 }
 

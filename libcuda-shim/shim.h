@@ -376,6 +376,8 @@ struct shim_pending *shim_defer(struct shim_call *c);
 bool shim_pending_done(struct shim_pending *p);
 /* Wait for it if it has not come, and let it go: the reply's result. */
 CUresult shim_pending_wait(struct shim_pending *p);
+/* The same, for a reply that follows another's that was waited for: no wait of its own. */
+CUresult shim_pending_take(struct shim_pending *p);
 /* Data bytes one record may carry on this session's ring. */
 size_t shim_piece_max(void);
 

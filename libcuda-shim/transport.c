@@ -688,14 +688,19 @@ struct shim_pending *shim_defer(struct shim_call *c)
 
 CUresult shim_pending_wait(struct shim_pending *p)
 {
-	struct waiter **pp;
-	CUresult r;
-
 	if (!shim_pending_done(p)) {
 		shim_waits_made();
 		if (shim_trace_waits)
 			gl_err("waits: a function's attributes, which the server's compiler knows");
 	}
+	return shim_pending_take(p);
+}
+
+CUresult shim_pending_take(struct shim_pending *p)
+{
+	struct waiter **pp;
+	CUresult r;
+
 	wait_until(reply_done, &p->w, false);
 	pthread_mutex_lock(&conn.rx_lock);
 	for (pp = &conn.waiters; *pp; pp = &(*pp)->next) {

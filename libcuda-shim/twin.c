@@ -581,7 +581,7 @@ static void pull_wait(struct shim_twin_pull *p)
 {
 	for (size_t i = 0; i < p->n; i++)
 		if (p->e[i].p)
-			shim_pending_wait(p->e[i].p);
+			shim_pending_take(p->e[i].p);
 	pthread_mutex_lock(&tw.lock);
 	for (size_t i = 0; i < p->n; i++)
 		twin_put(p->e[i].t);
@@ -697,6 +697,10 @@ static void pull_now(struct shim_call *c, struct shim_ctx *ctx, bool all)
 
 	if (!p)
 		return;
+	shim_waits_made();
+	if (shim_trace_waits)
+		gl_err("waits: gleamTwinPull, the GPU's writes to mapped or managed memory after %s",
+		       c->fn ? gl_fn_name(c->fn) : "a copy");
 	pull_wait(p);
 	if (all)
 		atomic_store(&ctx->twin_pulled, seq);
