@@ -43,6 +43,10 @@ PROGRAMS=(
 	"steady launch 2"
 	"rowfills"
 	"arrays"
+	"vmm"
+	"peers"
+	"mapped"
+	"managed"
 )
 
 # Run modes: name and the environment the Gleam runs get.
