@@ -24,6 +24,8 @@
 #include "sim.h"
 
 #define SIM_GRAN	(2ull << 20)
+/* The largest reservation: 1 TiB. */
+#define SIM_RESERVE_MAX	(1ull << 40)
 
 struct sim_vmh {
 	struct sim_vmh *next;
@@ -223,6 +225,9 @@ CUresult sim_cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t align, CU
 	if (flags || !size || size % 4096 || (align & (align - 1)) || addr % 4096 ||
 	    size + a < size)
 		return CUDA_ERROR_INVALID_VALUE;
+	/* Address space is cheap, but the worker's is not the program's to exhaust. */
+	if (size > SIM_RESERVE_MAX)
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return CUDA_ERROR_OUT_OF_MEMORY;
