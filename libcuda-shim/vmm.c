@@ -238,6 +238,8 @@ CUresult shim_vmm_granularity(int dev, uint64_t *gran)
 	return r;
 }
 
+static CUresult free_range(uint64_t base, uint64_t size);
+
 /* The record of a reservation, its answer the address: waited for. */
 static CUresult reserve(uint64_t size, uint64_t align, uint64_t hint, unsigned long long flags,
 			uint64_t *addr)
@@ -262,6 +264,7 @@ CUresult shim_cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignmen
 {
 	struct resv e;
 	uint64_t base;
+	bool held;
 	CUresult r;
 
 	if (!shim.initialised)
@@ -273,10 +276,12 @@ CUresult shim_cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignmen
 		return r;
 	e = (struct resv){ base, size };
 	pthread_mutex_lock(&vmm.lock);
-	if (resv_of(base, size) >= 0 || arr_insert((void **)&vmm.r, &vmm.nr, &vmm.rcap,
-						   sizeof(e), &e)) {
-		/* A range it holds already: the server is not to be believed. */
+	/* A range the shim holds already: the server is not to be believed. */
+	held = resv_of(base, size) >= 0;
+	if (held || arr_insert((void **)&vmm.r, &vmm.nr, &vmm.rcap, sizeof(e), &e)) {
 		pthread_mutex_unlock(&vmm.lock);
+		if (!held)
+			free_range(base, size);
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	pthread_mutex_unlock(&vmm.lock);

@@ -16,7 +16,9 @@ START_TEST(test_numbers_and_names)
 		if (!gl_fn_table[i].name)
 			continue;
 		named++;
-		ck_assert_int_eq(strncmp(gl_fn_table[i].name, "cu", 2), 0);
+		/* Driver functions, and the few messages of Gleam's own (no symbol). */
+		ck_assert(!strncmp(gl_fn_table[i].name, "cu", 2) ||
+			  !strncmp(gl_fn_table[i].name, "gleam", 5));
 		ck_assert_uint_le(gl_fn_table[i].cls, GL_SYNC);
 		for (unsigned int j = 1; j < i; j++)
 			if (gl_fn_table[j].name)
