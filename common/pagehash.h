@@ -55,13 +55,23 @@ static inline uint64_t gl_page_hash(const void *data, size_t len)
 	if (len >= 32) {
 		uint64_t v1 = GL_PH_P1 + GL_PH_P2, v2 = GL_PH_P2, v3 = 0, v4 = -GL_PH_P1;
 
-		do {
+		/* Two stripes a turn: the same hash, scheduled better at -O2. */
+		for (; end - p >= 64; p += 64) {
 			v1 = gl_ph_round(v1, gl_ph_read64(p));
 			v2 = gl_ph_round(v2, gl_ph_read64(p + 8));
 			v3 = gl_ph_round(v3, gl_ph_read64(p + 16));
 			v4 = gl_ph_round(v4, gl_ph_read64(p + 24));
-			p += 32;
-		} while (end - p >= 32);
+			v1 = gl_ph_round(v1, gl_ph_read64(p + 32));
+			v2 = gl_ph_round(v2, gl_ph_read64(p + 40));
+			v3 = gl_ph_round(v3, gl_ph_read64(p + 48));
+			v4 = gl_ph_round(v4, gl_ph_read64(p + 56));
+		}
+		for (; end - p >= 32; p += 32) {
+			v1 = gl_ph_round(v1, gl_ph_read64(p));
+			v2 = gl_ph_round(v2, gl_ph_read64(p + 8));
+			v3 = gl_ph_round(v3, gl_ph_read64(p + 16));
+			v4 = gl_ph_round(v4, gl_ph_read64(p + 24));
+		}
 		h = gl_ph_rotl(v1, 1) + gl_ph_rotl(v2, 7) + gl_ph_rotl(v3, 12) + gl_ph_rotl(v4, 18);
 		h = gl_ph_merge(h, v1);
 		h = gl_ph_merge(h, v2);

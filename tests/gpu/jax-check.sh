@@ -15,8 +15,9 @@
 # outputs; default $BUILD/jax-check), JAX_CHECK_TIMEOUT (seconds per run;
 # default 600), PYTHON (default python3), JAX_CHECK_SYNC (1: also
 # GLEAM_ASYNC=0).  XLA_PYTHON_CLIENT_PREALLOCATE=false, so that JAX takes
-# memory as it needs it, and --xla_gpu_autotune_level=0, so that the
-# kernels chosen do not depend on how fast they ran, in both runs.
+# memory as it needs it, --xla_gpu_autotune_level=0, so that the kernels
+# chosen do not depend on how fast they ran, and no command buffers (CUDA
+# graphs built node by node, which Gleam does not build yet), in both runs.
 # Exit status: 0 passed, 1 a failure, 77 skipped (no GPU, no build, no jax).
 set -u
 
@@ -41,7 +42,7 @@ echo "JAX $jax_ver ($PYTHON)"
 
 mkdir -p "$OUT" || exit 1
 export XLA_PYTHON_CLIENT_PREALLOCATE=false
-export XLA_FLAGS="${XLA_FLAGS:+$XLA_FLAGS }--xla_gpu_autotune_level=0"
+export XLA_FLAGS="${XLA_FLAGS:+$XLA_FLAGS }--xla_gpu_autotune_level=0 --xla_gpu_enable_command_buffer="
 
 MODES=(direct gleam)
 [ "${JAX_CHECK_SYNC:-0}" = 1 ] && MODES+=(gleam-sync)
