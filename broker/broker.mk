@@ -2,12 +2,12 @@
 # libzstd (the sim reads compressed fat binaries) are linked statically: GPU
 # machines need not have them installed.
 # The sim backend (broker/sim.h): its core, memory, modules, streams, pools,
-# arrays, virtual memory and peers, and test kernels.
+# arrays, host functions, virtual memory and peers, and test kernels.
 SIM_SRCS := broker/sim_core.c broker/sim_memory.c broker/sim_module.c broker/sim_stream.c \
-	broker/sim_pool.c broker/sim_array.c broker/sim_vmm.c broker/sim_kernels.c
+	broker/sim_pool.c broker/sim_array.c broker/sim_host.c broker/sim_vmm.c broker/sim_kernels.c
 GLEAMD_SRCS := broker/main.c broker/config.c broker/bridge.c broker/client.c broker/server.c \
-	broker/worker.c broker/wk_custom.c broker/wk_array.c broker/wk_vmm.c broker/backend_cuda.c \
-	$(SIM_SRCS) \
+	broker/worker.c broker/wk_custom.c broker/wk_array.c broker/wk_host.c broker/wk_output.c \
+	broker/wk_vmm.c broker/backend_cuda.c $(SIM_SRCS) \
 	broker/cache.c broker/chunk.c broker/hashpool.c broker/cluster_probe.c
 # /dev/vgpuN sessions: the helpers of kmod/user/, and libnl-genl-3 for the
 # module's netlink family, linked dynamically (GPU machines have it).

@@ -252,7 +252,8 @@ int client_main(struct config *c);
 int server_main(struct config *c);
 
 /* Replay worker (its own process). */
-int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_lib);
+int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_lib,
+		uint64_t features);
 /* Probe the GPUs in a child process: fills info and gpus; 0 or -errno. */
 int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_info *info,
 		 struct gleam_gpu_info *gpus, struct gleam_cluster_table *clusters, bool *have_clusters);

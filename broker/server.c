@@ -32,6 +32,7 @@ struct ssess {
 	bool control;
 	bool usage;		/* control: INFO ends with what is in use */
 	int gpu;		/* the one GPU of its worker (GLEAM_WIRE_F_GPU), or -1 */
+	uint64_t features;	/* what its hello and ours agreed, for its worker */
 	int slot;		/* its worker's in the usage table, or -1 */
 	uint32_t stamped;	/* the worker's ring position last stamped */
 	bool refused;		/* its hello was answered with a refusal */
@@ -166,7 +167,7 @@ static int spawn_worker(struct ssess *s)
 		if (s->gpu >= 0 && show_one_gpu(s->gpu))
 			_exit(112);
 		wk_usage_child(s->slot, s->gpu);
-		_exit(worker_main(3, 4, sv.backend, sv.cfg->cuda_lib));
+		_exit(worker_main(3, 4, sv.backend, sv.cfg->cuda_lib, s->features));
 	}
 	wk_usage_bind(s->slot, pid);
 	close(fd);
@@ -434,6 +435,7 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 		bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
 		return true;
 	}
+	s->features = ack.features;
 	err = spawn_worker(s);
 	if (err)
 		return refuse(s, &ack, -err);

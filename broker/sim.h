@@ -12,9 +12,9 @@
  * contexts and the ops table the worker calls; sim_memory.c allocations,
  * copies and fills; sim_module.c modules, functions and launches;
  * sim_stream.c streams, events, stream capture and graphs; sim_pool.c
- * the stream-ordered allocator and memory pools; sim_vmm.c virtual memory
- * management, peer copies and peer access; sim_kernels.c the test
- * kernels.
+ * the stream-ordered allocator and memory pools; sim_host.c host
+ * functions and stream callbacks; sim_vmm.c virtual memory management,
+ * peer copies and peer access; sim_kernels.c the test kernels.
  */
 #ifndef GLEAM_SIM_H
 #define GLEAM_SIM_H
@@ -168,7 +168,7 @@ struct sim_pool {
  * capture's streams and events expressed.  Event records and waits
  * become no operations of their own (on a GPU they are edges, not nodes).
  */
-enum sim_op_kind { OP_COPY, OP_SET, OP_KERNEL };
+enum sim_op_kind { OP_COPY, OP_SET, OP_KERNEL, OP_HOST };
 
 struct sim_op {
 	enum sim_op_kind kind;
@@ -180,6 +180,8 @@ struct sim_op {
 	unsigned int grid[3], block[3], shmem;
 	unsigned char *params;	/* the graph's own copy */
 	size_t params_size;
+	void (*host)(void *);	/* OP_HOST (sim_host.c): a host function and its data */
+	void *host_data;
 };
 
 /*

@@ -25,7 +25,7 @@ CUresult sim_unsupported(unsigned int fn)
 	uint64_t bit = 1ull << (fn % 64);
 
 	if (fn < GL_FN_LIMIT && !(__atomic_fetch_or(&said[fn / 64], bit, __ATOMIC_RELAXED) & bit))
-		fprintf(stderr, "gleamd: %s: not implemented by the sim backend\n", gl_fn_name(fn));
+		gl_err("sim: %s: not implemented by the sim backend", gl_fn_name(fn));
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 

@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -110,6 +111,12 @@ enum {
 	SK_tex_read_layered,
 	SK_tex_read_3d,
 	SK_surf_write_2d,
+	SK_print_hello,
+	SK_print_threads,
+	SK_print_values,
+	SK_print_formats,
+	SK_print_many,
+	SK_assert_thread,
 	SK_COUNT,
 };
 
@@ -486,6 +493,155 @@ static int run_surf_write_2d(const struct sim_launch *l)
 	return CUDA_SUCCESS;
 }
 
+/*
+ * The printing kernels (tests/kernels/printf.cu) write to this process's
+ * stdout and stderr, as NVIDIA's driver writes what a kernel printed:
+ * the worker carries both to the program (wk_output.c).  Where the GPU
+ * code prints from the threads of block 0 at x index 0 (or thread x of
+ * each block), every y and z of the launch prints too: reps() of them.
+ */
+static uint64_t reps(const struct sim_launch *l)
+{
+	return (uint64_t)l->grid.y * l->grid.z * l->block.y * l->block.z;
+}
+
+/*
+ * Lines one launch prints at most, as spin_ns sleeps at most
+ * SIM_SPIN_MAX_NS: a record cannot keep a worker printing for hours.
+ */
+#define SIM_PRINT_MAX	(1ULL << 22)
+
+/* The launch's y and z copies of what one x thread prints, at most SIM_PRINT_MAX. */
+static uint64_t copies(const struct sim_launch *l)
+{
+	uint64_t n = nthreads(l) ? reps(l) : 0;
+
+	return n < SIM_PRINT_MAX ? n : SIM_PRINT_MAX;
+}
+
+static int run_print_hello(const struct sim_launch *l)
+{
+	const struct sim_kernel *k = KERNEL(print_hello);
+	int32_t tag;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &tag);
+	for (uint64_t r = copies(l); r; r--)
+		printf("hello from the GPU, tag %d\n", tag);
+	return CUDA_SUCCESS;
+}
+
+/* Block after block, as the GPU may run them; within one, by thread index. */
+static int run_print_threads(const struct sim_launch *l)
+{
+	const struct sim_kernel *k = KERNEL(print_threads);
+	uint64_t blocks = (uint64_t)l->grid.x * l->grid.y * l->grid.z, left = SIM_PRINT_MAX;
+	uint64_t yz = (uint64_t)l->block.y * l->block.z;
+	int32_t tag;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &tag);
+	if (!nthreads(l))
+		return CUDA_SUCCESS;
+	for (uint64_t b = 0; b < blocks && left; b++)
+		for (unsigned int i = 0; i < l->block.x && left; i++)
+			for (uint64_t r = 0; r < yz && left; r++, left--)
+				printf("kernel %d: thread %u of %u\n", tag, i, l->block.x);
+	return CUDA_SUCCESS;
+}
+
+static int run_print_values(const struct sim_launch *l)
+{
+	const struct sim_kernel *k = KERNEL(print_values);
+	uint64_t p, left = SIM_PRINT_MAX;
+	int32_t n, *hp;
+	int ret;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &p);
+	get_param(k, l, 1, &n);
+	if (!nthreads(l) || n <= 0)
+		return CUDA_SUCCESS;
+	if ((ret = dev_range(l, p, (uint64_t)n, 4, (void **)&hp)))
+		return ret;
+	for (uint64_t r = copies(l); r && left; r--)
+		for (int32_t i = 0; i < n && left; i++, left--)
+			printf("value[%d] = %d\n", i, hp[i]);
+	return CUDA_SUCCESS;
+}
+
+static int run_print_formats(const struct sim_launch *l)
+{
+	const struct sim_kernel *k = KERNEL(print_formats);
+	int32_t i;
+	double d;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &i);
+	get_param(k, l, 1, &d);
+	for (uint64_t r = copies(l); r; r--) {
+		printf("int %d, unsigned %u, hex %x, padded [%5d] [%-4d]\n", i,
+		       (unsigned int)i * 3u, (unsigned int)i * 255u, i, i);
+		printf("long long %lld, char %c, string %s, percent %%\n",
+		       (long long)i * 1000000007LL, 'A' + i % 26, "from the device");
+		printf("double %.3f, exp %e, general %g\n", d, d * 1000.0, d / 8.0);
+		printf("no newline at the end: ");
+		printf("continued\n");
+	}
+	return CUDA_SUCCESS;
+}
+
+static int run_print_many(const struct sim_launch *l)
+{
+	const struct sim_kernel *k = KERNEL(print_many);
+	uint64_t left = SIM_PRINT_MAX;
+	int32_t n;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &n);
+	for (uint64_t r = copies(l); r && left; r--)
+		for (int32_t i = 0; i < n && left; i++, left--)
+			printf("line %d of %d: the quick brown fox jumps over the lazy dog\n", i,
+			       n);
+	return CUDA_SUCCESS;
+}
+
+/*
+ * The driver's message for a failed assert(), on stderr, from the file,
+ * line and function that nvcc compiled in (tests/kernels/printf.cu run
+ * from the repository's top, as the build does).
+ */
+static int run_assert_thread(const struct sim_launch *l)
+{
+	const struct sim_kernel *k = KERNEL(assert_thread);
+	uint64_t left = SIM_PRINT_MAX;
+	int32_t bad;
+	int ret = CUDA_SUCCESS;
+
+	if (!params_ok(k, l))
+		return CUDA_ERROR_INVALID_VALUE;
+	get_param(k, l, 0, &bad);
+	if (!nthreads(l) || bad < 0 || (uint32_t)bad >= l->block.x)
+		return CUDA_SUCCESS;
+	for (unsigned int by = 0; by < l->grid.y && left; by++)
+		for (unsigned int bz = 0; bz < l->grid.z && left; bz++)
+			for (unsigned int ty = 0; ty < l->block.y && left; ty++)
+				for (unsigned int tz = 0; tz < l->block.z && left; tz++, left--) {
+					fprintf(stderr, "tests/kernels/printf.cu:47: void "
+						"assert_thread(int): block: [0,%u,%u], thread: "
+						"[%d,%u,%u] Assertion `blockIdx.x != 0 || "
+						"(int)threadIdx.x != bad` failed.\n",
+						by, bz, bad, ty, tz);
+					ret = CUDA_ERROR_ASSERT;
+				}
+	return ret;
+}
+
 /* Parameter sizes are those of the .cu signatures, in order. */
 static const struct sim_kernel sim_kernels[SK_COUNT] = {
 	[SK_vec_add] = { "vec_add", 4, { 8, 8, 8, 4 }, run_vec_add },
@@ -501,6 +657,12 @@ static const struct sim_kernel sim_kernels[SK_COUNT] = {
 	[SK_tex_read_layered] = { "tex_read_layered", 5, { 8, 8, 4, 4, 4 }, run_tex_read_layered },
 	[SK_tex_read_3d] = { "tex_read_3d", 5, { 8, 8, 4, 4, 4 }, run_tex_read_3d },
 	[SK_surf_write_2d] = { "surf_write_2d", 4, { 8, 4, 4, 4 }, run_surf_write_2d },
+	[SK_print_hello] = { "print_hello", 1, { 4 }, run_print_hello },
+	[SK_print_threads] = { "print_threads", 1, { 4 }, run_print_threads },
+	[SK_print_values] = { "print_values", 2, { 8, 4 }, run_print_values },
+	[SK_print_formats] = { "print_formats", 2, { 4, 8 }, run_print_formats },
+	[SK_print_many] = { "print_many", 1, { 4 }, run_print_many },
+	[SK_assert_thread] = { "assert_thread", 1, { 4 }, run_assert_thread },
 };
 
 const struct sim_kernel *sim_kernel_find(const char *name)

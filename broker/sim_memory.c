@@ -450,7 +450,7 @@ static CUresult wait_value(CUstream s, CUdeviceptr addr, uint64_t v, unsigned in
 	}
 	if (ok)
 		return CUDA_SUCCESS;
-	fprintf(stderr, "gleamd: sim: a stream wait for a value nothing will write: refused\n");
+	gl_err("sim: a stream wait for a value nothing will write: refused");
 	return CUDA_ERROR_NOT_SUPPORTED;
 }
 

@@ -408,7 +408,7 @@ CUresult sim_run_kernel(struct sim_func *f, const unsigned int g[3], const unsig
 	 * has long returned: the error surfaces at the next call.
 	 */
 	if (r == CUDA_ERROR_ILLEGAL_ADDRESS || r == CUDA_ERROR_LAUNCH_FAILED ||
-	    r == CUDA_ERROR_MISALIGNED_ADDRESS) {
+	    r == CUDA_ERROR_MISALIGNED_ADDRESS || r == CUDA_ERROR_ASSERT) {
 		sim.cur->sticky = (CUresult)r;
 		return CUDA_SUCCESS;
 	}

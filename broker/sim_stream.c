@@ -625,6 +625,9 @@ static CUresult run_op(const struct sim_op *op)
 	case OP_KERNEL:
 		return sim_run_kernel(op->f, op->grid, op->block, op->shmem, op->params,
 				  op->params_size);
+	case OP_HOST:
+		op->host(op->host_data);
+		return CUDA_SUCCESS;
 	}
 	return CUDA_ERROR_INVALID_VALUE;
 }

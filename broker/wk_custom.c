@@ -5,6 +5,7 @@
  * function layouts, the device list, capture modes, pool properties and
  * attributes).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,14 +18,28 @@
 
 CUresult wk_cuInit(struct wk_call *k)
 {
+	const struct gl_a_cuInit *a = wk_args(k, sizeof(*a));
 	struct gleam_init_reply *rep;
 	struct gleam_devinfo *d;
 	unsigned int n = 0;
 	int ver = 0;
 	CUresult r;
 
-	if (!wk_args(k, sizeof(struct gl_a_cuInit)))
+	if (!a)
 		return CUDA_ERROR_INVALID_VALUE;
+	/*
+	 * Host functions and device output, where the shim asked and the
+	 * client carries their messages: the program's output is captured
+	 * before the driver starts, so that nothing it prints goes astray.
+	 */
+	if ((a->Flags & GLEAM_INIT_ASK_HOST) && (k->w->features & GLEAM_WIRE_F_HOST) && !k->w->host) {
+		int err = wk_output_start(k->w);
+
+		if (err)
+			gl_err("cannot capture the program's output here: %s; what its kernels "
+			       "print stays in this log", strerror(-err));
+		k->w->host = true;
+	}
 	r = k->w->be->op.f_cuInit(0);
 	if (r)
 		return r;
@@ -42,7 +57,8 @@ CUresult wk_cuInit(struct wk_call *k)
 		if (rep) {
 			rep->driver_version = ver;
 			rep->ndev = n;
-			rep->flags = clusters ? GLEAM_INIT_F_CLUSTERS : 0;
+			rep->flags = (clusters ? GLEAM_INIT_F_CLUSTERS : 0) |
+				     (k->w->host ? GLEAM_INIT_F_HOST : 0);
 		}
 		if (!rep) {
 			r = CUDA_ERROR_OUT_OF_MEMORY;

@@ -649,23 +649,60 @@ static int wait_bell(struct worker *w)
 	return 0;
 }
 
-static void bell(struct worker *w)
+void wk_bell(struct worker *w)
 {
 	char b = GLEAM_BELL_CQ;
 
 	send(w->bell, &b, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
 }
 
-/* Put one reply on the CQ, waiting for space; 0 or -EPIPE. */
-static int put_reply(struct worker *w, const struct gleam_reply *h, const void *a, size_t alen,
-		     const void *b, size_t blen)
+/*
+ * One thread sleeps on the doorbell, since a byte taken by another would
+ * leave it asleep: the one that reads records (worker_main's), or, once
+ * host functions are in use, their helper (wk_host.c).  The others (the
+ * output's) look at the ring again after a short nap, or find that the
+ * server hung up.
+ */
+static __thread bool on_main;
+
+static int nap(struct worker *w, unsigned int *us)
+{
+	struct pollfd pfd = { .fd = w->bell, .events = 0 };
+	struct timespec ts = { .tv_nsec = (long)*us * 1000 };
+
+	if (ppoll(&pfd, 1, &ts, NULL) > 0 && (pfd.revents & (POLLHUP | POLLERR)))
+		return -EPIPE;
+	*us = MIN(*us * 2, 1000u);
+	return 0;
+}
+
+int wk_put_reply(struct worker *w, const struct gleam_reply *h, const void *a, size_t alen,
+		 const void *b, size_t blen)
 {
 	size_t len = sizeof(*h) + ALIGN8(alen) + ALIGN8(blen);
+	unsigned int us = 20;
 	unsigned char *p;
 
 	while (!(p = gl_ring_reserve(&w->ring.cq, (uint32_t)len))) {
 		if (w->ring.cq.broken)
 			return -EPIPE;
+		/* With host functions in use, the helper alone takes the doorbells. */
+		if (w->hf) {
+			int err;
+
+			gl_ring_prod_set_sleeping(&w->ring.cq, true);
+			err = gl_ring_can_reserve(&w->ring.cq, (uint32_t)len) ? 0 :
+			      wk_host_space_wait(w);
+			gl_ring_prod_set_sleeping(&w->ring.cq, false);
+			if (err)
+				return -EPIPE;
+			continue;
+		}
+		if (!on_main) {
+			if (nap(w, &us))
+				return -EPIPE;
+			continue;
+		}
 		gl_ring_prod_set_sleeping(&w->ring.cq, true);
 		if (gl_ring_can_reserve(&w->ring.cq, (uint32_t)len)) {
 			gl_ring_prod_set_sleeping(&w->ring.cq, false);
@@ -685,7 +722,7 @@ static int put_reply(struct worker *w, const struct gleam_reply *h, const void *
 	memset(p + sizeof(*h) + ALIGN8(alen) + blen, 0, ALIGN8(blen) - blen);
 	gl_ring_commit(&w->ring.cq);
 	if (gl_ring_cons_sleeping(&w->ring.cq))
-		bell(w);
+		wk_bell(w);
 	return 0;
 }
 
@@ -694,10 +731,32 @@ int wk_reply_piece(struct wk_call *k, uint64_t offset, const void *p, uint64_t l
 	struct gleam_reply h = { .fn = k->hdr.fn, .flags = GLEAM_REP_F_DATA, .tag = k->hdr.tag,
 				 .seq = k->hdr.seq };
 	struct gleam_rep_data d = { .offset = offset, .length = len };
+	int err;
 
 	if (!(k->hdr.flags & GLEAM_REC_F_REPLY))
 		return 0;
-	return put_reply(k->w, &h, &d, sizeof(d), p, (size_t)len);
+	pthread_mutex_lock(&k->w->cq_lock);
+	err = wk_put_reply(k->w, &h, &d, sizeof(d), p, (size_t)len);
+	pthread_mutex_unlock(&k->w->cq_lock);
+	return err;
+}
+
+bool wk_sticky(CUresult r)
+{
+	switch (r) {
+	case CUDA_ERROR_ILLEGAL_ADDRESS:
+	case CUDA_ERROR_LAUNCH_FAILED:
+	case CUDA_ERROR_MISALIGNED_ADDRESS:
+	case CUDA_ERROR_HARDWARE_STACK_ERROR:
+	case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+	case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+	case CUDA_ERROR_INVALID_PC:
+	case CUDA_ERROR_ASSERT:
+	case CUDA_ERROR_ECC_UNCORRECTABLE:
+		return true;
+	default:
+		return false;
+	}
 }
 
 /* ---- replay ---- */
@@ -750,6 +809,9 @@ static int replay(struct worker *w, const struct gleam_rec *hdr, const unsigned 
 			r = fn(&k);
 	}
 	w->replayed++;
+	/* A failed context runs no more host functions: the shim stops waiting for them. */
+	if (w->hf && wk_sticky(r))
+		wk_host_ctx_failed(w, hdr->ctx);
 	ce = ctx_entry(w, hdr->ctx);
 	if (!(hdr->flags & GLEAM_REC_F_REPLY)) {
 		/* Nobody waits: keep the first error for the next call that does. */
@@ -782,7 +844,18 @@ static int replay(struct worker *w, const struct gleam_rec *hdr, const unsigned 
 	rh.result = r;
 	if (r && r != CUDA_ERROR_NOT_READY)
 		k.rlen = 0;
-	err = put_reply(w, &rh, k.reply, k.rlen, NULL, 0);
+	pthread_mutex_lock(&w->cq_lock);
+	/*
+	 * What the kernels printed reaches the program before a call that
+	 * flushes the driver's printf buffer returns, and not before: output
+	 * that a call waited for here only as Gleam's own means (the
+	 * synchronisation behind an asynchronous copy to the host, say)
+	 * waits for the program's own flush, as the driver's buffer would.
+	 */
+	if (w->out && wk_output_flush_point(hdr->fn))
+		wk_output_send(w);
+	err = wk_put_reply(w, &rh, k.reply, k.rlen, NULL, 0);
+	pthread_mutex_unlock(&w->cq_lock);
 	free(k.reply);
 	return err;
 }
@@ -897,9 +970,60 @@ static void drop_inherited(int ring_fd, int bell_fd)
 	fclose(f);
 }
 
-int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_lib)
+int wk_rec_room(struct worker *w, size_t len)
 {
-	struct worker w = { .bell = bell_fd };
+	unsigned char *nb;
+
+	if (len <= w->rec_cap)
+		return 0;
+	nb = realloc(w->rec, len);
+	if (!nb)
+		return -ENOMEM;
+	w->rec = nb;
+	w->rec_cap = len;
+	return 0;
+}
+
+/*
+ * The next record, copied into w->rec: 1, 0 when there is none, -1 when
+ * the ring is corrupt or memory short.  Records that a helper read ahead
+ * while a host function waited come first; it reads under the same lock.
+ */
+static int take_record(struct worker *w, uint32_t *len, uint32_t *pos)
+{
+	bool ahead = w->hf != NULL;
+	const unsigned char *p;
+	int got = 1;
+
+	if (ahead) {
+		wk_host_rd_lock(w);
+		if (wk_host_take(w, len, pos)) {
+			wk_host_rd_unlock(w);
+			return 1;
+		}
+	}
+	p = gl_ring_peek(&w->ring.sq, sizeof(struct gleam_rec), GLEAM_REC_MAX, len);
+	if (!p) {
+		got = w->ring.sq.broken ? -1 : 0;
+	} else if (wk_rec_room(w, *len)) {
+		got = -1;
+	} else {
+		/* One copy; the checks and the replay use only the copy. */
+		memcpy(w->rec, p, *len);
+		*pos = w->ring.sq.pos;
+		gl_ring_consume(&w->ring.sq, *len);
+		if (gl_ring_consume_publish(&w->ring.sq))
+			wk_bell(w);
+	}
+	if (ahead)
+		wk_host_rd_unlock(w);
+	return got;
+}
+
+int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_lib,
+		uint64_t features)
+{
+	struct worker w = { .bell = bell_fd, .features = features };
 	const char *spin = getenv("GLEAM_WORKER_SPIN_US");
 	uint64_t spin_ns;
 	int err;
@@ -908,6 +1032,8 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 	spin_ns = spin ? strtoull(spin, NULL, 10) * 1000 :
 		  sysconf(_SC_NPROCESSORS_ONLN) >= 8 ? 1000 * 1000 : 0;
 	gl_log_prefix = "gleamd(worker)";
+	on_main = true;
+	pthread_mutex_init(&w.cq_lock, NULL);
 	drop_inherited(ring_fd, bell_fd);
 	w.be = !strcmp(backend, "sim") ? &gl_backend_sim_rw : &gl_backend_cuda_rw;
 	err = gl_ring_map(ring_fd, &w.ring);
@@ -920,16 +1046,16 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 		return 3;
 	}
 	for (;;) {
-		const unsigned char *p;
 		uint64_t t0, t1;
 		uint32_t len, pos;
+		int got = take_record(&w, &len, &pos);
 
-		p = gl_ring_peek(&w.ring.sq, sizeof(struct gleam_rec), GLEAM_REC_MAX, &len);
-		if (!p) {
-			if (w.ring.sq.broken) {
+		if (got < 0) {
+			if (w.ring.sq.broken)
 				gl_err("session ring corrupted: ending the session");
-				break;
-			}
+			break;
+		}
+		if (!got) {
 			/*
 			 * The next record of a busy session often follows within
 			 * microseconds: look a little longer before sleeping, so
@@ -946,34 +1072,30 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 			}
 			/* A count that costs a call is kept fresh while idle. */
 			usage_update(&w, gl_now_ns());
+			w.sleeps++;
+			if (w.hf) {
+				if (wk_host_idle(&w))
+					break;
+				continue;
+			}
 			gl_ring_cons_set_sleeping(&w.ring.sq, true);
 			if (!gl_ring_empty(&w.ring.sq)) {
 				gl_ring_cons_set_sleeping(&w.ring.sq, false);
 				continue;
 			}
-			w.sleeps++;
 			if (wait_bell(&w))
 				break;
 			gl_ring_cons_set_sleeping(&w.ring.sq, false);
 			continue;
 		}
-		/* One copy; the checks and the replay use only the copy. */
-		if (len > w.rec_cap) {
-			unsigned char *nb = realloc(w.rec, len);
-
-			if (!nb)
-				break;
-			w.rec = nb;
-			w.rec_cap = len;
-		}
-		memcpy(w.rec, p, len);
-		pos = w.ring.sq.pos;
-		gl_ring_consume(&w.ring.sq, len);
-		if (gl_ring_consume_publish(&w.ring.sq))
-			bell(&w);
 		t0 = gl_now_ns();
 		usage_waited(pos, t0);
-		if (worker_handle(&w, w.rec, len))
+		if (w.hf)
+			wk_host_busy(&w, true);
+		err = worker_handle(&w, w.rec, len);
+		if (w.hf)
+			wk_host_busy(&w, false);
+		if (err)
 			break;
 		t1 = gl_now_ns();
 		w.busy_ns += t1 - t0;
@@ -988,6 +1110,9 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 	}
 	gl_info("session replayed %llu records in %.3f ms; the worker slept %llu times",
 		(unsigned long long)w.replayed, w.busy_ns / 1e6, (unsigned long long)w.sleeps);
+	/* Host functions waiting for the shim, and the output's thread, stop. */
+	wk_host_end(&w);
+	wk_output_end(&w);
 	/*
 	 * Process exit releases every context, allocation and module on the
 	 * GPU; the worker's own memory goes back here.

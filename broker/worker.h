@@ -7,6 +7,7 @@
 #ifndef GLEAM_WORKER_H
 #define GLEAM_WORKER_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -68,10 +69,26 @@ struct wk_handle {
 	bool renewable;		/* mapped by a renewal (a primary context): may be again */
 };
 
+struct wk_host;
+struct wk_output;
+
 struct worker {
 	const struct gl_backend *be;
 	struct gl_ring ring;
 	int bell;
+	uint64_t features;	/* the session's GLEAM_WIRE_F_* */
+	/*
+	 * Host functions and device output (wk_host.c, wk_output.c): the
+	 * shim asked at cuInit and the client carries their messages.
+	 */
+	bool host;
+	struct wk_host *hf;	/* host functions queued; NULL before the first */
+	struct wk_output *out;	/* the program's output, captured; NULL: none */
+	/*
+	 * Replies come from this thread, and from the threads that run host
+	 * functions and carry output: one at a time on the CQ.
+	 */
+	pthread_mutex_t cq_lock;
 	struct wk_handle *h;	/* open addressing, power-of-two size */
 	size_t hcap, hcount;
 	uint64_t cur_ctx;	/* id current on the backend, 0: none */
@@ -148,6 +165,60 @@ void wk_gpu_ran(unsigned int dev, uint64_t ns);
 
 /* Check and replay one record copied out of the ring; <0 ends the session. */
 int worker_handle(struct worker *w, unsigned char *rec, uint32_t len);
+/*
+ * A message on the CQ, cq_lock held: h, then a and b each padded to 8
+ * bytes; waits for room.  0 or -EPIPE (the session is gone).
+ */
+int wk_put_reply(struct worker *w, const struct gleam_reply *h, const void *a, size_t alen,
+		 const void *b, size_t blen);
+/* w->rec holds at least len bytes: 0 or -ENOMEM. */
+int wk_rec_room(struct worker *w, size_t len);
+/* Ring the server: replies published or records consumed (any thread). */
+void wk_bell(struct worker *w);
+
+/*
+ * Host functions and stream callbacks (wk_host.c).  The SQ is read by
+ * this thread, and while a host function waits for the shim and this
+ * thread is busy, by a helper that reads ahead for the shim's answer:
+ * wk_host_take() gives the records read ahead first, in order.
+ */
+void wk_host_rd_lock(struct worker *w);
+void wk_host_rd_unlock(struct worker *w);
+/* A record read ahead, into w->rec: its length and ring position; false: none. */
+bool wk_host_take(struct worker *w, uint32_t *len, uint32_t *pos);
+/* This thread begins or ends the replay of a record. */
+void wk_host_busy(struct worker *w, bool busy);
+/*
+ * Once host functions are in use their helper alone takes the doorbells:
+ * the main thread sleeps for records here, and any thread for room on the
+ * CQ (having asked for a doorbell).  0, or -EPIPE: the session is over.
+ */
+int wk_host_idle(struct worker *w);
+int wk_host_space_wait(struct worker *w);
+/* A context failed (sticky error ctx_err): its host functions will not run. */
+void wk_host_ctx_failed(struct worker *w, uint64_t ctx);
+/* The session ends: whatever waits for the shim stops waiting. */
+void wk_host_end(struct worker *w);
+/*
+ * The reusable part, for host nodes of graphs built node by node: the
+ * function and data the driver calls for the shim's host function id,
+ * kept for the session (it runs at every launch of the graph).
+ */
+CUresult wk_host_node(struct worker *w, uint64_t id, uint64_t ctx, CUhostFn *fn, void **data);
+
+/*
+ * The program's output (wk_output.c): what the driver and the sim's
+ * kernels write to this process's stdout and stderr goes to the shim.
+ */
+int wk_output_start(struct worker *w);
+/* Send what is held, cq_lock held (before a reply, before a host function's run). */
+void wk_output_send(struct worker *w);
+/* Whether the driver flushes the printf buffer in function fn (before its reply). */
+bool wk_output_flush_point(unsigned int fn);
+void wk_output_end(struct worker *w);
+
+/* Whether r leaves its context unusable (CUDA's sticky errors). */
+bool wk_sticky(CUresult r);
 
 typedef CUresult (*wk_handler_fn)(struct wk_call *k);
 extern const wk_handler_fn wk_handlers[GL_FN_LIMIT];

@@ -13,6 +13,7 @@
 
 int gl_log_level = 1;
 const char *gl_log_prefix = "gleam";
+int gl_log_fd = 2;
 
 void gl_log(int level, const char *fmt, ...)
 {
@@ -32,7 +33,7 @@ void gl_log(int level, const char *fmt, ...)
 		buf[n] = 0;
 	}
 	/* One write, so that lines from several processes do not interleave. */
-	if (write(2, buf, (size_t)n) < 0)
+	if (write(gl_log_fd, buf, (size_t)n) < 0)
 		return;
 }
 

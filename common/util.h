@@ -15,6 +15,8 @@
 
 extern int gl_log_level;	/* 0 errors, 1 info, 2 debug */
 extern const char *gl_log_prefix;
+/* Where log lines go: stderr, or (a worker whose stderr is the program's) elsewhere. */
+extern int gl_log_fd;
 
 void gl_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 #define gl_err(...)	gl_log(0, __VA_ARGS__)

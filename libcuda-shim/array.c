@@ -514,7 +514,11 @@ static CUresult upload(struct shim_call *c, struct gleam_copy *g, const struct e
 	struct iovec iov[2];
 	char *buf = NULL;
 	CUresult r = CUDA_SUCCESS;
+	bool sync = gl_fn_traits(fn) & GL_T_LEGACY;
 
+	/* After the host functions before it on its stream, as htod() (memory.c). */
+	if (sync || shim_host_pinned(at))
+		shim_host_wait_stream(sync ? 0 : sid, gl_fn_name(fn));
 	c->args = args;
 	c->args_len = args_of(fn, sid, args);
 	while (!r && (n = gl_copy_piece(g, off, max, &p))) {

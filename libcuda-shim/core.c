@@ -247,6 +247,8 @@ static void shim_init_once(void)
 		shim.init_result = CUDA_ERROR_OUT_OF_MEMORY;
 		return;
 	}
+	/* Host functions and device output run here, where the server can. */
+	args.Flags = GLEAM_INIT_ASK_HOST;
 	c.args = &args;
 	c.args_len = sizeof(args);
 	c.out = &rep;
@@ -263,6 +265,7 @@ static void shim_init_once(void)
 		return;
 	}
 	shim.driver_version = rep.driver_version;
+	shim.host = rep.flags & GLEAM_INIT_F_HOST;
 	shim.ndev = (int)rep.ndev;
 	shim.dev = calloc(rep.ndev ? rep.ndev : 1, sizeof(*shim.dev));
 	if (!shim.dev) {

@@ -360,6 +360,8 @@ CUresult shim_capture_gate(struct shim_call *c)
 	switch (c->fn) {
 	case GL_FN_cuStreamSynchronize:
 	case GL_FN_cuStreamQuery:
+	/* A stream callback cannot be captured: the driver refuses it (cuLaunchHostFunc can). */
+	case GL_FN_cuStreamAddCallback:
 		r = stream_touch(c, sid, true);
 		break;
 	case GL_FN_cuCtxSynchronize:

@@ -1064,6 +1064,8 @@ static CUresult htod(unsigned int fn, CUdeviceptr dst, const void *src, size_t n
 	r = shim_check_range(dst, n);
 	if (r)
 		return r;
+	/* Into mapped or managed memory (twin.c): taken now, before other calls reset it. */
+	twin = shim_twin_touched;
 	if (fn == GL_FN_cuMemcpyHtoDAsync) {
 		bool staged = false;
 
@@ -1072,8 +1074,15 @@ static CUresult htod(unsigned int fn, CUdeviceptr dst, const void *src, size_t n
 		if (r || staged)
 			return r;
 	}
+	/*
+	 * The driver reads page-locked memory when the stream gets to the
+	 * copy (and a synchronous copy after what its stream held): after
+	 * the host functions queued before it, which may have filled it.
+	 */
+	if (n && (fn == GL_FN_cuMemcpyHtoD || shim_host_pinned(src)))
+		shim_host_wait_stream(fn == GL_FN_cuMemcpyHtoD ? 0 : a.hStream, gl_fn_name(fn));
 	piece = shim_piece_max();
-	twin = shim_twin_touched;
+	shim_twin_touched = twin;
 	shim_twin_pieces(twin);
 	/*
 	 * Each piece is a copy of its own, in stream order: the worker never

@@ -260,6 +260,7 @@ struct shim_state {
 	struct shim_dev *dev;
 	pthread_mutex_t lock;	/* devices' primary contexts, object lists */
 	bool async;		/* GLEAM_ASYNC, default on */
+	bool host;		/* the server runs host functions here (GLEAM_INIT_F_HOST) */
 };
 
 extern struct shim_state shim;
@@ -380,6 +381,30 @@ CUresult shim_pending_wait(struct shim_pending *p);
 CUresult shim_pending_take(struct shim_pending *p);
 /* Data bytes one record may carry on this session's ring. */
 size_t shim_piece_max(void);
+/*
+ * Wait on the session ring, as the threads waiting for replies do, until
+ * cond(arg) holds (evaluated with the ring's lock held); the session's
+ * error if it is lost.
+ */
+CUresult shim_wait_event(bool (*cond)(void *), void *arg);
+/* Write what the kernels printed and has arrived to stdout and stderr, in order. */
+void shim_output_flush(void);
+
+/*
+ * Host functions and stream callbacks (hostfn.c).  shim_host_notice: the
+ * worker asks for a run (from the ring, its lock held).  shim_host_node:
+ * a function kept under an id for a graph's host node, run at each of
+ * its launches; the id travels where the record would carry the
+ * function (the worker's side: wk_host_node()).  shim_host_wait_stream:
+ * wait until the host functions queued on stream sid have run.
+ */
+void shim_host_notice(const struct gleam_host_run *b, CUresult status);
+CUresult shim_host_node(CUhostFn fn, void *data, uint64_t *id);
+void shim_host_wait_stream(uint64_t sid, const char *who);
+/* This thread runs a host function now: it may not call CUDA. */
+extern __thread bool shim_in_host_fn;
+/* This thread is the shim's own, that runs host functions. */
+extern __thread bool shim_host_thread;
 
 /*
  * Stream capture (graph.c).  Records that stream capture makes illegal get
@@ -511,6 +536,7 @@ CUresult shim_cuGetErrorName(CUresult error, const char **pStr);
 CUresult shim_cuCtxGetCurrent(CUcontext *pctx);
 CUresult shim_cuCtxGetId(CUcontext ctx, unsigned long long *ctxId);
 CUresult shim_cuStreamGetId(CUstream s, unsigned long long *sid, int per_thread);
+CUresult shim_cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *status, int per_thread);
 /* A CUlaunchConfig as records carry it (cuLaunchKernelEx, cluster queries). */
 CUresult shim_pack_config(const CUlaunchConfig *cfg, int per_thread, const char *who,
 			  struct gleam_launch_ex *lx, struct gleam_launch_attr *attrs);

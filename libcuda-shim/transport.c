@@ -24,6 +24,13 @@
 #include "transport.h"
 #include "util.h"
 
+/* What the kernels printed, in the order it came, until a thread writes it. */
+struct out_piece {
+	struct out_piece *next;
+	uint32_t fd, len;
+	unsigned char data[];
+};
+
 struct waiter {
 	uint32_t tag;
 	bool done;
@@ -47,17 +54,26 @@ static struct {
 	pthread_mutex_t rx_lock;
 	pthread_cond_t rx_cv;
 	bool leader;
+	bool leader_host;	/* the leader is the host functions' thread */
 	int space_waiters;
 	struct waiter *waiters;
 	uint32_t next_tag;
 	uint64_t seq;
 	CUresult dead;		/* sticky once the session is lost */
+	/* Output taken off the CQ (rx_lock), written under out_lock. */
+	struct out_piece *out_head, **out_tail;
+	_Atomic uint64_t out_unwritten;
+	pthread_mutex_t out_lock;
 } conn = {
 	.sock = -1,
 	.sq_lock = PTHREAD_MUTEX_INITIALIZER,
 	.rx_lock = PTHREAD_MUTEX_INITIALIZER,
 	.rx_cv = PTHREAD_COND_INITIALIZER,
+	.out_tail = &conn.out_head,
+	.out_lock = PTHREAD_MUTEX_INITIALIZER,
 };
+
+__thread bool shim_host_thread;
 
 CUresult shim_conn_error(void)
 {
@@ -268,6 +284,83 @@ CUresult shim_connect(void)
 }
 
 /*
+ * Messages no call asked for (tag 0): a host function's run is due, or
+ * what the kernels printed.  0, or -1 for a malformed one; rx_lock held.
+ */
+static int unasked(const struct gleam_reply *h, const unsigned char *body, size_t blen)
+{
+	struct gleam_output o;
+	struct out_piece *p;
+
+	if (h->flags)
+		return -1;
+	if (h->fn == GL_FN_gleamHostFuncRun) {
+		struct gleam_host_run b;
+
+		if (blen < sizeof(b))
+			return -1;
+		memcpy(&b, body, sizeof(b));
+		if (b.reserved || (b.flags & ~GLEAM_HOST_RUN_F_SKIPPED))
+			return -1;
+		shim_host_notice(&b, (CUresult)h->result);
+		return 0;
+	}
+	if (blen < sizeof(o))
+		return -1;
+	memcpy(&o, body, sizeof(o));
+	if ((o.fd != 1 && o.fd != 2) || o.length > GLEAM_OUTPUT_PIECE ||
+	    o.length > blen - sizeof(o))
+		return -1;
+	p = malloc(sizeof(*p) + o.length);
+	if (!p) {
+		gl_err("no memory for %u bytes the kernels printed: dropped", o.length);
+		return 0;
+	}
+	p->next = NULL;
+	p->fd = o.fd;
+	p->len = o.length;
+	memcpy(p->data, body + sizeof(o), o.length);
+	*conn.out_tail = p;
+	conn.out_tail = &p->next;
+	atomic_fetch_add(&conn.out_unwritten, 1);
+	return 0;
+}
+
+/*
+ * Output goes to stdout and stderr through stdio, as the driver writes
+ * it, so that it keeps its place among what the program itself printed
+ * there.  Pieces are written in the order they came, one writer at a
+ * time; a thread whose reply came after some waits until they are out,
+ * so that they are before the call returns.
+ */
+void shim_output_flush(void)
+{
+	if (!atomic_load(&conn.out_unwritten))
+		return;
+	pthread_mutex_lock(&conn.out_lock);
+	for (;;) {
+		struct out_piece *p;
+
+		pthread_mutex_lock(&conn.rx_lock);
+		p = conn.out_head;
+		conn.out_head = NULL;
+		conn.out_tail = &conn.out_head;
+		pthread_mutex_unlock(&conn.rx_lock);
+		if (!p)
+			break;
+		while (p) {
+			struct out_piece *next = p->next;
+
+			fwrite(p->data, 1, p->len, p->fd == 1 ? stdout : stderr);
+			free(p);
+			atomic_fetch_sub(&conn.out_unwritten, 1);
+			p = next;
+		}
+	}
+	pthread_mutex_unlock(&conn.out_lock);
+}
+
+/*
  * Bytes off to off + len of a copy's rows laid end to end, into the rows
  * where they belong; -1 when they run past the copy.
  */
@@ -302,6 +395,13 @@ static int drain_cq(void)
 		size_t blen = len - sizeof(h);
 
 		memcpy(&h, p, sizeof(h));
+		if (!h.tag && (h.fn == GL_FN_gleamHostFuncRun || h.fn == GL_FN_gleamOutput)) {
+			if (unasked(&h, body, blen))
+				goto bad;
+			gl_ring_consume(cq, len);
+			n++;
+			continue;
+		}
 		for (w = conn.waiters; w; w = w->next)
 			if (w->tag == h.tag && !w->done)
 				break;
@@ -386,6 +486,11 @@ static uint64_t wait_spin_ns(bool *yield)
 	struct shim_ctx *c = shim_current();
 	unsigned int sched = c ? c->flags & CU_CTX_SCHED_MASK : CU_CTX_SCHED_AUTO;
 
+	/* The host functions' thread waits for what may be long in coming. */
+	if (shim_host_thread) {
+		*yield = true;
+		return 0;
+	}
 	/* AUTO yields as it looks, so that gleamd on the same cores runs first. */
 	*yield = sched != CU_CTX_SCHED_SPIN;
 	switch (sched) {
@@ -405,7 +510,7 @@ static uint64_t wait_spin_ns(bool *yield)
  */
 static CUresult wait_until(bool (*cond)(void *), void *arg, bool space)
 {
-	bool yield;
+	bool yield, watched = false;
 	uint64_t spin = wait_spin_ns(&yield);
 	CUresult r;
 
@@ -415,12 +520,41 @@ static CUresult wait_until(bool (*cond)(void *), void *arg, bool space)
 	while (!conn.dead && !cond(arg)) {
 		int err;
 
+		/*
+		 * The host functions' thread, which never watches the ring, may
+		 * be leading, asleep: a thread that would watch does so once
+		 * itself, and drains what comes (any thread may, with rx_lock),
+		 * rather than pay for waking two threads.
+		 */
+		if (conn.leader && conn.leader_host && spin && !space && !watched) {
+			uint64_t end = gl_now_ns() + spin;
+
+			watched = true;
+			pthread_mutex_unlock(&conn.rx_lock);
+			while (gl_ring_empty(&conn.ring.cq) && !conn.dead && gl_now_ns() < end) {
+				if (yield)
+					sched_yield();
+				else
+					__builtin_ia32_pause();
+			}
+			pthread_mutex_lock(&conn.rx_lock);
+			if (drain_cq() > 0)
+				pthread_cond_broadcast(&conn.rx_cv);
+			continue;
+		}
 		if (conn.leader) {
 			pthread_cond_wait(&conn.rx_cv, &conn.rx_lock);
 			continue;
 		}
 		conn.leader = true;
+		conn.leader_host = shim_host_thread;
 		if (drain_cq() != 0) {
+			/* Output first, while still leading: nobody returns before it is out. */
+			if (atomic_load(&conn.out_unwritten)) {
+				pthread_mutex_unlock(&conn.rx_lock);
+				shim_output_flush();
+				pthread_mutex_lock(&conn.rx_lock);
+			}
 			conn.leader = false;
 			pthread_cond_broadcast(&conn.rx_cv);
 			continue;
@@ -470,6 +604,11 @@ static CUresult wait_until(bool (*cond)(void *), void *arg, bool space)
 	r = conn.dead;
 	pthread_mutex_unlock(&conn.rx_lock);
 	return r;
+}
+
+CUresult shim_wait_event(bool (*cond)(void *), void *arg)
+{
+	return wait_until(cond, arg, false);
 }
 
 struct space_arg {
@@ -631,6 +770,7 @@ CUresult shim_wait_reply(uint32_t tag)
 	CUresult r;
 
 	wait_until(reply_done, w, false);
+	shim_output_flush();
 	pthread_mutex_lock(&conn.rx_lock);
 	for (pp = &conn.waiters; *pp; pp = &(*pp)->next) {
 		if (*pp == w) {
@@ -702,6 +842,7 @@ CUresult shim_pending_take(struct shim_pending *p)
 	CUresult r;
 
 	wait_until(reply_done, &p->w, false);
+	shim_output_flush();
 	pthread_mutex_lock(&conn.rx_lock);
 	for (pp = &conn.waiters; *pp; pp = &(*pp)->next) {
 		if (*pp == &p->w) {
@@ -955,6 +1096,16 @@ CUresult shim_call(struct shim_call *c)
 
 	if (conn.dead)
 		return conn.dead;
+	/* A host function may not call CUDA: it would wait for its own stream. */
+	if (shim_in_host_fn) {
+		static bool said;
+
+		if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+			gl_err("%s called from a host function or stream callback, which may not "
+			       "call CUDA: CUDA_ERROR_NOT_PERMITTED", gl_fn_name(c->fn));
+		shim_call_stream = 0;
+		return CUDA_ERROR_NOT_PERMITTED;
+	}
 	/* What stream capture forbids is refused before it is sent (graph.c). */
 	if (!shim_ungated && atomic_load_explicit(&shim_capture_watch, memory_order_relaxed)) {
 		r = shim_capture_gate(c);

@@ -93,6 +93,20 @@ struct gleam_init_reply {
 };
 
 #define GLEAM_INIT_F_CLUSTERS	(1U << 0)
+/*
+ * The session runs host functions and stream callbacks in the program's
+ * process and carries what its kernels print there (below).  Only where
+ * the shim asked in its record (GLEAM_INIT_ASK_HOST) and the client gleamd
+ * carries the messages (GLEAM_WIRE_F_HOST); without it, the shim refuses
+ * cuLaunchHostFunc and cuStreamAddCallback (CUDA_ERROR_NOT_SUPPORTED).
+ */
+#define GLEAM_INIT_F_HOST	(1U << 1)
+
+/*
+ * cuInit's record: its Flags (0 in every program) carry what the shim
+ * offers, which the worker masks off before the driver sees them.
+ */
+#define GLEAM_INIT_ASK_HOST	(1U << 0)
 
 /*
  * How many clusters fit on a device: active[b - 1][c - 1] for clusters of
@@ -274,5 +288,57 @@ struct gleam_tex_create {
 };
 
 /* Graphs: the reply to cuGraphGetNodes carries the count as a __u64. */
+
+/*
+ * Host functions and stream callbacks (Documentation/design.md, "Host
+ * functions and device output").  The records of cuLaunchHostFunc and
+ * cuStreamAddCallback carry, in place of the function's address, the
+ * shim's id for it (the function and its data never leave the program),
+ * then struct gleam_hostfn_rec.
+ */
+struct gleam_hostfn_rec {
+	__u32 flags;		/* GLEAM_HOSTFN_F_* */
+	__u32 reserved;		/* must be zero */
+};
+
+/*
+ * Put on a capturing stream: a node of the graph, run at each of its
+ * launches, so the worker keeps it for the session, not for one run.
+ */
+#define GLEAM_HOSTFN_F_GRAPH	(1U << 0)
+#define GLEAM_HOSTFN_F_KNOWN	(GLEAM_HOSTFN_F_GRAPH)
+
+/*
+ * When the stream reaches one, the worker holds the stream and sends a
+ * reply that no record asked for (tag 0), fn gleamHostFuncRun: this body,
+ * its result the stream's status (what a callback is given).  The shim
+ * runs the function on a thread of its own and then sends the record
+ * gleamHostFuncRun {id, run}, which lets the stream go on.  With SKIPPED
+ * the function will not run (its context failed first, as the driver
+ * then runs no host function) and nothing is sent back.
+ */
+struct gleam_host_run {
+	__u64 id;		/* the shim's id for the function */
+	__u64 run;		/* the worker's count of its runs, from 1 */
+	__u32 flags;		/* GLEAM_HOST_RUN_F_* */
+	__u32 reserved;		/* must be zero */
+};
+
+#define GLEAM_HOST_RUN_F_SKIPPED	(1U << 0)
+
+/*
+ * What the program's kernels write (device printf to fd 1, assertion
+ * messages to fd 2): replies that no record asked for (tag 0), fn
+ * gleamOutput, this body then length bytes.  The worker sends what it
+ * holds before each reply that is waited for and before each run of a
+ * host function, and on its own once it holds GLEAM_OUTPUT_PIECE bytes;
+ * the shim writes them to its stdout or stderr as they come.
+ */
+struct gleam_output {
+	__u32 fd;		/* 1 or 2 */
+	__u32 length;		/* bytes that follow, at most GLEAM_OUTPUT_PIECE */
+};
+
+#define GLEAM_OUTPUT_PIECE	(64U << 10)
 
 #endif /* _UAPI_GLEAM_RECORD_H */

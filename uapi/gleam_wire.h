@@ -57,7 +57,14 @@ struct gleam_wire_ack {
 #define GLEAM_WIRE_F_ASYNC	(1ULL << 0)	/* records without replies */
 /* GLEAM_WIRE_F_CACHE (1ULL << 1): uploads by content, gleam_cache.h */
 #define GLEAM_WIRE_F_RESUME	(1ULL << 3)	/* sessions survive a dropped connection */
-#define GLEAM_WIRE_F_KNOWN	(GLEAM_WIRE_F_ASYNC | (1ULL << 1) | GLEAM_WIRE_F_RESUME)
+/*
+ * The client carries the worker's messages of host functions and device
+ * output (gleamHostFuncRun and gleamOutput replies, gleam_record.h) to
+ * its programs; without it the worker sends none.
+ */
+#define GLEAM_WIRE_F_HOST	(1ULL << 5)
+#define GLEAM_WIRE_F_KNOWN	(GLEAM_WIRE_F_ASYNC | (1ULL << 1) | GLEAM_WIRE_F_RESUME | \
+				 GLEAM_WIRE_F_HOST)
 /*
  * A request, not a capability, and so not in GLEAM_WIRE_F_KNOWN: a SESSION
  * hello that has it names the one GPU the session runs on (gleam_hello.gpu);

@@ -43,6 +43,8 @@ PROGRAMS=(
 	"steady launch 2"
 	"rowfills"
 	"arrays"
+	"hostfn"
+	"devprintf"
 	"vmm"
 	"peers"
 	"mapped"

@@ -316,6 +316,124 @@ static void local_cases(void)
 	close_session(&s);
 }
 
+/*
+ * The next reply that no record asked for, a host function's run, within
+ * 10 s: 0 and its body, or -1.  Replies of records are consumed on the way.
+ */
+static int host_run(struct session *s, struct gleam_host_run *b)
+{
+	uint64_t end = gl_now_ns() + 10000000000ull;
+
+	while (gl_now_ns() < end) {
+		const struct gleam_reply *q;
+		struct pollfd p = { .fd = s->fd, .events = POLLIN };
+		uint32_t n;
+		bool run;
+
+		q = gl_ring_peek(&s->ring.cq, sizeof(*q), GLEAM_REC_MAX, &n);
+		if (q) {
+			run = !q->tag && q->fn == GL_FN_gleamHostFuncRun && n >= sizeof(*q) + sizeof(*b);
+			if (run)
+				memcpy(b, q + 1, sizeof(*b));
+			gl_ring_consume(&s->ring.cq, n);
+			gl_ring_consume_publish(&s->ring.cq);
+			if (run)
+				return 0;
+			continue;
+		}
+		poll(&p, 1, 20);
+		recv(s->fd, (char[64]){ 0 }, 64, MSG_DONTWAIT);
+	}
+	return -1;
+}
+
+/* A record nobody waits for. */
+static void post(struct session *s, unsigned int fn, uint64_t ctx, const void *args, size_t alen)
+{
+	unsigned char buf[256] = { 0 };
+	struct gleam_rec *r = (struct gleam_rec *)buf;
+
+	r->len = (uint32_t)(sizeof(*r) + ((alen + 7) & ~(size_t)7));
+	r->fn = (uint16_t)fn;
+	r->ctx = ctx;
+	r->seq = ++s->seq;
+	memcpy(r + 1, args, alen);
+	put_raw(s, buf, r->len);
+}
+
+/*
+ * Host functions: records with bad contents get CUDA errors; answers for
+ * runs never asked for, or with another function's id or a run's wrong
+ * number, change nothing; the right answer lets the stream go on.
+ */
+static void host_cases(void)
+{
+	struct {
+		struct gl_a_cuLaunchHostFunc a;
+		struct gleam_hostfn_rec x;
+	} hf = { .a = { .hStream = 0, .fn = 77 } };
+	struct gl_a_cuInit ia = { .Flags = GLEAM_INIT_ASK_HOST };
+	struct gl_a_cuDevicePrimaryCtxRetain pa = { .pctx = 100, .dev = 0 };
+	struct gl_a_cuCtxSynchronize cs = { 0 };
+	struct gleam_init_reply ir = { 0 };
+	struct gleam_host_run b = { 0 };
+	struct session s;
+	int rc;
+
+	if (open_session(&s)) {
+		result(false, "local: open a session");
+		return;
+	}
+	rc = call(&s, GL_FN_cuInit, 0, &ia, sizeof(ia), &ir, sizeof(ir));
+	result(rc == 0 && (ir.flags & GLEAM_INIT_F_HOST), "host: cuInit offers host functions");
+	call(&s, GL_FN_cuDevicePrimaryCtxRetain, 0, &pa, sizeof(pa), NULL, 0);
+	rc = call(&s, GL_FN_cuLaunchHostFunc, 100, &hf.a, sizeof(hf.a), NULL, 0);
+	result(rc == CUDA_ERROR_INVALID_VALUE, "host: a host function without its data is refused");
+	hf.x.reserved = 1;
+	rc = call(&s, GL_FN_cuLaunchHostFunc, 100, &hf, sizeof(hf), NULL, 0);
+	hf.x.reserved = 0;
+	hf.x.flags = 0x80;
+	rc = rc == CUDA_ERROR_INVALID_VALUE ?
+	     call(&s, GL_FN_cuLaunchHostFunc, 100, &hf, sizeof(hf), NULL, 0) : rc;
+	hf.x.flags = 0;
+	result(rc == CUDA_ERROR_INVALID_VALUE, "host: reserved fields and unknown flags are refused");
+	hf.a.hStream = 12345;
+	rc = call(&s, GL_FN_cuLaunchHostFunc, 100, &hf, sizeof(hf), NULL, 0);
+	hf.a.hStream = 0;
+	result(rc == CUDA_ERROR_INVALID_HANDLE, "host: a stream never issued is refused");
+	rc = call(&s, GL_FN_gleamOutput, 0, &cs, sizeof(cs), NULL, 0);
+	result(rc == CUDA_ERROR_INVALID_VALUE, "host: output is the worker's to send, not a record");
+	{
+		struct gl_a_gleamHostFuncRun forged = { .id = 77, .run = 1 };
+
+		post(&s, GL_FN_gleamHostFuncRun, 0, &forged, sizeof(forged));
+		rc = call(&s, GL_FN_cuCtxSynchronize, 100, &cs, sizeof(cs), NULL, 0);
+		result(rc == 0, "host: an answer for a run never asked for changes nothing");
+	}
+	/* The sim runs it in the record's replay: the run comes before the reply. */
+	post(&s, GL_FN_cuLaunchHostFunc, 100, &hf, sizeof(hf));
+	rc = host_run(&s, &b);
+	result(rc == 0 && b.id == 77 && !b.flags, "host: the worker asks for the run");
+	if (!rc) {
+		struct gl_a_gleamHostFuncRun other = { .id = 78, .run = b.run };
+		struct gl_a_gleamHostFuncRun wrong = { .id = 77, .run = b.run + 1 };
+		struct gl_a_gleamHostFuncRun right = { .id = 77, .run = b.run };
+
+		post(&s, GL_FN_gleamHostFuncRun, 0, &other, sizeof(other));
+		post(&s, GL_FN_gleamHostFuncRun, 0, &wrong, sizeof(wrong));
+		post(&s, GL_FN_gleamHostFuncRun, 0, &right, sizeof(right));
+		rc = call(&s, GL_FN_cuCtxSynchronize, 100, &cs, sizeof(cs), NULL, 0);
+		result(rc == 0, "host: only the right answer lets the stream go on");
+	}
+	/* One never answered: the session's end frees its worker. */
+	post(&s, GL_FN_cuLaunchHostFunc, 100, &hf, sizeof(hf));
+	result(host_run(&s, &b) == 0, "host: a run nobody will answer is asked for");
+	close_session(&s);
+	rc = open_session(&s) ? -1 : call(&s, GL_FN_cuInit, 0, &ia, sizeof(ia), NULL, 0);
+	result(rc == 0, "host: the next session is served");
+	close_session(&s);
+}
+
 static bool control_hello(int fd)
 {
 	struct gleam_local_hello h = { .magic = GLEAM_LOCAL_MAGIC, .version = GLEAM_LOCAL_VERSION,
@@ -697,6 +815,7 @@ int main(int argc, char **argv)
 	snprintf(gleamctl, sizeof(gleamctl), "%s/../bin/gleamctl", dirname(strdupa(argv[0])));
 	snprintf(gleamd, sizeof(gleamd), "%s/../bin/gleamd", dirname(strdupa(argv[0])));
 	local_cases();
+	host_cases();
 	control_cases();
 	wire_cases();
 	gleamctl_cases();

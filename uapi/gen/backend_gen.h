@@ -102,6 +102,8 @@ struct gl_backend_ops {
 	CUresult (*f_cuCtxResetPersistingL2Cache)(void);
 	CUresult (*f_cuDeviceGetTexture1DLinearMaxWidth)(size_t *maxWidthInElements, CUarray_format format, unsigned int numChannels, CUdevice dev);
 	CUresult (*f_cuDeviceGetExecAffinitySupport)(int *pi, CUexecAffinityType type, CUdevice dev);
+	CUresult (*f_cuLaunchHostFunc)(CUstream hStream, CUhostFn fn, void *userData);
+	CUresult (*f_cuStreamAddCallback)(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);
 	CUresult (*f_cuArrayCreate)(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray);
 	CUresult (*f_cuArray3DCreate)(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray);
 	CUresult (*f_cuArrayDestroy)(CUarray hArray);
@@ -241,6 +243,8 @@ struct gl_backend_ops {
 	X(cuCtxResetPersistingL2Cache, "cuCtxResetPersistingL2Cache") \
 	X(cuDeviceGetTexture1DLinearMaxWidth, "cuDeviceGetTexture1DLinearMaxWidth") \
 	X(cuDeviceGetExecAffinitySupport, "cuDeviceGetExecAffinitySupport") \
+	X(cuLaunchHostFunc, "cuLaunchHostFunc") \
+	X(cuStreamAddCallback, "cuStreamAddCallback") \
 	X(cuArrayCreate, "cuArrayCreate_v2") \
 	X(cuArray3DCreate, "cuArray3DCreate_v2") \
 	X(cuArrayDestroy, "cuArrayDestroy") \
@@ -378,6 +382,8 @@ CUresult sim_cuProfilerStop(void);
 CUresult sim_cuCtxResetPersistingL2Cache(void);
 CUresult sim_cuDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements, CUarray_format format, unsigned int numChannels, CUdevice dev);
 CUresult sim_cuDeviceGetExecAffinitySupport(int *pi, CUexecAffinityType type, CUdevice dev);
+CUresult sim_cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void *userData);
+CUresult sim_cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void *userData, unsigned int flags);
 CUresult sim_cuArrayCreate(CUarray *pHandle, const CUDA_ARRAY_DESCRIPTOR *pAllocateArray);
 CUresult sim_cuArray3DCreate(CUarray *pHandle, const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray);
 CUresult sim_cuArrayDestroy(CUarray hArray);

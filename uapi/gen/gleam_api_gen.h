@@ -176,6 +176,10 @@ enum gl_fn {
 	GL_FN_cuCtxResetPersistingL2Cache = 275,
 	GL_FN_cuDeviceGetTexture1DLinearMaxWidth = 276,
 	GL_FN_cuDeviceGetExecAffinitySupport = 277,
+	GL_FN_cuLaunchHostFunc = 300,
+	GL_FN_cuStreamAddCallback = 301,
+	GL_FN_gleamHostFuncRun = 302,
+	GL_FN_gleamOutput = 303,
 	GL_FN_cuArrayCreate = 350,
 	GL_FN_cuArray3DCreate = 351,
 	GL_FN_cuArrayDestroy = 352,
@@ -1113,6 +1117,38 @@ struct gl_a_cuDeviceGetExecAffinitySupport {
 };
 struct gl_r_cuDeviceGetExecAffinitySupport {
 	__s64 pi;
+};
+
+struct gl_a_cuLaunchHostFunc {
+	__u64 hStream;	/* id */
+	__s64 fn;
+};
+struct gl_r_cuLaunchHostFunc {
+	__u64 unused;
+};
+
+struct gl_a_cuStreamAddCallback {
+	__u64 hStream;	/* id */
+	__s64 callback;
+	__u64 flags;
+};
+struct gl_r_cuStreamAddCallback {
+	__u64 unused;
+};
+
+struct gl_a_gleamHostFuncRun {
+	__u64 id;
+	__u64 run;
+};
+struct gl_r_gleamHostFuncRun {
+	__u64 unused;
+};
+
+struct gl_a_gleamOutput {
+	__u64 unused;
+};
+struct gl_r_gleamOutput {
+	__u64 unused;
 };
 
 struct gl_a_cuArrayCreate {
