@@ -1049,8 +1049,15 @@ static CUresult htod(unsigned int fn, CUdeviceptr dst, const void *src, size_t n
 	bool twin;
 	CUresult r;
 
-	if (n && atomic_load(&shim_twins) && shim_twin_dev(src, n, &tdev))
-		return dtod(dst, tdev, n, fn == GL_FN_cuMemcpyHtoDAsync, stream, per_thread);
+	if (n && atomic_load(&shim_twins) && shim_twin_dev(src, n, &tdev)) {
+		struct shim_twin_info ti;
+
+		/* Read only, unless into a twin too: nothing to bring back after it. */
+		shim_twin_reading(!shim_twin_find(dst, &ti));
+		r = dtod(dst, tdev, n, fn == GL_FN_cuMemcpyHtoDAsync, stream, per_thread);
+		shim_twin_reading(false);
+		return r;
+	}
 	r = shim_begin(&c, fn);
 	if (r)
 		return r;

@@ -505,6 +505,8 @@ bool shim_twin_owed(void);
  */
 void shim_twin_pieces(bool on);
 void shim_twin_pull(void);
+/* The next record only reads the twin it touches: no pull after it. */
+void shim_twin_reading(bool on);
 /* A twin of size bytes, its host pages the shim's own (*host), or the program's at host. */
 CUresult shim_twin_new(unsigned int kind, size_t size, unsigned int flags, void **host);
 CUresult shim_twin_over(unsigned int kind, void *host, size_t size, unsigned int flags,

@@ -75,6 +75,8 @@ __thread bool shim_twin_touched;
 static __thread bool pull_after;
 /* htod() sends a copy in pieces: it pulls after the last one itself. */
 static __thread bool in_pieces;
+/* The record reads a twin and writes none (a copy from mapped memory). */
+static __thread bool reading;
 
 static struct {
 	pthread_mutex_t lock;
@@ -661,8 +663,10 @@ void shim_twin_before(struct shim_call *c)
 	if ((!launch && !touched) || c->captured || !ctx)
 		return;
 	push_all(c->ctx, stream ? stream - 1 : 0, stream ? 0 : GLEAM_TWIN_PUSH_SYNC);
-	atomic_fetch_add(&ctx->twin_seq, 1);
-	pull_after = touched && (gl_fn_traits(c->fn) & GL_T_LEGACY) && !in_pieces;
+	/* What the record may write comes back at the next synchronisation. */
+	if (launch || !reading)
+		atomic_fetch_add(&ctx->twin_seq, 1);
+	pull_after = touched && (gl_fn_traits(c->fn) & GL_T_LEGACY) && !in_pieces && !reading;
 }
 
 /*
@@ -732,6 +736,11 @@ CUresult shim_twin_after(struct shim_call *c, struct shim_twin_pull *p, CUresult
 void shim_twin_pieces(bool on)
 {
 	in_pieces = on;
+}
+
+void shim_twin_reading(bool on)
+{
+	reading = on;
 }
 
 void shim_twin_pull(void)
