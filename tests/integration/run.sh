@@ -87,6 +87,20 @@ else
 	bad "occupancy: program, waits made and required: ${ow:-?} (want occupancy 3 0)"
 fi
 
+# Managed memory used by kernels and the host in turn: the GPU's writes come
+# back behind each synchronisation's own answer, not in round trips of their
+# own (Documentation/design.md, "Mapped and managed memory": 19 waits where
+# the program's calls require 9).
+if gleam "$PROGS/managed" >/dev/null 2>&1 &&
+	mw=$("$BIN/gleamctl" status --json | python3 -c '
+import json, sys
+e = json.load(sys.stdin)["client"]["ended"][-1]
+print(e["program"], e["waits_made"], e["waits_required"])') && [ "$mw" = "managed 19 9" ]; then
+	ok "managed: 6 rounds of kernels and host reads, no round trip beyond their synchronisations"
+else
+	bad "managed: program, waits made and required: ${mw:-?} (want managed 19 9)"
+fi
+
 # A copy larger than 4 GiB through a 4 MiB ring.
 if [ "${GLEAM_SKIP_BIG:-0}" = 1 ]; then
 	echo "SKIP: bigcopy (GLEAM_SKIP_BIG=1)"
