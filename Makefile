@@ -16,7 +16,7 @@ ALL_TARGETS   :=
 CHECK_TARGETS :=
 CLEAN_DIRS    := $(BUILD)
 
-.PHONY: all check demo deps clean gpu-check bench bench-sched kmod vm-check fuzz
+.PHONY: all check demo deps clean gpu-check bench bench-sched kmod vm-check fuzz install uninstall
 all: all-targets
 
 # Debian packages; run first on a fresh machine (as root).
@@ -25,6 +25,7 @@ deps:
 
 include common/common.mk
 include libcuda-shim/shim.mk
+include libnvml/libnvml.mk
 include broker/broker.mk
 include tools/tools.mk
 -include tools/linkem/linkem.mk
@@ -36,10 +37,14 @@ include tests/tests.mk
 -include tests/integration/silent.mk
 -include tests/integration/resume.mk
 -include tests/integration/outage.mk
+-include tests/integration/ctl.mk
 -include tests/gpu/cublas/cublas.mk
 -include tests/gpu/occdiff/occdiff.mk
+-include tests/nvml/nvml.mk
+-include tests/install/install.mk
 -include kmod/kmod.mk
 include tests/fuzz/fuzz.mk
+include dist/install.mk
 
 all-targets: $(ALL_TARGETS)
 

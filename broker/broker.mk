@@ -17,6 +17,8 @@ GLEAMD_SRCS += broker/vgpu.c
 GLEAMD_SRCS += broker/scheduler.c broker/linkmon.c broker/tcpinfo.c
 # GPU utilisation on the cuda backend, through NVML (dlopen).
 GLEAMD_SRCS += broker/nvml.c
+# OpenMetrics (--metrics) and systemd's readiness notification.
+GLEAMD_SRCS += broker/metrics.c broker/notify.c
 GLEAMD_NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null || \
 		    echo -I/usr/include/libnl3)
 # Linked statically, like liburing: GPU machines need not have libnl.

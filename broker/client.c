@@ -25,6 +25,8 @@
 #include "cache.h"
 #include "gleamd.h"
 #include "linkmon.h"
+#include "metrics.h"
+#include "notify.h"
 #include "scheduler.h"
 #include "util.h"
 #include "vgpu.h"
@@ -44,6 +46,7 @@ struct csess {
 	socklen_t addrlen;
 	struct op op_ctl_send;
 	char *ctl_reply;
+	size_t ctl_reply_len;		/* text: its length; GLEAM_CTL_GPUS: binary */
 	bool ctl_sending;		/* the reply is the kernel's until it is sent */
 	struct vgpu_link vl;		/* a /dev/vgpuN session: its id */
 	char via[16];			/* "socket" or the node's name */
@@ -128,6 +131,10 @@ static void sess_free(struct csess *s)
 	/* What the last moments of the session moved count too. */
 	if (s->srv && !s->link && s->b.tcp >= 0 && s->b.hello_done)
 		link_sample_tcp(&s->srv->link, s->b.tcp, &s->tcp, gl_now_ns());
+	if (s->placed && s->local_hello) {
+		bridge_ring_stats(&s->b.ring, &s->b.st);
+		metrics_session_done(s->srv->name, &s->b.st);
+	}
 	if (s->placed) {
 		struct cache_stats c = s->b.cc ? *ccache_stats(s->b.cc) : (struct cache_stats){ 0 };
 		struct sched_run r = {
@@ -458,10 +465,35 @@ static char *status(bool json)
 	return b;
 }
 
+/* A pin's vgpuN must be a node the module serves here ("socket" always is). */
+static bool node_exists(const char *what, char *msg, size_t len)
+{
+	struct vgpu_node_status nodes[GLEAM_VGPU_MAX];
+	struct vgpu_status st;
+	unsigned long n;
+	char *end;
+
+	if (strncmp(what, "vgpu", 4))
+		return true;
+	n = strtoul(what + 4, &end, 10);
+	vgpu_status(&st, nodes, ARRAY_SIZE(nodes));
+	if (!st.serving) {
+		snprintf(msg, len, "no /dev/%.16s: this gleamd serves no /dev/vgpuN (%.64s)", what,
+			 st.why[0] ? st.why : "no module");
+		return false;
+	}
+	if (*end || n >= st.nr_vgpus) {
+		snprintf(msg, len, "no /dev/%.16s: the module has %u node(s), vgpu0 to vgpu%d", what,
+			 st.nr_vgpus, (int)st.nr_vgpus - 1);
+		return false;
+	}
+	return true;
+}
+
 /* gleamctl stats, servers and assign: the scheduler's part. */
 static char *sched_request(unsigned int op, const char *arg)
 {
-	char msg[160] = "", what[16], target[256], *r;
+	char msg[320] = "", what[16], target[256], *r;
 	int err = 0;
 
 	switch (op) {
@@ -481,6 +513,8 @@ static char *sched_request(unsigned int op, const char *arg)
 		if (sscanf(arg, "%15s %255s", what, target) != 2) {
 			err = -EINVAL;
 			snprintf(msg, sizeof(msg), "expected: vgpuN|socket SERVER[:GPU]");
+		} else if (!node_exists(what, msg, sizeof(msg))) {
+			err = -ENODEV;
 		} else {
 			err = sched_assign(what, target, msg, sizeof(msg));
 		}
@@ -496,9 +530,82 @@ static char *sched_request(unsigned int op, const char *arg)
 	return r;
 }
 
+/* One GPU of the answer below, and the processes of ours on it. */
+static void gpus_add(struct gleam_ctl_gpus *h, struct gleam_ctl_gpu *g, struct gleam_ctl_proc *p,
+		     unsigned int *np, const struct server *v, unsigned int idx)
+{
+	struct gleam_ctl_gpu *o = &g[h->ngpus];
+
+	memset(o, 0, sizeof(*o));
+	snprintf(o->server, sizeof(o->server), "%.127s", v->name);
+	snprintf(o->backend, sizeof(o->backend), "%s", v->info.backend);
+	o->index = idx;
+	o->info = v->gpus[idx].info;
+	o->usage = v->gpus[idx].usage;
+	o->nvml = v->gpus[idx].nvml;
+	o->flags = (v->have_usage ? GLEAM_CTL_GPU_F_USAGE : 0) |
+		   (v->have_nvml ? GLEAM_CTL_GPU_F_NVML : 0);
+	for (struct csess *s = cl.sessions; s && *np < GLEAM_CTL_PROCS_MAX; s = s->next) {
+		if (s->control || !s->local_hello || s->link || s->srv != v ||
+		    (s->gpu >= 0 ? (unsigned int)s->gpu != idx : idx != 0))
+			continue;
+		p[*np].gpu = h->ngpus;
+		p[*np].pid = (uint32_t)s->pid;
+		snprintf(p[*np].program, sizeof(p[*np].program), "%s", s->program);
+		(*np)++;
+	}
+	h->ngpus++;
+}
+
+/*
+ * GLEAM_CTL_GPUS: the GPUs a new session of "VIA PROGRAM" would get now,
+ * as its libcuda.so.1 will count them (the one GPU named, or all of its
+ * server's), and the programs of this machine on them; malloc'd, *len.
+ */
+static char *gpus_reply(const char *arg, size_t *len)
+{
+	struct gleam_ctl_proc procs[GLEAM_CTL_PROCS_MAX];
+	struct gleam_ctl_gpu *g;
+	struct gleam_ctl_gpus *h;
+	struct sched_choice c;
+	char via[16] = "socket", prog[64] = "";
+	unsigned int np = 0;
+	const struct server *v;
+	char *b = calloc(1, sizeof(*h) + GLEAM_GPUS_MAX * sizeof(*g) + sizeof(procs));
+
+	if (!b)
+		return NULL;
+	h = (void *)b;
+	g = (void *)(h + 1);
+	h->magic = GLEAM_LOCAL_MAGIC;
+	if (sscanf(arg, "%15s %63s", via, prog) < 1 || sched_refuse(via, h->why, sizeof(h->why))) {
+		*len = sizeof(*h);
+		return b;
+	}
+	sched_preview(prog, via, &c);
+	v = c.srv;
+	if (!v || !v->have_info) {
+		snprintf(h->why, sizeof(h->why), "%.80s%s", v ? v->name : "no server",
+			 v ? " has not said yet what GPUs it has" : "");
+	} else if (c.gpu_named && c.gpu >= 0 && (unsigned int)c.gpu < v->info.ngpus) {
+		gpus_add(h, g, procs, &np, v, (unsigned int)c.gpu);
+	} else {
+		for (unsigned int i = 0; i < v->info.ngpus && i < GLEAM_GPUS_MAX; i++)
+			gpus_add(h, g, procs, &np, v, i);
+	}
+	if (v && v->have_info)
+		h->driver_version = v->info.driver_version;
+	h->nprocs = np;
+	memcpy(g + h->ngpus, procs, np * sizeof(procs[0]));
+	*len = sizeof(*h) + h->ngpus * sizeof(*g) + np * sizeof(procs[0]);
+	return b;
+}
+
 static void control_request(struct csess *s, const struct gleam_ctl_req *req, size_t n)
 {
 	struct io_uring_sqe *sqe;
+	bool binary = false;
+	size_t len = 0;
 	char *reply;
 
 	/*
@@ -518,15 +625,21 @@ static void control_request(struct csess *s, const struct gleam_ctl_req *req, si
 		reply = strdup("error: malformed request\n");
 	} else if (req->op >= GLEAM_CTL_STATS && req->op <= GLEAM_CTL_ASSIGN_CLEAR) {
 		reply = sched_request(req->op, req->arg);
+	} else if (req->op == GLEAM_CTL_GPUS) {
+		reply = gpus_reply(req->arg, &len);
+		binary = true;
 	} else {
 		reply = strdup("error: unknown request\n");
 	}
 	if (!reply)
 		return;
+	if (!binary)
+		len = strlen(reply);
 	free(s->ctl_reply);
 	s->ctl_reply = reply;
+	s->ctl_reply_len = len;
 	sqe = loop_sqe();
-	io_uring_prep_send(sqe, s->b.bell, reply, strlen(reply), MSG_NOSIGNAL);
+	io_uring_prep_send(sqe, s->b.bell, reply, len, MSG_NOSIGNAL);
 	io_uring_sqe_set_data(sqe, &s->op_ctl_send);
 	s->ctl_sending = true;
 	s->b.inflight++;
@@ -548,6 +661,26 @@ static void place(struct csess *s)
 	s->started_ns = gl_now_ns();
 }
 
+/*
+ * A socket session that cannot be served: its program is told why, in one
+ * line that names the server (struct gleam_local_why), and its cuInit
+ * fails at once.  /dev/vgpuN sessions only see the session end: the reason
+ * is in this log.
+ */
+static void tell_app(struct csess *s, int err, const char *why)
+{
+	struct gleam_local_why w = { .magic = GLEAM_LOCAL_WHY_MAGIC, .status = err };
+
+	gl_err("session %llu (%s, pid %d) not served: %s", (unsigned long long)s->id, s->program,
+	       (int)s->pid, why);
+	if (s->b.bell < 0 || s->b.ring_app || s->control)
+		return;
+	snprintf(w.msg, sizeof(w.msg), "%s", why);
+	/* A small message on a local socket: it never blocks, and failing is harmless. */
+	if (send(s->b.bell, &w, sizeof(w), MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+		gl_dbg("session %llu: its program is gone already", (unsigned long long)s->id);
+}
+
 /* The first message on a local connection: a session or gleamctl. */
 static void local_hello(struct csess *s, int n)
 {
@@ -556,6 +689,7 @@ static void local_hello(struct csess *s, int n)
 	struct ucred cred;
 	socklen_t clen = sizeof(cred);
 	unsigned int shift = cl.cfg->ring_shift;
+	char why[200];
 	int fd = -1, err;
 
 	if (n != (int)sizeof(h)) {
@@ -584,6 +718,13 @@ static void local_hello(struct csess *s, int n)
 	s->local_hello = true;
 	if (h.kind == GLEAM_LOCAL_CONTROL) {
 		s->control = true;
+		return;
+	}
+	if (sched_refuse(s->via, why, sizeof(why))) {
+		ack.status = -EHOSTUNREACH;
+		gl_send_fd(s->b.bell, &ack, sizeof(ack), -1);
+		tell_app(s, ack.status, why);
+		bridge_close(&s->b);
 		return;
 	}
 	if (h.sq_shift)
@@ -687,8 +828,19 @@ bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 				bridge_detach(b);
 				return true;
 			}
-			gl_err("server refused %s: %s", b->token ? "to take the session up again" :
-			       "session", strerror((int)ack.status));
+			if (!b->token) {
+				/* The server's number: an errno, or nonsense said as EPROTO. */
+				int e = ack.status < 4096 ? (int)ack.status : EPROTO;
+				char why[200];
+
+				snprintf(why, sizeof(why), "server %.128s refused the session: %s%s",
+					 srv_name(s), strerror(e),
+					 s->gpu_named && e == EINVAL ? " (the GPU named)" : "");
+				tell_app(s, -e, why);
+				return false;
+			}
+			gl_err("server refused to take the session up again: %s",
+			       strerror((int)ack.status));
 			return false;
 		}
 		/* GLEAM_WIRE_F_GPU comes back where the server honours the GPU named. */
@@ -698,6 +850,8 @@ bool bridge_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 		if (b->token)
 			return resumed(s, &ack);
 		link_up(s);
+		if (s->srv)
+			sched_heard(s->srv, gl_now_ns());
 		b->restartable = false;
 		if (ack.features & GLEAM_WIRE_F_RESUME) {
 			if (!ack.resume_token)
@@ -805,7 +959,8 @@ static bool resumed(struct csess *s, const struct gleam_hello_ack *ack)
 static void link_connected(struct csess *s, int res)
 {
 	struct gleam_hello h = { .version = GLEAM_WIRE_VERSION, .min_version = GLEAM_WIRE_VERSION,
-				 .features = GLEAM_WIRE_F_USAGE, .kind = GLEAM_HELLO_CONTROL,
+				 .features = GLEAM_WIRE_F_USAGE | GLEAM_WIRE_F_NVML,
+				 .kind = GLEAM_HELLO_CONTROL,
 				 .pid = (uint32_t)getpid() };
 
 	if (res < 0) {
@@ -841,7 +996,11 @@ static void on_connect(struct csess *s, int res)
 		h.features &= ~GLEAM_WIRE_F_RESUME;
 	if (res < 0) {
 		if (!s->b.token && !s->b.restartable) {
-			gl_err("cannot connect to server %s: %s", srv_name(s), strerror(-res));
+			char why[200];
+
+			snprintf(why, sizeof(why), "cannot connect to server %.128s: %s", srv_name(s),
+				 strerror(-res));
+			tell_app(s, res, why);
 			bridge_close(&s->b);
 			return;
 		}
@@ -916,6 +1075,13 @@ static void on_accept(int fd)
 	bridge_kick(&s->b);
 }
 
+/* "vgpuN", in buf. */
+static const char *vgpu_via(unsigned int vgpu, char *buf, size_t len)
+{
+	snprintf(buf, len, "vgpu%u", vgpu);
+	return buf;
+}
+
 /* The bridge's doorbell for a /dev/vgpuN session: a kick by session id. */
 static void ring_vgpu_app(struct bridge *b)
 {
@@ -925,8 +1091,16 @@ static void ring_vgpu_app(struct bridge *b)
 int client_vgpu_session(struct gl_ring *ring, uint64_t id, unsigned int vgpu,
 			pid_t pid, uid_t uid, const char *program)
 {
-	struct csess *s = sess_new();
+	struct csess *s;
+	char via[16], why[200];
 
+	/* Nowhere to go: the session ends at once, its program's calls fail. */
+	if (sched_refuse(vgpu_via(vgpu, via, sizeof(via)), why, sizeof(why))) {
+		gl_err("/dev/vgpu%u session of %s (pid %d) not served: %s", vgpu, program, (int)pid,
+		       why);
+		return -EHOSTUNREACH;
+	}
+	s = sess_new();
 	if (!s)
 		return -ENOMEM;
 	s->b.ring = *ring;
@@ -1052,9 +1226,16 @@ static void take_up(struct csess *s, uint64_t now)
 {
 	uint64_t limit = (uint64_t)MAX(cl.cfg->keepalive_s, 1u) * 1000000000ull;
 
+	char why[200];
+
 	if (s->b.detached_at && now - s->b.detached_at > (uint64_t)cl.cfg->resume_s * 1000000000ull) {
 		gl_err("session %llu (%s): server %s not back in %u s: ending the session",
 		       (unsigned long long)s->id, s->program, srv_name(s), cl.cfg->resume_s);
+		if (!s->b.token) {
+			snprintf(why, sizeof(why), "server %.128s not reached in %u s", srv_name(s),
+				 cl.cfg->resume_s);
+			tell_app(s, -ETIMEDOUT, why);
+		}
 		bridge_close(&s->b);
 		return;
 	}
@@ -1072,6 +1253,12 @@ static void take_up(struct csess *s, uint64_t now)
 	s->tries++;
 	/* A session not yet begun may begin elsewhere: its server may be the one gone. */
 	if (!s->b.token) {
+		/* Unless there is nowhere to go: then its program is told now. */
+		if (sched_refuse(s->via, why, sizeof(why))) {
+			tell_app(s, -EHOSTUNREACH, why);
+			bridge_close(&s->b);
+			return;
+		}
 		if (s->placed) {
 			struct sched_run none = { .program = s->program, .id = s->id };
 
@@ -1106,6 +1293,10 @@ static void on_keepalive(void)
 		if (!s->control && s->local_hello && !bridge_keepalive(&s->b, now, cl.cfg->keepalive_s))
 			gl_err("session %llu (%s): server %s unreachable", (unsigned long long)s->id,
 			       s->program, srv_name(s));
+		/* A session's connection that hears its server: the server is there. */
+		if (s->srv && !s->link && s->b.hello_done && !s->b.detached && s->b.tcp >= 0 &&
+		    now - MIN(s->b.last_rx, now) < 2000000000ull)
+			sched_heard(s->srv, now);
 		relink(s);
 		sess_maybe_free(s);
 	}
@@ -1281,6 +1472,10 @@ static void on_cqe(struct io_uring_cqe *cqe)
 		on_sched();
 		return;
 	}
+	if (op->type == OP_METRICS) {
+		metrics_complete(op, cqe->res);
+		return;
+	}
 	if (op->type == OP_ACCEPT) {
 		on_accept(cqe->res);
 		return;
@@ -1310,7 +1505,7 @@ static void on_cqe(struct io_uring_cqe *cqe)
 		s->b.inflight--;
 		s->ctl_sending = false;
 		/* A reply that could not go out whole ends the connection. */
-		if (cqe->res < 0 || (s->ctl_reply && (size_t)cqe->res < strlen(s->ctl_reply)))
+		if (cqe->res < 0 || (s->ctl_reply && (size_t)cqe->res < s->ctl_reply_len))
 			bridge_close(&s->b);
 	} else if (op->type == OP_BELL_RECV && (!s->local_hello || s->control)) {
 		s->b.inflight--;
@@ -1345,8 +1540,12 @@ static void on_cqe(struct io_uring_cqe *cqe)
  */
 static void quit(void)
 {
+	static bool said;
 	struct csess *s, *next;
 
+	if (!said)
+		gl_notify("STOPPING=1");
+	said = true;
 	for (s = cl.sessions; s; s = next) {
 		next = s->next;
 		bridge_close(&s->b);
@@ -1354,6 +1553,158 @@ static void quit(void)
 	}
 	if (loop_quit_done(cl.sessions != NULL))
 		g_loop.stop = true;
+}
+
+/* ---- metrics (--metrics ADDR, Documentation/metrics.md) ---- */
+
+/* One link's counters: its ended sessions' and its live ones'. */
+static void link_stats(const struct server *v, struct sess_stats *t, uint64_t *n)
+{
+	const struct sess_stats *d = metrics_link_done(v->name, n);
+
+	memset(t, 0, sizeof(*t));
+	if (d)
+		*t = *d;
+	for (struct csess *s = cl.sessions; s; s = s->next) {
+		if (s->control || s->link || !s->local_hello || s->srv != v)
+			continue;
+		bridge_ring_stats(&s->b.ring, &s->b.st);
+		t->records += s->b.st.records;
+		t->replies += s->b.st.replies;
+		t->batches += s->b.st.batches;
+		t->bytes_out += s->b.st.bytes_out;
+		t->bytes_in += s->b.st.bytes_in;
+		t->waits += s->b.st.waits;
+		t->waits_made += s->b.st.waits_made;
+		t->waits_required += s->b.st.waits_required;
+		(*n)++;
+	}
+}
+
+static const struct {
+	const char *name, *help;
+	size_t off;
+} link_counters[] = {
+	{ "gleam_link_sessions", "sessions placed on the server", 0 },
+	{ "gleam_records", "records sent", offsetof(struct sess_stats, records) },
+	{ "gleam_batches", "batches of records sent", offsetof(struct sess_stats, batches) },
+	{ "gleam_round_trips", "records that waited for their reply",
+	  offsetof(struct sess_stats, waits) },
+	{ "gleam_waits_made", "calls that waited, as the programs' libcuda.so.1 counted",
+	  offsetof(struct sess_stats, waits_made) },
+	{ "gleam_waits_required", "calls CUDA's rules make wait",
+	  offsetof(struct sess_stats, waits_required) },
+	{ "gleam_sent_bytes", "bytes sent, frames included", offsetof(struct sess_stats, bytes_out) },
+	{ "gleam_received_bytes", "bytes received, frames included",
+	  offsetof(struct sess_stats, bytes_in) },
+};
+
+static void collect_links(struct mbuf *m)
+{
+	uint64_t now = gl_now_ns();
+
+	for (size_t k = 0; k < ARRAY_SIZE(link_counters); k++) {
+		char total[64];
+
+		mb_family(m, link_counters[k].name, "counter", NULL, link_counters[k].help);
+		snprintf(total, sizeof(total), "%s_total", link_counters[k].name);
+		for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+			const struct server *v = sched_server(i);
+			struct sess_stats t;
+			uint64_t n;
+
+			if (!v)
+				continue;
+			link_stats(v, &t, &n);
+			mb_sample(m, total, (double)(k ? *(const uint64_t *)((const char *)&t +
+							link_counters[k].off) : n),
+				  "server", v->name, NULL);
+		}
+	}
+	mb_family(m, "gleam_server_up", "gauge", NULL, "1 while the server answers, else 0");
+	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++)
+		if (sched_server(i))
+			mb_sample(m, "gleam_server_up", sched_usable(sched_server(i), now),
+				  "server", sched_server(i)->name, NULL);
+	/* A family's samples follow its header, all of them: one loop each. */
+	for (int k = 0; k < 2; k++) {
+		const char *name = k ? "gleam_link_rate_bytes_per_second" : "gleam_link_rtt_seconds";
+
+		mb_family(m, name, "gauge", k ? NULL : "seconds", k ? "what the link delivers, as "
+			  "last measured" : "the link's round-trip time");
+		for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+			const struct server *v = sched_server(i);
+			uint64_t age;
+			const char *src;
+
+			if (v)
+				mb_sample(m, name, k ? link_rate(&v->link, now, &age, &src) :
+					  link_rtt(&v->link, now, &age, &src), "server", v->name, NULL);
+		}
+	}
+}
+
+static void collect_gpus(struct mbuf *m)
+{
+	static const char *const fam[][3] = {
+		{ "gleam_gpu_utilization_ratio", "gauge", "share of the last second the GPU was busy" },
+		{ "gleam_gpu_memory_used_bytes", "gauge", "device memory in use" },
+		{ "gleam_gpu_memory_total_bytes", "gauge", "device memory" },
+		{ "gleam_gpu_queue_delay_seconds", "gauge",
+		  "mean time records waited for the GPU's workers over the last second" },
+		{ "gleam_gpu_sessions", "gauge", "this client's live sessions on the GPU" },
+	};
+
+	for (size_t k = 0; k < ARRAY_SIZE(fam); k++) {
+		mb_family(m, fam[k][0], fam[k][1], strstr(fam[k][0], "seconds") ? "seconds" :
+			  strstr(fam[k][0], "bytes") ? "bytes" : NULL, fam[k][2]);
+		for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+			const struct server *v = sched_server(i);
+
+			for (unsigned int g = 0; v && v->have_info && g < v->info.ngpus; g++) {
+				const struct sched_gpu *u = &v->gpus[g];
+				double x[] = { u->usage.util_pct / 100.0, (double)u->usage.mem_used,
+					       (double)(u->usage.mem_total ? u->usage.mem_total :
+							u->info.total_mem),
+					       u->usage.wait_us / 1e6, u->own };
+				char idx[16];
+
+				/* Utilisation only where it was measured. */
+				if (!k && !(u->usage.flags & GLEAM_USAGE_F_UTIL))
+					continue;
+				snprintf(idx, sizeof(idx), "%u", g);
+				mb_sample(m, fam[k][0], x[k], "server", v->name, "gpu", idx,
+					  "name", u->info.name, NULL);
+			}
+		}
+	}
+}
+
+static void collect(struct mbuf *m)
+{
+	struct cache_stats c = cache_sum();
+	unsigned int live = 0;
+
+	for (struct csess *s = cl.sessions; s; s = s->next)
+		live += !s->control && !s->link && s->local_hello;
+	mb_family(m, "gleam_build_info", "gauge", NULL, "gleamd's version and role");
+	mb_sample(m, "gleam_build_info", 1, "version", gl_version(), "role", "client", NULL);
+	mb_family(m, "gleam_sessions", "gauge", NULL, "live sessions");
+	mb_sample(m, "gleam_sessions", live, NULL);
+	mb_family(m, "gleam_sessions_started", "counter", NULL, "sessions since start");
+	mb_sample(m, "gleam_sessions_started_total", (double)cl.sessions_total, NULL);
+	collect_links(m);
+	collect_gpus(m);
+	mb_family(m, "gleam_cache_uploads", "counter", NULL, "uploads that could be named");
+	mb_sample(m, "gleam_cache_uploads_total", (double)c.uploads, NULL);
+	mb_family(m, "gleam_cache_upload_bytes", "counter", "bytes", "their bytes");
+	mb_sample(m, "gleam_cache_upload_bytes_total", (double)c.bytes, NULL);
+	mb_family(m, "gleam_cache_hits", "counter", NULL, "uploads the server already held");
+	mb_sample(m, "gleam_cache_hits_total", (double)c.hits, NULL);
+	mb_family(m, "gleam_cache_saved_bytes", "counter", "bytes", "bytes that crossed as names");
+	mb_sample(m, "gleam_cache_saved_bytes_total", (double)c.bytes_saved, NULL);
+	mb_family(m, "gleam_cache_sent_bytes", "counter", "bytes", "chunk bytes that crossed");
+	mb_sample(m, "gleam_cache_sent_bytes_total", (double)c.bytes_sent, NULL);
 }
 
 /*
@@ -1412,7 +1763,7 @@ int client_main(struct config *c)
 	cl.tick.tv_nsec = (long long)c->flush_us * 1000;
 	err = gl_parse_hostport(c->server, GLEAM_WIRE_PORT, &cl.server, &cl.server_len);
 	if (err) {
-		gl_err("cannot resolve server '%s'", c->server);
+		gl_err("server '%s': %s", c->server, gl_addr_strerror(err));
 		return 1;
 	}
 	sched_init(c);
@@ -1448,12 +1799,15 @@ int client_main(struct config *c)
 	loop_init_spin();
 	gl_info("client role: %s -> %u server(s), placement %s", c->socket_path,
 		MAX(c->nservers, 1u), sched_placement());
+	if (c->metrics[0] && metrics_start(c->metrics, collect))
+		return 1;
 	post_accept();
 	vgpu_start();
 	/* The servers are connected to at once, not a tick later. */
 	on_sched();
 	arm_sched();
 	loop_catch_signals();
+	gl_notify("READY=1");
 	while (!g_loop.stop) {
 		struct io_uring_cqe *cqe;
 		unsigned int head, n = 0;

@@ -87,6 +87,8 @@ int config_set(struct config *c, const char *k, const char *v)
 		c->resume_s = (unsigned int)atoi(v);
 	else if (!strcmp(k, "cache") && (!strcmp(v, "on") || !strcmp(v, "off")))
 		c->no_cache = !strcmp(v, "off");
+	else if (!strcmp(k, "metrics") && n < sizeof(c->metrics))
+		strcpy(c->metrics, v);
 	else if (!strcmp(k, "cache-dir") && n < sizeof(c->cache_dir))
 		strcpy(c->cache_dir, v);
 	else if (!strcmp(k, "cache-mem"))

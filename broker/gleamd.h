@@ -39,6 +39,7 @@ struct config {
 	uint64_t cache_disk;		/* server: bytes of chunks kept on disk */
 	unsigned int keepalive_s;	/* a peer silent this long is gone; 0: never */
 	unsigned int resume_s;		/* a dropped session waits this long; 0: never */
+	char metrics[256];		/* HOST:PORT of the metrics endpoint; empty: none */
 };
 
 int config_load(struct config *c, const char *path);
@@ -61,6 +62,7 @@ enum op_type {
 	OP_VGPU,		/* broker/vgpu.c: the control node, netlink */
 	OP_HASH,		/* client: names computed (broker/cache.c) */
 	OP_KEEPALIVE,		/* client: the once-a-second check of its servers */
+	OP_METRICS,		/* broker/metrics.c: the metrics endpoint */
 };
 
 struct op {

@@ -19,8 +19,28 @@
 #include <unistd.h>
 
 #include "gleamd.h"
+#include "nvml.h"
 #include "util.h"
 #include "worker.h"
+
+/*
+ * --backend auto falls back to the sim only where there is no NVIDIA GPU:
+ * on a machine with one whose driver does not start, a sim device would
+ * answer its clients' programs in the GPU's place.
+ */
+static bool auto_refuses_sim(void)
+{
+	char bdf[64];
+
+	if (!nvidia_gpu_present(bdf, sizeof(bdf))) {
+		gl_info("no NVIDIA GPU on this machine: serving the sim backend, a test instrument");
+		return false;
+	}
+	gl_err("--backend auto: an NVIDIA GPU is present (PCI %s) but NVIDIA's driver did not "
+	       "start; refusing to serve the sim in its place (--backend sim to serve it anyway)",
+	       bdf);
+	return true;
+}
 
 /*
  * The backend is started in a child: the daemon itself never loads
@@ -38,7 +58,11 @@ int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_
 		tries = 2;
 	}
 	for (int t = 0; t < tries; t++) {
-		struct gleam_devinfo *d = calloc(GLEAM_GPUS_MAX, sizeof(*d));
+		struct gleam_devinfo *d;
+
+		if (t && auto_refuses_sim())
+			return -ENODEV;
+		d = calloc(GLEAM_GPUS_MAX, sizeof(*d));
 		int pfd[2], st;
 		unsigned int n = 0;
 		int ver = 0;
@@ -114,13 +138,15 @@ int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_
 	return -ENODEV;
 }
 
-static void usage(void)
+static void usage(FILE *f)
 {
-	fprintf(stderr,
+	fprintf(f,
 		"usage: gleamd client [--server HOST[:PORT]] [--socket PATH] [--config FILE]\n"
 		"       gleamd server [--listen ADDR[:PORT]] [--backend cuda|sim|auto]\n"
 		"                     [--cuda-lib PATH] [--config FILE]\n"
-		"common options: --log-level 0|1|2, --ring-shift N (22..28), --help,\n"
+		"       gleamd --version | --help\n"
+		"common options: --log-level 0|1|2, --ring-shift N (22..28), --help, --version,\n"
+		"                --metrics HOST:PORT (OpenMetrics at /metrics; default port 9464),\n"
 		"                --keepalive S (a peer silent S seconds is gone, default 5; 0: never),\n"
 		"                --resume S (a dropped session waits S seconds, default 30; 0: never)\n"
 		"client options: --flush-us N (timer for records nobody waits for, default 50),\n"
@@ -151,6 +177,8 @@ int main(int argc, char **argv)
 		{ "cache-disk", required_argument, NULL, 'K' },
 		{ "placement", required_argument, NULL, 'P' },
 		{ "state-dir", required_argument, NULL, 'T' },
+		{ "metrics", required_argument, NULL, 'm' },
+		{ "version", no_argument, NULL, 'V' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -158,8 +186,12 @@ int main(int argc, char **argv)
 	enum role role;
 	int o;
 
+	if (argc == 2 && !strcmp(argv[1], "--version")) {
+		gl_print_version("gleamd");
+		return 0;
+	}
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		usage();
+		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
 	}
 	if (!strcmp(argv[1], "client")) {
@@ -167,7 +199,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(argv[1], "server")) {
 		role = ROLE_SERVER;
 	} else {
-		usage();
+		usage(stderr);
 		return 2;
 	}
 	gl_log_prefix = role == ROLE_CLIENT ? "gleamd(client)" : "gleamd(server)";
@@ -199,10 +231,12 @@ int main(int argc, char **argv)
 		case 'K': key = "cache-disk"; break;
 		case 'P': key = "placement"; break;
 		case 'T': key = "state-dir"; break;
+		case 'm': key = "metrics"; break;
+		case 'V': gl_print_version("gleamd"); return 0;
 		case 'f': continue;
 		case 'L': gl_log_level = atoi(optarg); continue;
-		case 'h': usage(); return 0;
-		default: usage(); return 2;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
 		}
 		if (config_set(&c, key, optarg)) {
 			gl_err("bad value for --%s: %s", key, optarg);

@@ -6,6 +6,7 @@
 #ifndef GLEAM_NVML_H
 #define GLEAM_NVML_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -18,6 +19,18 @@
  * sampler that finds no NVML says so once and exits 0.
  */
 pid_t nvml_start(const struct gleam_gpu_info *gpus, unsigned int n);
+
+/*
+ * What the sampler last read of GPU gpu for the clients' libnvidia-ml.so.1
+ * (GLEAM_WIRE_F_NVML); all zero (no flags) without NVML, as on the sim.
+ */
+void nvml_read(unsigned int gpu, struct gleam_gpu_nvml *out);
+
+/*
+ * Whether this machine has an NVIDIA display or 3D controller on its PCI
+ * bus, whatever its driver's state; its address in bdf when it has.
+ */
+bool nvidia_gpu_present(char *bdf, size_t len);
 
 /* A GPU's UUID as NVIDIA writes it: "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx". */
 void gpu_uuid_str(const uint8_t *u, char *buf, size_t len);

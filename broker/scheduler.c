@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +170,7 @@ static struct server *find(const char *name)
 static int add(const char *name, bool added, char *err, size_t len)
 {
 	struct server *s = NULL;
+	int e;
 
 	if (!name_ok(name)) {
 		snprintf(err, len, "not a server address: use HOST[:PORT]");
@@ -186,9 +188,10 @@ static int add(const char *name, bool added, char *err, size_t len)
 		return -ENOSPC;
 	}
 	memset(s, 0, sizeof(*s));
-	if (gl_parse_hostport(name, GLEAM_WIRE_PORT, &s->addr, &s->addrlen)) {
-		snprintf(err, len, "cannot resolve %s", name);
-		return -EINVAL;
+	e = gl_parse_hostport(name, GLEAM_WIRE_PORT, &s->addr, &s->addrlen);
+	if (e) {
+		snprintf(err, len, "%s: %s", name, gl_addr_strerror(e));
+		return e == -EAGAIN ? -EAGAIN : -EINVAL;
 	}
 	snprintf(s->name, sizeof(s->name), "%s", name);
 	s->used = true;
@@ -210,11 +213,32 @@ static void reap(struct server *s)
 
 /* ---- the state file ---- */
 
+/*
+ * Each client gleamd keeps its own file, named for its socket: two of them
+ * (one per user, or tests beside the service) never share pins.  The
+ * system's own, on /run/gleam/gleamd.sock, keeps the plain name.
+ */
 static int state_path(char *buf, size_t len, const char *suffix)
 {
+	char inst[200];
+	const char *sock;
+	size_t n = 0;
+
 	if (!sc.cfg || !sc.cfg->state_dir[0])
 		return -ENOENT;
-	if ((size_t)snprintf(buf, len, "%s/client.state%s", sc.cfg->state_dir, suffix) >= len)
+	sock = sc.cfg->socket_path;
+	if (!sock[0] || !strcmp(sock, "/run/gleam/gleamd.sock")) {
+		inst[0] = 0;
+	} else {
+		inst[n++] = '@';
+		for (const char *p = sock; *p && n + 1 < sizeof(inst); p++) {
+			if (*p == '/' && (n == 1 || inst[n - 1] == '-'))
+				continue;
+			inst[n++] = *p == '/' ? '-' : *p;
+		}
+		inst[n] = 0;
+	}
+	if ((size_t)snprintf(buf, len, "%s/client%s.state%s", sc.cfg->state_dir, inst, suffix) >= len)
 		return -ENAMETOOLONG;
 	return 0;
 }
@@ -410,25 +434,104 @@ int sched_server_remove(const char *name, char *err, size_t len)
 	return saved(save(), err, len);
 }
 
-/* "HOST[:PORT]" or "HOST[:PORT]:GPU", matched against the servers known. */
-static int parse_target(const char *t, char *server, size_t slen, int *gpu)
+static bool same_addr(const struct sockaddr_storage *a, const struct sockaddr_storage *b)
+{
+	if (a->ss_family != b->ss_family)
+		return false;
+	if (a->ss_family == AF_INET) {
+		const struct sockaddr_in *x = (const void *)a, *y = (const void *)b;
+
+		return x->sin_port == y->sin_port && x->sin_addr.s_addr == y->sin_addr.s_addr;
+	}
+	if (a->ss_family == AF_INET6) {
+		const struct sockaddr_in6 *x = (const void *)a, *y = (const void *)b;
+
+		return x->sin6_port == y->sin6_port &&
+		       !memcmp(&x->sin6_addr, &y->sin6_addr, sizeof(x->sin6_addr));
+	}
+	return false;
+}
+
+/*
+ * A server known by its name, or by any name that resolves to its address
+ * (localhost for 127.0.0.1); NULL, with *err the lookup's error when the
+ * name did not resolve.
+ */
+static struct server *find_addr(const char *name, int *err)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	struct server *s = find(name);
+
+	*err = 0;
+	if (s)
+		return s;
+	*err = gl_parse_hostport(name, GLEAM_WIRE_PORT, &ss, &sl);
+	if (*err)
+		return NULL;
+	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++)
+		if (sc.srv[i].used && !sc.srv[i].removed && same_addr(&sc.srv[i].addr, &ss))
+			return &sc.srv[i];
+	return NULL;
+}
+
+/*
+ * "HOST[:PORT]" or "HOST[:PORT]:GPU", matched against the servers known:
+ * the server's own name into server; -ENOENT with a message when none.
+ */
+static int parse_target(const char *t, char *server, size_t slen, int *gpu, char *msg,
+			size_t mlen)
 {
 	const char *colon = strrchr(t, ':');
+	struct server *s;
+	char name[256];
+	int err, err2 = 0;
 
-	if (find(t)) {
-		snprintf(server, slen, "%s", t);
-		*gpu = -1;
+	*gpu = -1;
+	s = find_addr(t, &err);
+	if (!s && colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1) &&
+	    (size_t)(colon - t) < sizeof(name) && strlen(colon + 1) <= 2) {
+		memcpy(name, t, (size_t)(colon - t));
+		name[colon - t] = 0;
+		s = find_addr(name, &err2);
+		if (s)
+			*gpu = atoi(colon + 1);
+	}
+	if (s) {
+		snprintf(server, slen, "%s", s->name);
 		return 0;
 	}
-	if (colon && colon[1] && strspn(colon + 1, "0123456789") == strlen(colon + 1) &&
-	    (size_t)(colon - t) < slen) {
-		memcpy(server, t, (size_t)(colon - t));
-		server[colon - t] = 0;
-		*gpu = atoi(colon + 1);
-		if (find(server) && *gpu < GLEAM_GPUS_MAX)
-			return 0;
-	}
+	if (err2 && err2 != -EINVAL)
+		err = err2;
+	if (err == -ENXIO || err == -EAGAIN)
+		snprintf(msg, mlen, "%.200s: %s", t, gl_addr_strerror(err));
+	else
+		snprintf(msg, mlen, "no server %.200s (gleamctl servers list)", t);
 	return -ENOENT;
+}
+
+/* A server never reached is given this long, from its first attempt, to answer one. */
+#define FIRST_REACH_NS	1000000000ull
+
+/*
+ * Whether a server is counted out: never reached in the first second of
+ * trying (a gleamd started beside a program does not fail it for a server
+ * that starts a moment later), or down for longer than the grace period.
+ */
+static bool given_up(const struct server *s, uint64_t now)
+{
+	if (sched_usable(s, now))
+		return false;
+	if (!s->been_up)
+		return s->tries >= 1 && s->first_try && now - s->first_try >= FIRST_REACH_NS;
+	return s->down_since && now - MAX(s->down_since, s->heard_at) >=
+				(uint64_t)sc.cfg->resume_s * 1000000000ull;
+}
+
+void sched_heard(struct server *s, uint64_t now)
+{
+	s->been_up = true;
+	s->heard_at = now;
 }
 
 int sched_assign(const char *what, const char *target, char *err, size_t len)
@@ -437,14 +540,35 @@ int sched_assign(const char *what, const char *target, char *err, size_t len)
 	char server[256];
 	int gpu;
 
+	struct server *s;
+	char warn[256] = "";
+
+	err[0] = 0;
 	if (!what_ok(what)) {
 		snprintf(err, len, "pin vgpuN or socket, not '%.32s'", what);
 		return -EINVAL;
 	}
-	if (parse_target(target, server, sizeof(server), &gpu)) {
-		snprintf(err, len, "no server %.200s (gleamctl servers list)", target);
+	if (parse_target(target, server, sizeof(server), &gpu, err, len))
 		return -ENOENT;
+	s = find(server);
+	if (gpu >= 0 && s->have_info && (unsigned int)gpu >= s->info.ngpus) {
+		snprintf(err, len, "server %.128s has %u GPU(s): 0 to %d", server, s->info.ngpus,
+			 (int)s->info.ngpus - 1);
+		return -EINVAL;
 	}
+	if (gpu >= GLEAM_GPUS_MAX) {
+		snprintf(err, len, "no GPU %d: a server has at most %d", gpu, GLEAM_GPUS_MAX);
+		return -EINVAL;
+	}
+	/* Down, or not yet heard from: pinned all the same, the GPU checked when it says. */
+	if (sched_usable(s, gl_now_ns()) && gpu >= 0 && !s->have_info)
+		snprintf(warn, sizeof(warn), "warning: server %.64s has not said yet what GPUs it "
+			 "has; GPU %d is checked when it does", server, gpu);
+	else if (!sched_usable(s, gl_now_ns()))
+		snprintf(warn, sizeof(warn), "warning: server %.64s is %s (%.48s); its sessions fail "
+			 "until it answers%s", server, s->state == SRV_UP ? "stalled" : "down",
+			 s->why[0] ? s->why : "not connected yet",
+			 gpu >= 0 && !s->have_info ? ", which is when its GPUs are checked" : "");
 	for (unsigned int i = 0; i < sc.npins && !p; i++)
 		if (!strcmp(sc.pins[i].what, what))
 			p = &sc.pins[i];
@@ -461,7 +585,10 @@ int sched_assign(const char *what, const char *target, char *err, size_t len)
 		gl_info("%s pinned to %s GPU %d", what, server, gpu);
 	else
 		gl_info("%s pinned to %s", what, server);
-	return saved(save(), err, len);
+	saved(save(), err, len);
+	if (warn[0] && !err[0])
+		snprintf(err, len, "%s", warn);
+	return 0;
 }
 
 int sched_assign_clear(const char *what, char *err, size_t len)
@@ -494,6 +621,8 @@ void sched_link_up(struct server *s, int fd, uint64_t now)
 		gl_info("server %s up%s", s->name, s->tries ? " again" : "");
 	s->state = SRV_UP;
 	s->state_since = now;
+	s->been_up = true;
+	s->down_since = 0;
 	s->tries = 0;
 	s->why[0] = 0;
 	s->ping_sent = 0;
@@ -509,8 +638,10 @@ void sched_link_down(struct server *s, const char *why, uint64_t now)
 {
 	uint64_t wait;
 
-	if (s->state == SRV_UP)
+	if (s->state == SRV_UP) {
 		gl_err("server %s down: %s", s->name, why);
+		s->down_since = now;
+	}
 	s->state = SRV_DOWN;
 	s->state_since = now;
 	s->conn = NULL;
@@ -541,7 +672,7 @@ bool sched_on_info(struct server *s, const void *p, uint32_t len, uint64_t now)
 {
 	const unsigned char *b = p;
 	struct gleam_server_info info;
-	size_t base, full;
+	size_t base, full, nvml;
 
 	if (len < sizeof(info))
 		return false;
@@ -551,8 +682,9 @@ bool sched_on_info(struct server *s, const void *p, uint32_t len, uint64_t now)
 	base = sizeof(info) + (size_t)info.ngpus * sizeof(struct gleam_gpu_info);
 	full = base + sizeof(struct gleam_server_usage) +
 	       (size_t)info.ngpus * sizeof(struct gleam_gpu_usage);
-	/* With usage when the server granted it, without when it did not: nothing else. */
-	if (len != base && len != full)
+	nvml = full + (size_t)info.ngpus * sizeof(struct gleam_gpu_nvml);
+	/* With usage (and NVML's readings) when the server granted it: nothing else. */
+	if (len != base && len != full && len != nvml)
 		return false;
 	info.backend[sizeof(info.backend) - 1] = 0;
 	info.host[sizeof(info.host) - 1] = 0;
@@ -563,9 +695,14 @@ bool sched_on_info(struct server *s, const void *p, uint32_t len, uint64_t now)
 		memcpy(&g->info, b + sizeof(info) + i * sizeof(g->info), sizeof(g->info));
 		g->info.name[sizeof(g->info.name) - 1] = 0;
 		memset(&g->usage, 0, sizeof(g->usage));
-		if (len == full)
+		if (len >= full)
 			memcpy(&g->usage, b + base + sizeof(s->usage) + i * sizeof(g->usage),
 			       sizeof(g->usage));
+		memset(&g->nvml, 0, sizeof(g->nvml));
+		if (len == nvml) {
+			memcpy(&g->nvml, b + full + i * sizeof(g->nvml), sizeof(g->nvml));
+			g->nvml.driver_version[sizeof(g->nvml.driver_version) - 1] = 0;
+		}
 		if (g->usage.util_pct > 100)
 			g->usage.util_pct = 100;
 		/*
@@ -579,9 +716,10 @@ bool sched_on_info(struct server *s, const void *p, uint32_t len, uint64_t now)
 				g->own_at_info++;
 	}
 	memset(&s->usage, 0, sizeof(s->usage));
-	if (len == full)
+	if (len >= full)
 		memcpy(&s->usage, b + base, sizeof(s->usage));
-	s->have_usage = len == full;
+	s->have_usage = len >= full;
+	s->have_nvml = len == nvml;
 	s->have_info = true;
 	s->info_at = now;
 	s->last_heard = now;
@@ -627,6 +765,8 @@ void sched_tick(const struct sched_ops *ops, uint64_t now)
 			if (now >= s->retry_at && !s->conn) {
 				s->state = SRV_CONNECTING;
 				s->state_since = now;
+				if (!s->first_try)
+					s->first_try = now;
 				ops->connect(s);
 			}
 			break;
@@ -885,7 +1025,12 @@ static void log_choice(uint64_t id, const char *program, const char *via,
 	}
 }
 
-void sched_place(uint64_t id, const char *name, const char *via, struct sched_choice *c)
+/*
+ * The choice itself, counting nothing (dry: nor moving round-robin on); the
+ * program's profile, when the model knows it, in *pp.
+ */
+static void choose(const char *name, const char *via, struct sched_choice *c,
+		   struct sched_prog **pp, bool *named, bool dry)
 {
 	const struct sched_pin *pin = pin_for(via);
 	char program[64];
@@ -893,8 +1038,9 @@ void sched_place(uint64_t id, const char *name, const char *via, struct sched_ch
 	struct sched_prog *p = prog(safe(name, 63, program, sizeof(program)), false);
 	const struct sched_prog *m = p ? p : &unknown_prog;
 	uint64_t now = gl_now_ns();
-	bool named = false;
 
+	*pp = p;
+	*named = false;
 	memset(c, 0, sizeof(*c));
 	c->gpu = -1;
 	if (pin && find(pin->server)) {
@@ -903,7 +1049,7 @@ void sched_place(uint64_t id, const char *name, const char *via, struct sched_ch
 		c->srv = s;
 		if (pin->gpu >= 0) {
 			c->gpu = pin->gpu;
-			named = true;
+			*named = true;
 		} else {
 			/* Pinned to a server: its GPUs are still chosen between. */
 			choose_auto(m, s, c, now);
@@ -922,8 +1068,12 @@ void sched_place(uint64_t id, const char *name, const char *via, struct sched_ch
 		unsigned int n = pairs(all, ARRAY_SIZE(all), now);
 
 		if (n) {
-			unsigned int k = sc.policy == PL_RR ? sc.rr++ % n : (unsigned int)rand_r(&sc.seed) % n;
+			unsigned int seed = sc.seed;
+			unsigned int k = sc.policy == PL_RR ? sc.rr % n :
+					 (unsigned int)rand_r(dry ? &seed : &sc.seed) % n;
 
+			if (!dry && sc.policy == PL_RR)
+				sc.rr++;
 			c->srv = &sc.srv[all[k].srv];
 			c->gpu = all[k].gpu;
 		}
@@ -935,21 +1085,95 @@ void sched_place(uint64_t id, const char *name, const char *via, struct sched_ch
 			if (sc.srv[i].used && !sc.srv[i].removed)
 				c->srv = &sc.srv[i];
 		snprintf(c->why, sizeof(c->why), "no server usable now: the first one");
-		if (!c->srv) {
-			log_choice(id, program, via, c, p);
-			return;
-		}
 	}
 	if (c->gpu >= GLEAM_GPUS_MAX)
 		c->gpu = -1;
-	finish(c, named);
+	if (c->srv)
+		finish(c, *named);
+}
+
+void sched_preview(const char *program, const char *via, struct sched_choice *c)
+{
+	struct sched_prog *p;
+	bool named;
+
+	choose(program, via, c, &p, &named, true);
+}
+
+void sched_place(uint64_t id, const char *name, const char *via, struct sched_choice *c)
+{
+	char program[64];
+	struct sched_prog *p;
+	bool named;
+
+	safe(name, 63, program, sizeof(program));
+	choose(name, via, c, &p, &named, false);
+	if (!c->srv) {
+		log_choice(id, program, via, c, p);
+		return;
+	}
 	c->srv->own++;
 	c->srv->placed++;
 	if (c->gpu >= 0)
 		c->srv->gpus[c->gpu].own++;
 	if (p)
-		p->used = now;
+		p->used = gl_now_ns();
 	log_choice(id, program, via, c, p);
+}
+
+/* "NAME (why)" of a server counted out, appended to buf. */
+static void say_down(char *buf, size_t len, const struct server *s, bool first)
+{
+	size_t n = strlen(buf);
+
+	if (n < len)
+		snprintf(buf + n, len - n, "%s%s (%s)", first ? "" : ", ", s->name,
+			 s->why[0] ? s->why : "not reached yet");
+}
+
+bool sched_refuse(const char *via, char *why, size_t len)
+{
+	const struct sched_pin *pin = pin_for(via);
+	uint64_t now = gl_now_ns();
+	bool any = false;
+
+	why[0] = 0;
+	if (pin) {
+		const struct server *s = find(pin->server);
+
+		if (!s) {
+			snprintf(why, len, "pinned (%s) to %s, which is not a server", via, pin->server);
+			return true;
+		}
+		if (pin->gpu >= 0 && s->have_info && (unsigned int)pin->gpu >= s->info.ngpus) {
+			snprintf(why, len, "pinned (%s) to GPU %d of server %s, which has %u", via,
+				 pin->gpu, s->name, s->info.ngpus);
+			return true;
+		}
+		if (!given_up(s, now))
+			return false;
+		snprintf(why, len, "pinned (%s) to a server that does not answer: ", via);
+		say_down(why, len, s, true);
+		return true;
+	}
+	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+		const struct server *s = &sc.srv[i];
+
+		if (s->used && !s->removed && !given_up(s, now))
+			return false;
+	}
+	snprintf(why, len, "no GPU server reachable: ");
+	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+		const struct server *s = &sc.srv[i];
+
+		if (s->used && !s->removed) {
+			say_down(why, len, s, !any);
+			any = true;
+		}
+	}
+	if (!any)
+		snprintf(why, len, "no GPU server configured (gleamctl servers add HOST[:PORT])");
+	return true;
 }
 
 void sched_held(struct server *s, const struct chunk_name *name, uint32_t len)

@@ -29,6 +29,7 @@ enum srv_state { SRV_DOWN, SRV_CONNECTING, SRV_UP };
 struct sched_gpu {
 	struct gleam_gpu_info info;
 	struct gleam_gpu_usage usage;	/* zero where the server does not say */
+	struct gleam_gpu_nvml nvml;	/* likewise (GLEAM_WIRE_F_NVML) */
 	unsigned int own;		/* this client's live sessions on it */
 	unsigned int live_at_info;	/* ... when the last INFO came */
 	unsigned int own_at_info;	/* those, and ours that had just ended */
@@ -45,12 +46,16 @@ struct server {
 	socklen_t addrlen;
 	enum srv_state state;
 	uint64_t state_since;		/* ns */
+	bool been_up;			/* answered a hello since gleamd started */
+	uint64_t first_try;		/* ns: the first attempt to reach it; 0: none yet */
+	uint64_t heard_at;		/* ns: a session's connection last heard from it */
+	uint64_t down_since;		/* ns: the drop after it was last up; 0: up or never */
 	char why[64];			/* why it is down */
 	uint64_t retry_at;		/* ns: the next connection attempt */
 	unsigned int tries;
 	void *conn;			/* client.c's control connection, or NULL */
 	/* What the last INFO said. */
-	bool have_info, have_usage;
+	bool have_info, have_usage, have_nvml;
 	uint64_t info_at, info_asked;	/* ns */
 	struct gleam_server_info info;
 	struct gleam_server_usage usage;
@@ -95,7 +100,10 @@ void sched_init(struct config *c);
 struct server *sched_server(unsigned int i);	/* NULL past the end or for a free slot */
 const char *sched_placement(void);
 
-/* gleamctl: 0, or -errno with a message in err. */
+/*
+ * gleamctl: 0, or -errno with a message in err.  sched_assign may also
+ * return 0 with a message, which is then a warning ("warning: ...").
+ */
 int sched_server_add(const char *name, char *err, size_t len);
 int sched_server_remove(const char *name, char *err, size_t len);
 int sched_assign(const char *what, const char *target, char *err, size_t len);
@@ -124,6 +132,28 @@ struct sched_run {
 	uint32_t nnames;
 };
 void sched_session_end(struct server *s, int gpu, const struct sched_run *r);
+
+/*
+ * Where a new session of program, arriving by via, would go now, without
+ * counting it anywhere: what its libnvidia-ml.so.1 shows (the same GPUs
+ * its libcuda.so.1 will see).
+ */
+void sched_preview(const char *program, const char *via, struct sched_choice *c);
+
+/*
+ * Whether a new session of via must be refused now, and why (a line that
+ * names the servers): every server it may go to has been unreachable for
+ * longer than the grace period or was never reached, or its pin names a
+ * GPU its server does not have.  A session whose server was lost a moment
+ * ago waits for it instead, as a dropped session does.
+ */
+bool sched_refuse(const char *via, char *why, size_t len);
+/*
+ * A session's own connection to s answered: s is reachable, whatever its
+ * control connection says (it may be retrying after a drop the session's
+ * connection has already come back from).
+ */
+void sched_heard(struct server *s, uint64_t now);
 
 /* The control connection: up (its hello answered), frames, gone. */
 void sched_link_up(struct server *s, int fd, uint64_t now);

@@ -6,6 +6,7 @@
  * on the GPU machine and a crashing worker ends only its own session.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -20,6 +21,8 @@
 
 #include "cache.h"
 #include "gleamd.h"
+#include "metrics.h"
+#include "notify.h"
 #include "nvml.h"
 #include "util.h"
 #include "worker.h"
@@ -31,6 +34,7 @@ struct ssess {
 	pid_t worker;
 	bool control;
 	bool usage;		/* control: INFO ends with what is in use */
+	bool nvml;		/* ... and what NVML says of each GPU */
 	int gpu;		/* the one GPU of its worker (GLEAM_WIRE_F_GPU), or -1 */
 	uint64_t features;	/* what its hello and ours agreed, for its worker */
 	int slot;		/* its worker's in the usage table, or -1 */
@@ -71,6 +75,15 @@ static void post_timer(void)
 	io_uring_sqe_set_data(sqe, &sv.op_timer);
 }
 
+/* A session's counters as a link's: the records it took, the replies it sent. */
+static struct sess_stats link_st(const struct ssess *s)
+{
+	struct sess_stats st = s->b.st;
+
+	st.records = s->b.in_count;
+	return st;
+}
+
 static void sess_maybe_free(struct ssess *s)
 {
 	struct ssess **pp;
@@ -94,6 +107,9 @@ static void sess_maybe_free(struct ssess *s)
 	bridge_forget(&s->b);
 	scache_free(s->b.sc);
 	if (s->worker) {
+		struct sess_stats st = link_st(s);
+
+		metrics_session_done(s->client, &st);
 		sv.nsessions--;
 		gl_info("session %llu from %s (%s) ended: %llu records taken",
 			(unsigned long long)s->id, s->client, s->program,
@@ -367,7 +383,8 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 	if (type == GLEAM_FRAME_INFO_REQ && s->control && !len) {
 		static unsigned char buf[sizeof(sv.info) + sizeof(sv.gpus) +
 					 sizeof(struct gleam_server_usage) +
-					 GLEAM_GPUS_MAX * sizeof(struct gleam_gpu_usage)];
+					 GLEAM_GPUS_MAX * sizeof(struct gleam_gpu_usage) +
+					 GLEAM_GPUS_MAX * sizeof(struct gleam_gpu_nvml)];
 		size_t n = sizeof(sv.info) + sv.info.ngpus * sizeof(sv.gpus[0]);
 
 		sv.info.sessions = sv.nsessions;
@@ -384,6 +401,8 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 				g[i].mem_total = sv.gpus[i].total_mem;
 			n += sizeof(*u) + sv.info.ngpus * sizeof(struct gleam_gpu_usage);
 		}
+		for (unsigned int i = 0; s->nvml && i < sv.info.ngpus; i++, n += sizeof(struct gleam_gpu_nvml))
+			nvml_read(i, (struct gleam_gpu_nvml *)(buf + n));
 		bridge_queue_frame(b, GLEAM_FRAME_INFO, buf, (uint32_t)n);
 		return true;
 	}
@@ -432,6 +451,10 @@ bool server_on_frame(struct bridge *b, uint16_t type, const void *p, uint32_t le
 		s->usage = h.features & GLEAM_WIRE_F_USAGE;
 		if (s->usage)
 			ack.features |= GLEAM_WIRE_F_USAGE;
+		/* NVML's readings come after the usage: only with it. */
+		s->nvml = s->usage && (h.features & GLEAM_WIRE_F_NVML);
+		if (s->nvml)
+			ack.features |= GLEAM_WIRE_F_NVML;
 		bridge_queue_frame(b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
 		return true;
 	}
@@ -580,8 +603,12 @@ static void poll_all(void)
  */
 static void quit(void)
 {
+	static bool said;
 	struct ssess *s, *next;
 
+	if (!said)
+		gl_notify("STOPPING=1");
+	said = true;
 	for (s = sv.sessions; s; s = next) {
 		next = s->next;
 		bridge_close(&s->b);
@@ -589,6 +616,135 @@ static void quit(void)
 	}
 	if (loop_quit_done(sv.sessions != NULL))
 		g_loop.stop = true;
+}
+
+/* ---- metrics (--metrics ADDR, Documentation/metrics.md) ---- */
+
+static void collect_links(struct mbuf *m)
+{
+	static const struct {
+		const char *name, *help;
+		size_t off;
+	} f[] = {
+		{ "gleam_records", "records taken from clients", offsetof(struct sess_stats, records) },
+		{ "gleam_replies", "replies sent", offsetof(struct sess_stats, replies) },
+		{ "gleam_sent_bytes", "bytes sent, frames included", offsetof(struct sess_stats, bytes_out) },
+		{ "gleam_received_bytes", "bytes received, frames included",
+		  offsetof(struct sess_stats, bytes_in) },
+	};
+	const char *names[64];
+	unsigned int n = 0;
+
+	/* Every client host with a session, live or ended. */
+	for (unsigned int i = 0; metrics_link_name(i) && n < ARRAY_SIZE(names); i++)
+		names[n++] = metrics_link_name(i);
+	for (struct ssess *s = sv.sessions; s; s = s->next) {
+		bool known = false;
+
+		for (unsigned int i = 0; i < n && !known; i++)
+			known = !strcmp(names[i], s->client);
+		if (s->worker && !known && n < ARRAY_SIZE(names))
+			names[n++] = s->client;
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(f); k++) {
+		char total[64];
+
+		mb_family(m, f[k].name, "counter", NULL, f[k].help);
+		snprintf(total, sizeof(total), "%s_total", f[k].name);
+		for (unsigned int i = 0; i < n; i++) {
+			uint64_t sessions, v = 0;
+			const struct sess_stats *d = metrics_link_done(names[i], &sessions);
+
+			if (d)
+				v = *(const uint64_t *)((const char *)d + f[k].off);
+			for (struct ssess *s = sv.sessions; s; s = s->next) {
+				struct sess_stats st = link_st(s);
+
+				if (s->worker && !strcmp(s->client, names[i]))
+					v += *(const uint64_t *)((const char *)&st + f[k].off);
+			}
+			mb_sample(m, total, (double)v, "client", names[i], NULL);
+		}
+	}
+}
+
+static void collect_gpus(struct mbuf *m)
+{
+	struct gleam_server_usage u;
+	struct gleam_gpu_usage g[GLEAM_GPUS_MAX];
+	struct gleam_gpu_nvml nv[GLEAM_GPUS_MAX];
+	unsigned int n = MIN(sv.info.ngpus, (unsigned int)GLEAM_GPUS_MAX);
+	char idx[GLEAM_GPUS_MAX][8];
+
+	wk_usage_sum(sv.backend, n, &u, g);
+	for (unsigned int i = 0; i < n; i++) {
+		nvml_read(i, &nv[i]);
+		snprintf(idx[i], sizeof(idx[i]), "%u", i);
+	}
+	mb_family(m, "gleam_workers", "gauge", NULL, "live replay workers");
+	mb_sample(m, "gleam_workers", u.workers, NULL);
+	mb_family(m, "gleam_gpu_utilization_ratio", "gauge", NULL,
+		  "share of the last second the GPU was busy");
+	for (unsigned int i = 0; i < n; i++)
+		if (g[i].flags & GLEAM_USAGE_F_UTIL)
+			mb_sample(m, "gleam_gpu_utilization_ratio", g[i].util_pct / 100.0, "gpu", idx[i],
+				  "name", sv.gpus[i].name, NULL);
+	mb_family(m, "gleam_gpu_memory_used_bytes", "gauge", "bytes", "device memory in use");
+	for (unsigned int i = 0; i < n; i++)
+		mb_sample(m, "gleam_gpu_memory_used_bytes", (double)(nv[i].flags & GLEAM_NVML_F_MEM ?
+			  nv[i].mem_used : g[i].mem_used), "gpu", idx[i], "name", sv.gpus[i].name, NULL);
+	mb_family(m, "gleam_gpu_memory_total_bytes", "gauge", "bytes", "device memory");
+	for (unsigned int i = 0; i < n; i++)
+		mb_sample(m, "gleam_gpu_memory_total_bytes", (double)sv.gpus[i].total_mem, "gpu", idx[i],
+			  "name", sv.gpus[i].name, NULL);
+	mb_family(m, "gleam_gpu_queue_delay_seconds", "gauge", "seconds",
+		  "mean time records waited for the GPU's workers over the last second");
+	for (unsigned int i = 0; i < n; i++)
+		mb_sample(m, "gleam_gpu_queue_delay_seconds", g[i].wait_us / 1e6, "gpu", idx[i],
+			  "name", sv.gpus[i].name, NULL);
+	mb_family(m, "gleam_gpu_temperature_celsius", "gauge", "celsius", "NVML's reading");
+	for (unsigned int i = 0; i < n; i++)
+		if (nv[i].flags & GLEAM_NVML_F_TEMP)
+			mb_sample(m, "gleam_gpu_temperature_celsius", nv[i].temp_c, "gpu", idx[i],
+				  "name", sv.gpus[i].name, NULL);
+	mb_family(m, "gleam_gpu_power_watts", "gauge", "watts", "NVML's reading");
+	for (unsigned int i = 0; i < n; i++)
+		if (nv[i].flags & GLEAM_NVML_F_POWER)
+			mb_sample(m, "gleam_gpu_power_watts", nv[i].power_mw / 1000.0, "gpu", idx[i],
+				  "name", sv.gpus[i].name, NULL);
+}
+
+static void collect_store(struct mbuf *m)
+{
+	struct chunk_store_stats st = { 0 };
+	struct cache_stats t = scache_total;
+
+	for (struct ssess *s = sv.sessions; s; s = s->next)
+		if (s->b.sc)
+			scache_sum(s->b.sc, &t);
+	if (scache_enabled())
+		chunk_store_stats(scache_store(), &st);
+	mb_family(m, "gleam_cache_hits", "counter", NULL, "uploads named that the store held");
+	mb_sample(m, "gleam_cache_hits_total", (double)t.hits, NULL);
+	mb_family(m, "gleam_cache_saved_bytes", "counter", "bytes", "bytes that crossed as names");
+	mb_sample(m, "gleam_cache_saved_bytes_total", (double)t.bytes_saved, NULL);
+	mb_family(m, "gleam_cache_misses", "counter", NULL, "names the store did not hold");
+	mb_sample(m, "gleam_cache_misses_total", (double)st.misses, NULL);
+	mb_family(m, "gleam_cache_store_bytes", "gauge", "bytes", "chunk bytes held, by tier");
+	mb_sample(m, "gleam_cache_store_bytes", (double)st.mem_bytes, "tier", "memory", NULL);
+	mb_sample(m, "gleam_cache_store_bytes", (double)st.disk_bytes, "tier", "disk", NULL);
+}
+
+static void collect(struct mbuf *m)
+{
+	mb_family(m, "gleam_build_info", "gauge", NULL, "gleamd's version and role");
+	mb_sample(m, "gleam_build_info", 1, "version", gl_version(), "role", "server", "backend",
+		  sv.backend, NULL);
+	mb_family(m, "gleam_sessions", "gauge", NULL, "live sessions");
+	mb_sample(m, "gleam_sessions", sv.nsessions, NULL);
+	collect_links(m);
+	collect_gpus(m);
+	collect_store(m);
 }
 
 int server_main(struct config *c)
@@ -621,7 +777,7 @@ int server_main(struct config *c)
 	}
 	err = gl_parse_hostport(c->listen, GLEAM_WIRE_PORT, &ss, &sl);
 	if (err) {
-		gl_err("cannot parse listen address '%s'", c->listen);
+		gl_err("listen address '%s': %s", c->listen, gl_addr_strerror(err));
 		return 1;
 	}
 	sv.listen_fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -654,9 +810,12 @@ int server_main(struct config *c)
 	for (unsigned int i = 0; i < sv.info.ngpus; i++)
 		gl_info("  GPU %u: %s, %llu MiB", i, sv.gpus[i].name,
 			(unsigned long long)(sv.gpus[i].total_mem >> 20));
+	if (c->metrics[0] && metrics_start(c->metrics, collect))
+		return 1;
 	post_accept();
 	post_timer();
 	loop_catch_signals();
+	gl_notify("READY=1");
 	while (!g_loop.stop) {
 		struct io_uring_cqe *cqe;
 		unsigned int head, n = 0;
@@ -668,7 +827,9 @@ int server_main(struct config *c)
 			n++;
 			if (!op)
 				continue;
-			if (op->type == OP_ACCEPT) {
+			if (op->type == OP_METRICS) {
+				metrics_complete(op, cqe->res);
+			} else if (op->type == OP_ACCEPT) {
 				on_accept(cqe->res);
 			} else if (op->type == OP_TIMER) {
 				reap();

@@ -12,14 +12,6 @@
 
 #include "sim_kernels.h"
 
-struct sim_capture;
-
-/* The rest of the sim (backend_sim.c). */
-CUresult sim_ctx_ok(void);
-void *sim_mem(void *be, uint64_t p, uint64_t len);
-CUresult sim_stream_work(CUstream s, struct sim_capture **cap);
-void sim_ran_since(uint64_t t0);
-
 /* The texture and surface limits of the sim's device (an H200's). */
 void sim_array_attrs(int32_t *attr);
 /* Kernels' texture fetches and surface accesses (struct sim_launch). */

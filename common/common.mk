@@ -12,11 +12,23 @@ $(GEN_DIR)/.stamp: uapi/api.tbl uapi/driver-symbols.txt tools/gen-api.py
 $(GEN_FILES): $(GEN_DIR)/.stamp
 
 COMMON_SRCS := common/ring.c common/util.c common/image.c common/cubin.c common/cudarules.c \
-	common/cuarray.c
+	common/cuarray.c common/version.c
 # Position-independent objects serve both the shared library and programs.
 COMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMMON_SRCS)) $(BUILD)/obj/gen/api_gen.o
 
-$(BUILD)/obj/%.o: %.c $(GEN_DIR)/.stamp
+# The version every program says (--version): VERSION, and the commit where
+# there is one.  Rewritten only when it changes, so that a build with
+# nothing new rebuilds nothing.
+GLEAM_VERSION := $(shell cat VERSION)
+GLEAM_GIT     := $(shell git rev-parse --short HEAD 2>/dev/null)
+
+.PHONY: version-force
+$(GEN_DIR)/gleam_version.h: version-force
+	@mkdir -p $(GEN_DIR)
+	@printf '#define GLEAM_VERSION "%s"\n#define GLEAM_GIT "%s"\n' '$(GLEAM_VERSION)' '$(GLEAM_GIT)' >$@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+
+$(BUILD)/obj/%.o: %.c $(GEN_DIR)/.stamp | $(GEN_DIR)/gleam_version.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_COMMON) $(CFLAGS_EXTRA) -fPIC -c $< -o $@
 

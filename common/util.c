@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <netdb.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -186,6 +188,18 @@ int gl_mkdir_parent(const char *path)
 	return 0;
 }
 
+/* A port: digits only, 1 to 65535. */
+static bool port_ok(const char *p)
+{
+	char *end;
+	unsigned long n;
+
+	if (!*p || strspn(p, "0123456789") != strlen(p))
+		return false;
+	n = strtoul(p, &end, 10);
+	return n >= 1 && n <= 65535;
+}
+
 int gl_parse_hostport(const char *s, int dflt_port, struct sockaddr_storage *ss,
 		      socklen_t *len)
 {
@@ -197,7 +211,7 @@ int gl_parse_hostport(const char *s, int dflt_port, struct sockaddr_storage *ss,
 	if (s[0] == '[') {
 		const char *end = strchr(s, ']');
 
-		if (!end || (size_t)(end - s - 1) >= sizeof(host))
+		if (!end || (size_t)(end - s - 1) >= sizeof(host) || (end[1] && end[1] != ':'))
 			return -EINVAL;
 		memcpy(host, s + 1, (size_t)(end - s - 1));
 		host[end - s - 1] = 0;
@@ -208,17 +222,50 @@ int gl_parse_hostport(const char *s, int dflt_port, struct sockaddr_storage *ss,
 			return -EINVAL;
 		snprintf(host, sizeof(host), "%.*s", colon ? (int)(colon - s) : (int)strlen(s), s);
 	}
+	if (!host[0])
+		return -EINVAL;
+	if (colon && (strlen(colon + 1) >= sizeof(port) || !port_ok(colon + 1)))
+		return -EINVAL;
 	if (colon)
 		snprintf(port, sizeof(port), "%s", colon + 1);
 	else
 		snprintf(port, sizeof(port), "%d", dflt_port);
 	err = getaddrinfo(host, port, &hints, &res);
+	/* A name that does not resolve is not a route that is missing. */
+	if (err == EAI_AGAIN)
+		return -EAGAIN;
+	if (err == EAI_SYSTEM)
+		return errno ? -errno : -ENXIO;
 	if (err)
-		return -EHOSTUNREACH;
+		return -ENXIO;
 	memcpy(ss, res->ai_addr, res->ai_addrlen);
 	*len = res->ai_addrlen;
 	freeaddrinfo(res);
 	return 0;
+}
+
+const char *gl_addr_strerror(int err)
+{
+	switch (err) {
+	case -EINVAL:
+		return "not HOST[:PORT] with a port from 1 to 65535";
+	case -ENXIO:
+		return "name lookup failed: no such host";
+	case -EAGAIN:
+		return "name lookup failed for now: try again";
+	default:
+		return strerror(-err);
+	}
+}
+
+bool gl_env_bool(const char *name, bool dflt)
+{
+	const char *v = getenv(name);
+
+	if (!v || !*v)
+		return dflt;
+	return strcmp(v, "0") && strcasecmp(v, "off") && strcasecmp(v, "no") &&
+	       strcasecmp(v, "false");
 }
 
 void gl_peer_name(int fd, char *buf, size_t len)

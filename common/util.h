@@ -2,6 +2,7 @@
 #ifndef GLEAM_UTIL_H
 #define GLEAM_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -38,10 +39,22 @@ int gl_local_socket_path(char *buf, size_t len);
 /* mkdir -p of the directory part of path, mode 0700 for new ones. */
 int gl_mkdir_parent(const char *path);
 
-/* "host:port", "[v6]:port" or "host" (port dflt) into a sockaddr; 0 or -errno. */
+/*
+ * "host:port", "[v6]:port" or "host" (port dflt) into a sockaddr; 0 or
+ * -errno: -EINVAL for what is not an address (a port must be 1..65535),
+ * -ENXIO for a name that does not resolve, -EAGAIN for a lookup that may
+ * work later.  gl_addr_strerror() says which.
+ */
 struct sockaddr_storage;
 int gl_parse_hostport(const char *s, int dflt_port, struct sockaddr_storage *ss,
 		      socklen_t *len);
+const char *gl_addr_strerror(int err);
+
+/*
+ * A boolean environment variable: unset or empty gives dflt; "0", "off",
+ * "no" and "false" (any case) are off; anything else is on.
+ */
+bool gl_env_bool(const char *name, bool dflt);
 
 /* A socket's peer as "a.b.c.d:port" or "[v6]:port"; "?" when it has none. */
 void gl_peer_name(int fd, char *buf, size_t len);
@@ -61,5 +74,10 @@ int gl_parse_size(const char *s, uint64_t *out);
  * is <= p, or -1.
  */
 long gl_find_le(const void *array, size_t n, size_t size, uint64_t p);
+
+/* "PROG (Gleam) VERSION[, git HASH]" on stdout, for --version. */
+void gl_print_version(const char *prog);
+/* VERSION, as the build found it. */
+const char *gl_version(void);
 
 #endif /* GLEAM_UTIL_H */

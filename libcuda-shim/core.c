@@ -218,7 +218,6 @@ static void host_reach(int32_t *attr)
 
 static void shim_init_once(void)
 {
-	const char *a = getenv("GLEAM_ASYNC");
 	struct gleam_init_reply rep = { 0 };
 	struct gl_a_cuInit args = { 0 };
 	struct shim_call c = { .fn = GL_FN_cuInit };
@@ -226,12 +225,11 @@ static void shim_init_once(void)
 	size_t cap = GLEAM_GPUS_MAX_LOCAL * (sizeof(*di) + sizeof(struct gleam_cluster_table));
 	CUresult r;
 
-	if (a && !strcmp(a, "0"))
+	if (!gl_env_bool("GLEAM_ASYNC", true))
 		shim.async = false;
-	a = getenv("GLEAM_TRACE_WAITS");
-	if (a && *a && strcmp(a, "0"))
+	if (gl_env_bool("GLEAM_TRACE_WAITS", false))
 		shim_trace_waits = true;
-	if (getenv("GLEAM_DEBUG")) {
+	if (gl_env_bool("GLEAM_DEBUG", false)) {
 		gl_log_level = 2;
 		shim_trace = true;
 	}
@@ -257,6 +255,9 @@ static void shim_init_once(void)
 	c.outbuf_len = cap;
 	c.force_sync = true;
 	r = shim_call(&c);
+	/* gleamd could not serve the session (it said why): no device, as CUDA says it. */
+	if (r && shim_conn_error())
+		r = CUDA_ERROR_NO_DEVICE;
 	if (!r && (rep.ndev > GLEAM_GPUS_MAX_LOCAL))
 		r = CUDA_ERROR_INVALID_VALUE;
 	if (r) {

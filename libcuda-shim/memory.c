@@ -564,11 +564,8 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 
 static bool slabs_off(void)
 {
-	if (pools.off < 0) {
-		const char *e = getenv("GLEAM_ALLOC_SLABS");
-
-		pools.off = !shim.async || (e && !strcmp(e, "0"));
-	}
+	if (pools.off < 0)
+		pools.off = !shim.async || !gl_env_bool("GLEAM_ALLOC_SLABS", true);
 	return pools.off;
 }
 

@@ -64,6 +64,7 @@ static struct {
 	struct out_piece *out_head, **out_tail;
 	_Atomic uint64_t out_unwritten;
 	pthread_mutex_t out_lock;
+	char why[256];		/* gleamd's reason for ending it (struct gleam_local_why) */
 } conn = {
 	.sock = -1,
 	.sq_lock = PTHREAD_MUTEX_INITIALIZER,
@@ -84,7 +85,11 @@ static void lose_session(const char *why)
 {
 	/* Called with rx_lock held. */
 	if (!conn.dead) {
-		gl_err("session with gleamd lost: %s", why);
+		/* gleamd's own reason is the one line the program's user needs. */
+		if (conn.why[0])
+			gl_err("%s", conn.why);
+		else
+			gl_err("session with gleamd lost: %s", why);
 		conn.dead = CUDA_ERROR_DEVICE_UNAVAILABLE;
 	}
 	for (struct waiter *w = conn.waiters; w; w = w->next) {
@@ -105,6 +110,8 @@ static const char *why_lost(int err)
 		return "gleamd ended the session";
 	case -EHOSTDOWN:
 		return "nothing took its records for 30 s: is gleamd serving /dev/vgpuN?";
+	case -EHOSTUNREACH:
+		return conn.why;
 	default:
 		return strerror(-err);
 	}
@@ -135,15 +142,35 @@ static int sock_bell(void)
 	return 0;
 }
 
+/* gleamd's reason, when msg is one (not a bell): kept for the error line. */
+static bool take_why(const void *msg, ssize_t n)
+{
+	struct gleam_local_why w;
+
+	if (n != (ssize_t)sizeof(w))
+		return false;
+	memcpy(&w, msg, sizeof(w));
+	if (w.magic != GLEAM_LOCAL_WHY_MAGIC)
+		return false;
+	w.msg[sizeof(w.msg) - 1] = 0;
+	for (char *p = w.msg; *p; p++)
+		if (*p < 0x20 || *p > 0x7e)
+			*p = '?';
+	snprintf(conn.why, sizeof(conn.why), "%s", w.msg[0] ? w.msg : "gleamd cannot serve the session");
+	return true;
+}
+
 static int sock_sleep(void)
 {
 	struct pollfd pfd = { .fd = conn.sock, .events = POLLIN };
-	char buf[64];
+	char buf[sizeof(struct gleam_local_why)];
 	ssize_t n;
 
 	/* A long wait is fine (a first cuInit can take seconds); a closed socket is not. */
 	if (poll(&pfd, 1, 1000) > 0) {
 		n = recv(conn.sock, buf, sizeof(buf), MSG_DONTWAIT);
+		if (take_why(buf, n))
+			return -EHOSTUNREACH;
 		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) ||
 		    (pfd.revents & (POLLHUP | POLLERR)))
 			return -ENOTCONN;
@@ -213,7 +240,18 @@ static CUresult sock_connect(void)
 		goto proto;
 	}
 	if (ack.status) {
-		gl_err("gleamd refused the session: %s", strerror(-ack.status));
+		char why[sizeof(struct gleam_local_why)];
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+
+		/*
+		 * gleamd sends its reason right after, then closes: one line that
+		 * names the server.  One that does not closes at once.
+		 */
+		n = poll(&pfd, 1, 1000) > 0 ? recv(fd, why, sizeof(why), MSG_DONTWAIT) : -1;
+		if (take_why(why, n))
+			gl_err("%s", conn.why);
+		else
+			gl_err("gleamd refused the session: %s", strerror(-ack.status));
 		if (rfd >= 0)
 			close(rfd);
 		close(fd);

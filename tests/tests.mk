@@ -73,3 +73,12 @@ $(BENCH_BIN): tests/bench/gleam-bench.c tests/lib/cuctx.h
 	$(CC) $(OPT) $(WARN) -I$(CUDA)/include -o $@ $< -L$(CUDA)/lib64/stubs -lcuda
 
 ALL_TARGETS += $(BENCH_BIN)
+
+# Every document in Documentation/ is listed in its index.
+.PHONY: check-docs
+check-docs:
+	@missing=$$(for f in Documentation/*.md; do b=$${f#Documentation/}; \
+		[ "$$b" = README.md ] || grep -q "($$b)" Documentation/README.md || echo "$$b"; done); \
+	if [ -n "$$missing" ]; then echo "check-docs: not in Documentation/README.md: $$missing"; exit 1; fi; \
+	echo "check-docs: every document is in Documentation/README.md"
+CHECK_TARGETS += check-docs

@@ -5,8 +5,10 @@
 #
 # Starts a server gleamd and a client gleamd on this machine if no client
 # gleamd answers on the local socket, points the program at Gleam's
-# libcuda.so.1, runs it and exits with its status.  The daemons stay up
-# for the next program; `gleam-run --stop` ends the ones it started.
+# libcuda.so.1 (and libnvidia-ml.so.1), runs it and exits with its status.
+# The daemons stay up for the next program; `gleam-run --stop` ends the
+# ones it started.  A port it cannot take for its server is an error, not
+# a server to use.  `gleam-run --version` says its version.  man gleam-run.
 #
 # Environment:
 #   GLEAM_BACKEND   cuda or sim (default: cuda when an NVIDIA GPU is present)
@@ -17,7 +19,12 @@
 set -eu
 
 bindir=$(cd "$(dirname "$0")" && pwd)
+# Installed (make install): gleamd in sbin, the libraries in lib/gleam; in
+# the build tree, all beside each other.
 libdir=$(cd "$bindir/../lib" && pwd)
+[ -f "$libdir/gleam/libcuda.so.1" ] && libdir=$libdir/gleam
+gleamd=$bindir/gleamd
+[ -x "$gleamd" ] || gleamd=$bindir/../sbin/gleamd
 
 if [ -n "${GLEAM_SOCKET:-}" ]; then
 	sock=$GLEAM_SOCKET
@@ -39,14 +46,26 @@ stop() {
 	done
 }
 
+if [ "${1:-}" = "--version" ]; then
+	"$bindir/gleamctl" --version | sed 's/^gleamctl/gleam-run/'
+	exit 0
+fi
 if [ "${1:-}" = "--stop" ]; then
 	stop
 	exit 0
 fi
 if [ $# -eq 0 ] || [ "$1" = "--help" ]; then
-	sed -n '4,20p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,/^set /p' "$0" | sed -n 's/^# \{0,1\}//p'
 	[ $# -eq 0 ] && exit 2 || exit 0
 fi
+case $1 in
+--*) echo "gleam-run: unknown option '$1' (gleam-run --help)" >&2; exit 2 ;;
+esac
+
+# A process that has not exited (a child that has is a zombie until reaped: kill -0 passes).
+alive() {
+	[ -r "/proc/$1/status" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status"
+}
 
 running() {
 	"$bindir/gleamctl" status >/dev/null 2>&1
@@ -65,26 +84,40 @@ if ! running; then
 				backend=sim
 			fi
 		fi
+		server=127.0.0.1:$port
+		# A port someone else holds is theirs: never carry on with what answers there.
+		if "$bindir/gleamctl" server-info "$server" >/dev/null 2>&1; then
+			echo "gleam-run: port $port already has a server gleamd that is not ours;" \
+				"set GLEAM_PORT to a free port (or GLEAM_SERVER=$server to use it)" >&2
+			exit 127
+		fi
+		logged=0
+		[ -f "$rundir/server.log" ] && logged=$(wc -c <"$rundir/server.log")
 		# The daemons must never load Gleam's own libcuda.so.1.
-		env -u LD_LIBRARY_PATH -u LD_PRELOAD setsid "$bindir/gleamd" server \
-			--listen "127.0.0.1:$port" --backend "$backend" \
+		env -u LD_LIBRARY_PATH -u LD_PRELOAD setsid "$gleamd" server \
+			--listen "$server" --backend "$backend" \
 			</dev/null >>"$rundir/server.log" 2>&1 &
 		echo $! >"$rundir/server.pid"
-		server=127.0.0.1:$port
-		# The server probes its GPUs before it listens.
+		# The server probes its GPUs, then listens: it says so in its own log.
 		i=0
-		while ! "$bindir/gleamctl" server-info "$server" >/dev/null 2>&1; do
+		until tail -c +$((logged + 1)) "$rundir/server.log" 2>/dev/null | grep -q 'server role: listening'; do
 			i=$((i + 1))
-			if [ $i -gt 300 ] || ! kill -0 "$(cat "$rundir/server.pid")" 2>/dev/null; then
-				echo "gleam-run: the server gleamd did not start; see $rundir/server.log" >&2
-				tail -n 5 "$rundir/server.log" >&2 || true
+			if [ $i -gt 300 ] || ! alive "$(cat "$rundir/server.pid")"; then
+				if tail -c +$((logged + 1)) "$rundir/server.log" | grep -q 'Address already in use'; then
+					echo "gleam-run: port $port is taken by another program; set GLEAM_PORT" \
+						"to a free port" >&2
+				else
+					echo "gleam-run: the server gleamd did not start; see $rundir/server.log" >&2
+					tail -n 5 "$rundir/server.log" >&2 || true
+				fi
+				rm -f "$rundir/server.pid"
 				exit 127
 			fi
 			sleep 0.1
 		done
 	fi
-	env -u LD_LIBRARY_PATH -u LD_PRELOAD setsid "$bindir/gleamd" client --server "$server" \
-		--socket "$sock" </dev/null >>"$rundir/client.log" 2>&1 &
+	env -u LD_LIBRARY_PATH -u LD_PRELOAD setsid "$gleamd" client --server "$server" \
+		--socket "$sock" --state-dir "$rundir" </dev/null >>"$rundir/client.log" 2>&1 &
 	echo $! >"$rundir/client.pid"
 	i=0
 	while ! running; do

@@ -16,8 +16,13 @@
  *   gleamctl stats [--json] [--watch]
  *                                   links, GPUs, and where sessions went
  *                                   (Documentation/scheduler.md)
+ *
+ * Every command parses its options with getopt_long: an unknown option, a
+ * missing or extra operand is a usage error (exit 2), --help anywhere
+ * prints the usage (exit 0).  What gleamd refuses exits 1.  man gleamctl.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdbool.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -244,7 +249,11 @@ static void print_info(FILE *out, const char *addr, int err, struct gleam_server
 	fputs(json ? "{\"address\":\"" : "server ", out);
 	put_str(out, addr, json);
 	if (err) {
-		fprintf(out, json ? "\",\"error\":\"%s\"}" : ": unreachable (%s)\n", strerror(-err));
+		/* A name that does not resolve is said so, not taken for a missing route. */
+		bool addr_err = err == -EINVAL || err == -ENXIO || err == -EAGAIN;
+
+		fprintf(out, json ? "\",\"error\":\"%s%s\"}" : ": %s%s\n",
+			json || addr_err ? "" : "unreachable: ", gl_addr_strerror(err));
 		return;
 	}
 	info->backend[sizeof(info->backend) - 1] = 0;
@@ -377,6 +386,12 @@ static int ask_print(unsigned int op, const char *arg, bool json)
 	} else if (!strncmp(r, "error: ", 7)) {
 		fputs("gleamctl: ", stderr);
 		put_text(stderr, r + 7);
+	} else if (!strncmp(r, "ok: warning: ", 13)) {
+		/* Done, with something the person should know: on stderr, not in the answer. */
+		fputs("gleamctl: warning: ", stderr);
+		put_text(stderr, r + 13);
+		fflush(stderr);
+		puts("ok");
 	} else {
 		put_text(stdout, r);
 	}
@@ -385,39 +400,96 @@ static int ask_print(unsigned int op, const char *arg, bool json)
 	return (int)n;
 }
 
-static int cmd_servers(int argc, char **argv, bool json)
+/* Syntax only (gleamd resolves): HOST, HOST:PORT or [V6]:PORT, a port 1..65535. */
+static bool addr_ok(const char *a)
 {
-	const char *verb = argc > 2 && argv[2][0] != '-' ? argv[2] : "list";
+	const char *host_end = a[0] == '[' ? strchr(a, ']') : NULL;
+	const char *colon = a[0] == '[' ? (host_end && host_end[1] == ':' ? host_end + 1 : NULL) :
+			    strrchr(a, ':');
+	char *end;
+	unsigned long port;
 
-	if (!strcmp(verb, "list"))
-		return ask_print(json ? GLEAM_CTL_SERVERS_JSON : GLEAM_CTL_SERVERS, NULL, json);
-	if (argc < 4 || argv[3][0] == '-') {
-		fprintf(stderr, "usage: gleamctl servers add|remove HOST[:PORT]\n");
-		return 2;
-	}
-	if (!strcmp(verb, "add"))
-		return ask_print(GLEAM_CTL_SERVER_ADD, argv[3], false);
-	if (!strcmp(verb, "remove"))
-		return ask_print(GLEAM_CTL_SERVER_REMOVE, argv[3], false);
-	fprintf(stderr, "gleamctl servers: list, add or remove, not '%s'\n", verb);
+	if (!*a || strlen(a) >= 256 || (a[0] == '[' && (!host_end || (host_end[1] && !colon))))
+		return false;
+	if (colon == a || strspn(a, " \t") || strchr(a, ' '))
+		return false;
+	if (!colon)
+		return true;
+	if (!colon[1] || strspn(colon + 1, "0123456789") != strlen(colon + 1))
+		return false;
+	port = strtoul(colon + 1, &end, 10);
+	return port >= 1 && port <= 65535;
+}
+
+static int usage_error(const char *cmd, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "gleamctl %s: ", cmd);
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (gleamctl %s --help)\n", cmd);
 	return 2;
 }
 
-static int cmd_assign(int argc, char **argv)
+static int cmd_servers(const char *verb, const char *addr, bool json)
+{
+	if (!strcmp(verb, "list")) {
+		if (addr)
+			return usage_error("servers", "list takes no address: '%s'", addr);
+		return ask_print(json ? GLEAM_CTL_SERVERS_JSON : GLEAM_CTL_SERVERS, NULL, json);
+	}
+	if (strcmp(verb, "add") && strcmp(verb, "remove"))
+		return usage_error("servers", "list, add or remove, not '%s'", verb);
+	if (!addr)
+		return usage_error("servers", "%s needs HOST[:PORT]", verb);
+	if (json)
+		return usage_error("servers", "%s has no --json", verb);
+	if (!addr_ok(addr))
+		return usage_error("servers", "not HOST[:PORT] with a port from 1 to 65535: '%s'", addr);
+	return ask_print(!strcmp(verb, "add") ? GLEAM_CTL_SERVER_ADD : GLEAM_CTL_SERVER_REMOVE,
+			 addr, false);
+}
+
+/* vgpuN or socket. */
+static bool what_ok(const char *w)
+{
+	if (!strcmp(w, "socket"))
+		return true;
+	return !strncmp(w, "vgpu", 4) && w[4] && strlen(w) <= 7 &&
+	       strspn(w + 4, "0123456789") == strlen(w + 4);
+}
+
+/* SERVER[:GPU], where SERVER is HOST[:PORT]: one or two colons at most (IPv6 in brackets). */
+static bool target_ok(const char *t)
+{
+	char buf[256];
+	const char *colon = strrchr(t, ':');
+
+	if (addr_ok(t))
+		return true;
+	if (!colon || (size_t)(colon - t) >= sizeof(buf) || !colon[1] ||
+	    strspn(colon + 1, "0123456789") != strlen(colon + 1) || strlen(colon + 1) > 2)
+		return false;
+	memcpy(buf, t, (size_t)(colon - t));
+	buf[colon - t] = 0;
+	return addr_ok(buf);
+}
+
+static int cmd_assign(const char *what, const char *target, bool clear)
 {
 	char arg[sizeof(((struct gleam_ctl_req *)0)->arg)];
 
-	if (argc == 4 && !strcmp(argv[2], "--clear"))
-		return ask_print(GLEAM_CTL_ASSIGN_CLEAR, argv[3], false);
-	if (argc != 4 || argv[2][0] == '-') {
-		fprintf(stderr, "usage: gleamctl assign vgpuN|socket SERVER[:GPU]\n"
-				"       gleamctl assign --clear vgpuN|socket\n");
-		return 2;
+	if (!what_ok(what))
+		return usage_error("assign", "pin vgpuN or socket, not '%s'", what);
+	if (clear) {
+		if (target)
+			return usage_error("assign", "--clear takes no server: '%s'", target);
+		return ask_print(GLEAM_CTL_ASSIGN_CLEAR, what, false);
 	}
-	if ((size_t)snprintf(arg, sizeof(arg), "%s %s", argv[2], argv[3]) >= sizeof(arg)) {
-		fprintf(stderr, "gleamctl: arguments too long\n");
-		return 2;
-	}
+	if (!target)
+		return usage_error("assign", "%s to which SERVER[:GPU]?", what);
+	if (!target_ok(target))
+		return usage_error("assign", "not SERVER[:GPU] (SERVER is HOST[:PORT]): '%s'", target);
+	if ((size_t)snprintf(arg, sizeof(arg), "%s %s", what, target) >= sizeof(arg))
+		return usage_error("assign", "arguments too long: '%s'", target);
 	return ask_print(GLEAM_CTL_ASSIGN, arg, false);
 }
 
@@ -428,13 +500,10 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static int cmd_stats(int argc, char **argv, bool json)
+static int cmd_stats(bool json, bool watch)
 {
-	bool watch = false;
 	int err;
 
-	for (int i = 2; i < argc; i++)
-		watch |= !strcmp(argv[i], "--watch");
 	if (!watch)
 		return ask_print(json ? GLEAM_CTL_STATS_JSON : GLEAM_CTL_STATS, NULL, json);
 	signal(SIGINT, on_signal);
@@ -491,7 +560,7 @@ static unsigned long long json_num(const char *js, const char *key)
  * gleamctl cache [stats|list|clear] [HOST[:PORT]]: a server's chunk store
  * (Documentation/cache.md); the local gleamd's server by default.
  */
-static int cmd_cache(int argc, char **argv, bool json)
+static int cmd_cache(const char *verb, const char *addr_arg, bool json)
 {
 	static const struct { const char *name; unsigned int op; } ops[] = {
 		{ "stats", GLEAM_CACHE_CTL_STATS },
@@ -499,24 +568,21 @@ static int cmd_cache(int argc, char **argv, bool json)
 		{ "clear", GLEAM_CACHE_CTL_CLEAR },
 	};
 	struct gleam_cache_ctl c = { .op = GLEAM_CACHE_CTL_STATS };
-	const char *addr = NULL;
+	const char *addr = addr_arg;
 	char buf[256], *text = NULL, *rep;
 	struct gleam_frame f;
+	bool known = false;
 	int fd, err;
 
-	for (int i = 2; i < argc; i++) {
-		bool op = false;
-
-		if (!strcmp(argv[i], "--json"))
-			continue;
-		for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
-			if (!strcmp(argv[i], ops[k].name)) {
-				c.op = ops[k].op;
-				op = true;
-			}
-		if (!op)
-			addr = argv[i];
-	}
+	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+		if (!strcmp(verb, ops[k].name)) {
+			c.op = ops[k].op;
+			known = true;
+		}
+	if (!known)
+		return usage_error("cache", "stats, list or clear, not '%s'", verb);
+	if (addr && !addr_ok(addr))
+		return usage_error("cache", "not HOST[:PORT] with a port from 1 to 65535: '%s'", addr);
 	if (!addr) {
 		if (local_request(GLEAM_CTL_STATUS, &text))
 			return 1;
@@ -529,7 +595,7 @@ static int cmd_cache(int argc, char **argv, bool json)
 	}
 	fd = control_connect(addr);
 	if (fd < 0) {
-		fprintf(stderr, "gleamctl: server %s: %s\n", addr, strerror(-fd));
+		fprintf(stderr, "gleamctl: server %s: %s\n", addr, gl_addr_strerror(fd));
 		free(text);
 		return 1;
 	}
@@ -605,43 +671,141 @@ static void usage(FILE *f)
 	fprintf(f, "usage: gleamctl status [--json]\n"
 		   "       gleamctl server-info HOST[:PORT] [--json]\n"
 		   "       gleamctl cache [stats|list|clear] [HOST[:PORT]] [--json]\n"
-		   "       gleamctl servers [list|add HOST[:PORT]|remove HOST[:PORT]] [--json]\n"
+		   "       gleamctl servers [list] [--json]\n"
+		   "       gleamctl servers add|remove HOST[:PORT]\n"
 		   "       gleamctl assign vgpuN|socket SERVER[:GPU]\n"
 		   "       gleamctl assign --clear vgpuN|socket\n"
 		   "       gleamctl stats [--json] [--watch]\n"
-		   "The local gleamd is found at $GLEAM_SOCKET or its default path.\n");
+		   "       gleamctl --help | --version\n"
+		   "The local gleamd is found at $GLEAM_SOCKET or its default path.\n"
+		   "Exit status: 0 done, 1 refused or unreachable, 2 usage error.  man gleamctl.\n");
+}
+
+/* What a command accepts: its options (by letter) and how many operands. */
+struct cmd {
+	const char *name;
+	const char *opts;		/* j: --json, w: --watch, c: --clear */
+	int min, max;			/* operands */
+};
+
+static const struct cmd cmds[] = {
+	{ "status", "j", 0, 0 },
+	{ "server-info", "j", 1, 1 },
+	{ "cache", "j", 0, 2 },
+	{ "servers", "j", 0, 2 },
+	{ "assign", "c", 1, 2 },
+	{ "stats", "jw", 0, 0 },
+};
+
+struct cmd_args {
+	bool json, watch, clear;
+	const char *op[2];
+	int nop;
+};
+
+/*
+ * The options and operands of one command (argv[0] is its name); 0, 1
+ * when --help was asked for, or 2 after saying what is wrong.
+ */
+static int parse_cmd(const struct cmd *c, int argc, char **argv, struct cmd_args *a)
+{
+	static const struct option lopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "watch", no_argument, NULL, 'w' },
+		{ "clear", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int o;
+
+	memset(a, 0, sizeof(*a));
+	optind = 1;
+	opterr = 0;
+	while ((o = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+		if (o == 'h')
+			return 1;
+		if (o == '?' || !strchr(c->opts, o))
+			return usage_error(c->name, "unknown option '%s'", argv[optind - 1]);
+		a->json |= o == 'j';
+		a->watch |= o == 'w';
+		a->clear |= o == 'c';
+	}
+	for (; optind < argc; optind++) {
+		if (a->nop == c->max)
+			return usage_error(c->name, "one operand too many: '%s'", argv[optind]);
+		a->op[a->nop++] = argv[optind];
+	}
+	if (a->nop < c->min)
+		return usage_error(c->name, "%s", "an operand is missing");
+	return 0;
+}
+
+static int run_cmd(const struct cmd *c, const struct cmd_args *a)
+{
+	if (!strcmp(c->name, "status"))
+		return cmd_status(a->json);
+	if (!strcmp(c->name, "stats"))
+		return cmd_stats(a->json, a->watch);
+	if (!strcmp(c->name, "assign"))
+		return cmd_assign(a->op[0], a->op[1], a->clear);
+	if (!strcmp(c->name, "servers"))
+		return cmd_servers(a->nop ? a->op[0] : "list", a->nop > 1 ? a->op[1] : NULL, a->json);
+	if (!strcmp(c->name, "cache")) {
+		/* One operand: an operation, or the server to ask. */
+		bool verb = a->nop && (!strcmp(a->op[0], "stats") || !strcmp(a->op[0], "list") ||
+				       !strcmp(a->op[0], "clear"));
+
+		if (a->nop == 2 && !verb)
+			return usage_error("cache", "stats, list or clear, not '%s'", a->op[0]);
+		return cmd_cache(verb ? a->op[0] : "stats",
+				 verb ? (a->nop > 1 ? a->op[1] : NULL) : (a->nop ? a->op[0] : NULL),
+				 a->json);
+	}
+	/* server-info: scripts wait on it, so unreachable is a failure. */
+	if (!addr_ok(a->op[0]))
+		return usage_error("server-info", "not HOST[:PORT] with a port from 1 to 65535: '%s'",
+				   a->op[0]);
+	{
+		int err = print_server(a->op[0], a->json);
+
+		if (a->json)
+			putchar('\n');
+		return err ? 1 : 0;
+	}
 }
 
 int main(int argc, char **argv)
 {
-	bool json = false;
+	struct cmd_args a;
+	int r;
 
 	gl_log_prefix = "gleamctl";
-	for (int i = 2; i < argc; i++)
-		if (!strcmp(argv[i], "--json"))
-			json = true;
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
-		usage(argc < 2 ? stderr : stdout);
-		return argc < 2 ? 2 : 0;
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
 	}
-	if (!strcmp(argv[1], "status"))
-		return cmd_status(json);
-	if (!strcmp(argv[1], "cache"))
-		return cmd_cache(argc, argv, json);
-	if (!strcmp(argv[1], "servers"))
-		return cmd_servers(argc, argv, json);
-	if (!strcmp(argv[1], "assign"))
-		return cmd_assign(argc, argv);
-	if (!strcmp(argv[1], "stats"))
-		return cmd_stats(argc, argv, json);
-	if (!strcmp(argv[1], "server-info") && argc >= 3 && argv[2][0] != '-') {
-		/* Scripts wait on this: unreachable is a failure. */
-		int err = print_server(argv[2], json);
-
-		if (json)
-			putchar('\n');
-		return err ? 1 : 0;
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		if (argc > 2) {
+			fprintf(stderr, "gleamctl: --help takes nothing after it\n");
+			return 2;
+		}
+		usage(stdout);
+		return 0;
 	}
-	usage(stderr);
+	if (!strcmp(argv[1], "--version")) {
+		gl_print_version("gleamctl");
+		return argc > 2 ? 2 : 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
+		if (strcmp(argv[1], cmds[i].name))
+			continue;
+		r = parse_cmd(&cmds[i], argc - 1, argv + 1, &a);
+		if (r == 1) {
+			usage(stdout);
+			return 0;
+		}
+		return r ? r : run_cmd(&cmds[i], &a);
+	}
+	fprintf(stderr, "gleamctl: unknown command '%s' (gleamctl --help)\n", argv[1]);
 	return 2;
 }

@@ -5,7 +5,7 @@
 set -eu
 PKGS="build-essential pkg-config python3 liburing-dev libnl-3-dev libnl-route-3-dev
 libnl-genl-3-dev check libssl-dev libzstd-dev linux-headers-amd64 linux-image-amd64
-qemu-system-x86 busybox-static cpio kmod valgrind clang"
+qemu-system-x86 busybox-static cpio kmod valgrind clang dkms"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||

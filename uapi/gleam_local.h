@@ -19,6 +19,8 @@
 
 #include <linux/types.h>
 
+#include "gleam_wire.h"
+
 #define GLEAM_LOCAL_MAGIC	0x434c4c47	/* "GLLC" */
 #define GLEAM_LOCAL_VERSION	1
 
@@ -54,6 +56,20 @@ struct gleam_local_ack {
 #define GLEAM_BELL_CQ	0x43
 
 /*
+ * gleamd -> application, once, in place of a bell or right after a
+ * refusing struct gleam_local_ack: why the session cannot be served (no
+ * server reachable, a pin refused), for the program to print; gleamd then
+ * closes the socket.  Told apart from a bell by its size.
+ */
+#define GLEAM_LOCAL_WHY_MAGIC	0x59484c47	/* "GLHY" */
+
+struct gleam_local_why {
+	__u32 magic;		/* GLEAM_LOCAL_WHY_MAGIC */
+	__s32 status;		/* -errno */
+	char msg[248];		/* NUL-terminated: names the server and the reason */
+};
+
+/*
  * Requests; arg is empty unless said.  Changes are answered "ok" (with a
  * note after a colon when there is one) or "error: " and why.
  */
@@ -69,6 +85,12 @@ enum {
 	GLEAM_CTL_SERVER_REMOVE	= 8,	/* arg: HOST[:PORT] */
 	GLEAM_CTL_ASSIGN	= 9,	/* arg: "vgpuN|socket HOST[:PORT][:GPU]" */
 	GLEAM_CTL_ASSIGN_CLEAR	= 10,	/* arg: "vgpuN|socket" */
+	/*
+	 * arg: "VIA PROGRAM" (VIA: socket or vgpuN): the GPUs a new session
+	 * of PROGRAM would see now, for libnvidia-ml.so.1; binary: struct
+	 * gleam_ctl_gpus, its GPUs, then its processes.
+	 */
+	GLEAM_CTL_GPUS		= 11,
 };
 
 struct gleam_ctl_req {
@@ -78,5 +100,42 @@ struct gleam_ctl_req {
 };
 
 #define GLEAM_CTL_REPLY_MAX	(256U << 10)
+
+/* GLEAM_CTL_GPUS' answer: a header, ngpus GPUs, nprocs processes. */
+struct gleam_ctl_gpus {
+	__u32 magic;		/* GLEAM_LOCAL_MAGIC */
+	__u32 ngpus;		/* struct gleam_ctl_gpu follow */
+	__u32 nprocs;		/* then struct gleam_ctl_proc */
+	__s32 driver_version;	/* CUDA's, as the server's driver says; 0: none */
+	char why[128];		/* no GPU: why not (NUL-terminated) */
+	__u64 reserved[2];
+};
+
+#define GLEAM_CTL_GPU_F_USAGE	(1U << 0)	/* usage holds what the server said */
+#define GLEAM_CTL_GPU_F_NVML	(1U << 1)	/* nvml holds what its NVML said */
+
+struct gleam_ctl_gpu {
+	char server[128];	/* HOST[:PORT], as the client gleamd names it */
+	char backend[16];	/* "cuda" or "sim" */
+	__u32 index;		/* on its server */
+	__u32 flags;		/* GLEAM_CTL_GPU_F_* */
+	struct gleam_gpu_info info;
+	struct gleam_gpu_usage usage;
+	struct gleam_gpu_nvml nvml;
+};
+
+/* A program of this machine whose session is on one of the GPUs above. */
+#define GLEAM_CTL_PROCS_MAX	256
+
+struct gleam_ctl_proc {
+	__u32 gpu;		/* index in this answer */
+	__u32 pid;
+	char program[64];
+};
+
+_Static_assert(sizeof(struct gleam_local_why) == 256, "gleam_local_why");
+_Static_assert(sizeof(struct gleam_ctl_gpus) == 160, "gleam_ctl_gpus");
+_Static_assert(sizeof(struct gleam_ctl_gpu) == 448, "gleam_ctl_gpu");
+_Static_assert(sizeof(struct gleam_ctl_proc) == 72, "gleam_ctl_proc");
 
 #endif /* _UAPI_GLEAM_LOCAL_H */

@@ -182,10 +182,65 @@ struct gleam_gpu_usage {
 	__u32 wait_us;
 };
 
+/*
+ * Control connections only, and granted only with GLEAM_WIRE_F_USAGE: INFO
+ * goes on after the usage with one struct gleam_gpu_nvml per GPU, what
+ * NVIDIA's management library says of it (a client's libnvidia-ml.so.1
+ * answers from it).  A server without NVML (the sim) sends them with no
+ * flags set.
+ */
+#define GLEAM_WIRE_F_NVML	(1ULL << 5)
+
+#define GLEAM_NVML_F_MEM	(1U << 0)	/* mem_total, mem_used, mem_free */
+#define GLEAM_NVML_F_UTIL	(1U << 1)	/* util_gpu, util_mem */
+#define GLEAM_NVML_F_TEMP	(1U << 2)	/* temp_c */
+#define GLEAM_NVML_F_POWER	(1U << 3)	/* power_mw */
+#define GLEAM_NVML_F_PLIMIT	(1U << 4)	/* power_limit_mw */
+#define GLEAM_NVML_F_PCI	(1U << 5)	/* pci_* */
+#define GLEAM_NVML_F_FAN	(1U << 6)	/* fan_pct */
+#define GLEAM_NVML_F_PSTATE	(1U << 7)	/* pstate */
+#define GLEAM_NVML_F_CLOCKS	(1U << 8)	/* clock_* */
+#define GLEAM_NVML_F_PERSIST	(1U << 9)	/* persistence */
+#define GLEAM_NVML_F_CMODE	(1U << 10)	/* compute_mode */
+#define GLEAM_NVML_F_CC		(1U << 11)	/* cc_major, cc_minor */
+#define GLEAM_NVML_F_DRIVER	(1U << 12)	/* driver_version */
+
+struct gleam_gpu_nvml {
+	__u32 flags;		/* GLEAM_NVML_F_*: the fields NVML answered */
+	__u32 temp_c;
+	__u64 mem_total;	/* bytes */
+	__u64 mem_used;
+	__u64 mem_free;
+	__u32 power_mw;
+	__u32 power_limit_mw;
+	__u32 util_gpu;		/* percent */
+	__u32 util_mem;
+	__u32 fan_pct;
+	__u32 pstate;		/* 0 (P0) .. 15 */
+	__u32 clock_sm_mhz;
+	__u32 clock_mem_mhz;
+	__u32 clock_sm_max_mhz;
+	__u32 clock_mem_max_mhz;
+	__u32 pci_domain;
+	__u32 pci_bus;
+	__u32 pci_device;
+	__u32 pci_device_id;	/* device << 16 | vendor */
+	__u32 pci_subsystem_id;
+	__u32 persistence;	/* 0 or 1 */
+	__u32 compute_mode;	/* NVML's nvmlComputeMode_t */
+	__u32 cc_major;
+	__u32 cc_minor;
+	__u32 reserved0;	/* zero */
+	char driver_version[32];	/* "580.159", NUL-terminated */
+	__u64 reserved[2];	/* zero */
+};
+
 struct gleam_wire_error {
 	__s32 err;		/* negative errno */
 	__u32 reserved;
 	char msg[120];
 };
+
+_Static_assert(sizeof(struct gleam_gpu_nvml) == 160, "gleam_gpu_nvml");
 
 #endif /* _UAPI_GLEAM_WIRE_H */

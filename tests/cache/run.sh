@@ -91,7 +91,7 @@ if run_upload warm 1 8; then
 fi
 
 # 2b. Another client gleamd, which has sent nothing yet, finds them too.
-"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$TMP/other.sock" \
+"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$TMP/other.sock" --state-dir "$(dirname "$TMP/other.sock")" \
 	>>"$TMP/client2.log" 2>&1 &
 C2PID=$!
 GLEAM_SOCKET=$TMP/other.sock poll 100 "" "$BIN/gleamctl" status

@@ -47,7 +47,7 @@ FUZZ_CFLAGS_control := $(FUZZ_CFLAGS_wire)
 FUZZ_LIBS_wire   := -luring -lzstd $(GLEAMD_NL_LIBS) $(CACHE_LIBS)
 FUZZ_LIBS_control := $(FUZZ_LIBS_wire)
 
-$(FUZZ_DIR)/fuzz_%: $(GEN_DIR)/.stamp
+$(FUZZ_DIR)/fuzz_%: $(GEN_DIR)/.stamp | $(GEN_DIR)/gleam_version.h
 	@mkdir -p $(FUZZ_DIR)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_CFLAGS_$*) -o $@ $(FUZZ_SRC_$*) $(FUZZ_LIBS_$*) -ldl -lm
 

@@ -123,9 +123,16 @@ static void check(void)
 	}
 }
 
-/* What gleamd sent the peer on the socket itself: acks, with a ring. */
+/*
+ * What gleamd sent the peer on the socket itself: acks, with a ring, and
+ * the reason a session is not served (struct gleam_local_why).
+ */
 static void drain_app(struct conn *c)
 {
+	union {
+		struct gleam_local_ack ack;
+		struct gleam_local_why why;
+	} m;
 	struct gleam_local_ack ack;
 	ssize_t n;
 	int fd;
@@ -133,12 +140,18 @@ static void drain_app(struct conn *c)
 	if (c->app < 0)
 		return;
 	for (;;) {
-		n = recv(c->app, &ack, 0, MSG_DONTWAIT | MSG_PEEK);
+		n = recv(c->app, &m, 0, MSG_DONTWAIT | MSG_PEEK);
 		if (n < 0)
 			return;
-		n = gl_recv_fd(c->app, &ack, sizeof(ack), &fd);
+		n = gl_recv_fd(c->app, &m, sizeof(m), &fd);
 		if (n <= 0)
 			return;
+		if (n == sizeof(m.why) && m.why.magic == GLEAM_LOCAL_WHY_MAGIC) {
+			if (fd >= 0 || m.why.status >= 0 || !memchr(m.why.msg, 0, sizeof(m.why.msg)))
+				FZ_FAIL("a malformed reason");
+			continue;
+		}
+		memcpy(&ack, &m, sizeof(ack));
 		if (n != sizeof(ack) || ack.magic != GLEAM_LOCAL_MAGIC || ack.status > 0 ||
 		    (!ack.status) != (fd >= 0))
 			FZ_FAIL("a malformed ack");

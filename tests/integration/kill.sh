@@ -48,7 +48,7 @@ start_server() {
 }
 
 start_client() {
-	"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$GLEAM_SOCKET" --resume "$RESUME" \
+	"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$GLEAM_SOCKET" --state-dir "$(dirname "$GLEAM_SOCKET")" --resume "$RESUME" \
 		>>"$TMP/client.log" 2>&1 &
 	CPID=$!
 	disown $CPID
@@ -321,5 +321,5 @@ held_case "a client started on a local socket nobody answers takes it over" \
 	's = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
 s.bind(sys.argv[1]); s.listen(8); time.sleep(8)' "$HSOCK" \
 	'GLEAM_SOCKET=$HSOCK "$BIN/gleamctl" status' \
-	"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$HSOCK"
+	"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$HSOCK" --state-dir "$(dirname "$HSOCK")"
 summary

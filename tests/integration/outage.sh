@@ -61,7 +61,7 @@ way_start() {
 	"$BIN/linkem" --listen "127.0.0.1:$((base + 1))" --connect "127.0.0.1:$base" \
 		--rate 1gbit --delay 250us --control "$dir/linkem.ctl" >>"$dir/linkem.log" 2>&1 &
 	echo $! >>"$dir/pids"
-	"$BIN/gleamd" client --server "127.0.0.1:$((base + 1))" --socket "$dir/gleamd.sock" \
+	"$BIN/gleamd" client --server "127.0.0.1:$((base + 1))" --socket "$dir/gleamd.sock" --state-dir "$(dirname "$dir/gleamd.sock")" \
 		--keepalive $KEEP --resume $GRACE >>"$dir/client.log" 2>&1 &
 	echo $! >>"$dir/pids"
 	for _ in $(seq 200); do

@@ -27,7 +27,7 @@ SPID=$!
 "$BIN/linkem" --listen "127.0.0.1:$LPORT" --connect "127.0.0.1:$PORT" --rate 1gbit \
 	--delay 250us --control "$CTL" >>"$TMP/linkem.log" 2>&1 &
 LKPID=$!
-"$BIN/gleamd" client --server "127.0.0.1:$LPORT" --socket "$GLEAM_SOCKET" --keepalive 2 \
+"$BIN/gleamd" client --server "127.0.0.1:$LPORT" --socket "$GLEAM_SOCKET" --state-dir "$(dirname "$GLEAM_SOCKET")" --keepalive 2 \
 	--resume 8 >>"$TMP/client.log" 2>&1 &
 CPID=$!
 trap 'kill $LKPID 2>/dev/null; cleanup' EXIT

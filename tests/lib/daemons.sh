@@ -44,7 +44,7 @@ start() {
 		>>"$TMP/server.log" 2>&1 &
 	SPID=$!
 	poll 100 "" "$BIN/gleamctl" server-info "127.0.0.1:$PORT"
-	"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$GLEAM_SOCKET" \
+	"$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$GLEAM_SOCKET" --state-dir "$(dirname "$GLEAM_SOCKET")" \
 		>>"$TMP/client.log" 2>&1 &
 	CPID=$!
 	poll 100 "" "$BIN/gleamctl" status

@@ -34,6 +34,8 @@ static void setup(void)
 	ck_assert_int_eq(config_set(&cfg, "server", "127.0.0.1:9001"), 0);
 	ck_assert_int_eq(config_set(&cfg, "server", "127.0.0.1:9002"), 0);
 	ck_assert_int_eq(config_set(&cfg, "state-dir", dir), 0);
+	/* The system's socket: its state file is client.state (others' are named for theirs). */
+	ck_assert_int_eq(config_set(&cfg, "socket", "/run/gleam/gleamd.sock"), 0);
 	sched_init(&cfg);
 }
 
@@ -260,6 +262,12 @@ START_TEST(test_pins_and_state)
 
 	up(0, 1);
 	up(1, 5);
+	/* Server 1 has two GPUs: GPU 1 may be pinned, GPU 2 may not. */
+	ck_assert(sched_on_info(sched_server(1), buf,
+				(uint32_t)info(buf, 2, 0, 0, 0, 16ULL << 30, 0), gl_now_ns()));
+	ck_assert_int_eq(sched_assign("vgpu2", "127.0.0.1:9002:2", err, sizeof(err)), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(err, "has 2 GPU(s)"));
+	err[0] = 0;
 	ck_assert_int_eq(sched_assign("vgpu2", "127.0.0.1:9002:1", err, sizeof(err)), 0);
 	ck_assert_int_eq(sched_assign("socket", "127.0.0.1:9002", err, sizeof(err)), 0);
 	ck_assert_int_eq(sched_assign("vgpu2", "127.0.0.1:9999", err, sizeof(err)), -ENOENT);
