@@ -51,6 +51,13 @@ struct csess {
 	struct vgpu_link vl;		/* a /dev/vgpuN session: its id */
 	char via[16];			/* "socket" or the node's name */
 	/*
+	 * A hello that came while no server could be used: held, unanswered,
+	 * while the servers are tried once more (sched_retry_now), then
+	 * served or refused.
+	 */
+	uint64_t held_until;		/* ns; 0: not held */
+	unsigned int ring_shift;
+	/*
 	 * Reaching the server: the first time, and again after the session's
 	 * connection dropped.  An attempt connects and sends a hello (of kind
 	 * RESUME once the session has a token); it ends when the server
@@ -681,6 +688,15 @@ static void tell_app(struct csess *s, int err, const char *why)
 		gl_dbg("session %llu: its program is gone already", (unsigned long long)s->id);
 }
 
+/*
+ * How long a hello waits for a counted-out server to be tried again: a
+ * connection on a LAN is made or refused in milliseconds, a lookup and a
+ * SYN to a host that is gone take longer.
+ */
+#define HELLO_HOLD_NS	1500000000ull
+
+static void serve_hello(struct csess *s);
+
 /* The first message on a local connection: a session or gleamctl. */
 static void local_hello(struct csess *s, int n)
 {
@@ -690,7 +706,6 @@ static void local_hello(struct csess *s, int n)
 	socklen_t clen = sizeof(cred);
 	unsigned int shift = cl.cfg->ring_shift;
 	char why[200];
-	int fd = -1, err;
 
 	if (n != (int)sizeof(h)) {
 		bridge_close(&s->b);
@@ -720,16 +735,52 @@ static void local_hello(struct csess *s, int n)
 		s->control = true;
 		return;
 	}
-	if (sched_refuse(s->via, why, sizeof(why))) {
-		ack.status = -EHOSTUNREACH;
-		gl_send_fd(s->b.bell, &ack, sizeof(ack), -1);
-		tell_app(s, ack.status, why);
-		bridge_close(&s->b);
-		return;
-	}
 	if (h.sq_shift)
 		shift = MAX(22u, MIN(h.sq_shift, (unsigned int)GLEAM_RING_MAX_SHIFT));
-	fd = gl_ring_memfd(shift, shift);
+	s->ring_shift = shift;
+	if (sched_refuse(s->via, why, sizeof(why))) {
+		sched_retry_now(s->via);
+		s->held_until = gl_now_ns() + HELLO_HOLD_NS;
+		return;
+	}
+	serve_hello(s);
+}
+
+/* Refuse a held hello: its program's cuInit fails with the reason. */
+static void refuse_hello(struct csess *s, const char *why)
+{
+	struct gleam_local_ack ack = { .magic = GLEAM_LOCAL_MAGIC, .status = -EHOSTUNREACH };
+
+	s->held_until = 0;
+	gl_send_fd(s->b.bell, &ack, sizeof(ack), -1);
+	tell_app(s, ack.status, why);
+	bridge_close(&s->b);
+}
+
+/* Held hellos: served once a server can be used, refused when the hold ends. */
+static void held_hellos(uint64_t now)
+{
+	char why[200];
+
+	for (struct csess *s = cl.sessions; s; s = s->next) {
+		if (!s->held_until || s->b.closing)
+			continue;
+		if (!sched_refuse(s->via, why, sizeof(why))) {
+			s->held_until = 0;
+			serve_hello(s);
+		} else if (now >= s->held_until) {
+			refuse_hello(s, why);
+		}
+	}
+}
+
+/* A program's session: its ring, the ack that hands it over, its server. */
+static void serve_hello(struct csess *s)
+{
+	struct gleam_local_ack ack = { .magic = GLEAM_LOCAL_MAGIC };
+	int fd, err;
+
+	fd = gl_ring_memfd(s->ring_shift, s->ring_shift);
 	if (fd >= 0) {
 		/* Sealed: the application cannot shrink it under gleamd. */
 		fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
@@ -1376,6 +1427,7 @@ static void on_sched(void)
 	/* Stopping: no new connection to any server. */
 	if (g_loop.quit)
 		return;
+	held_hellos(now);
 	/* Sessions reaching their server: on this tick, so that attempts come on time. */
 	for (s = cl.sessions; s; s = next) {
 		next = s->next;

@@ -1131,6 +1131,28 @@ static void say_down(char *buf, size_t len, const struct server *s, bool first)
 			 s->why[0] ? s->why : "not reached yet");
 }
 
+/*
+ * A program asks for a session while every server it may use is counted
+ * out: try those servers again now rather than at their next backoff, so
+ * that a link that came back serves the program (sched_refuse then says
+ * false) and one still down refuses it within a second or two.
+ */
+void sched_retry_now(const char *via)
+{
+	const struct sched_pin *pin = pin_for(via);
+	uint64_t now = gl_now_ns();
+
+	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+		struct server *s = &sc.srv[i];
+
+		if (!s->used || s->removed || s->state != SRV_DOWN || s->conn)
+			continue;
+		if (pin && find(pin->server) != s)
+			continue;
+		s->retry_at = MIN(s->retry_at, now);
+	}
+}
+
 bool sched_refuse(const char *via, char *why, size_t len)
 {
 	const struct sched_pin *pin = pin_for(via);

@@ -148,6 +148,7 @@ void sched_preview(const char *program, const char *via, struct sched_choice *c)
  * ago waits for it instead, as a dropped session does.
  */
 bool sched_refuse(const char *via, char *why, size_t len);
+void sched_retry_now(const char *via);
 /*
  * A session's own connection to s answered: s is reachable, whatever its
  * control connection says (it may be retrying after a drop the session's

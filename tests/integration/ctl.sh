@@ -112,6 +112,20 @@ fi
 C0=$!
 for _ in $(seq 100); do "$CTL" status >/dev/null 2>&1 && break; sleep 0.05; done
 fast_fail "no reachable server" "127.0.0.1:$DOWN (Connection refused)"
+# The server comes up: the next program is served at once, not after the
+# client gleamd's next attempt (up to 4 s away).
+"$BIN/gleamd" server --listen "127.0.0.1:$DOWN" --backend sim >>"$TMP/server0.log" 2>&1 &
+S0=$!
+for _ in $(seq 100); do
+	"$BIN/gleamctl" server-info "127.0.0.1:$DOWN" >/dev/null 2>&1 && break
+	sleep 0.05
+done
+prog
+[ $prc = 0 ] && grep -q '^device 0:' "$TMP/prog.out" && awk "BEGIN { exit !($secs < 3) }" &&
+	ok "a server that came up serves the next program at once ($secs s)" ||
+	bad "a server that came up: exit $prc in $secs s: $(tr '\n' ' ' <"$TMP/prog.err")"
+kill $S0
+wait $S0 2>/dev/null
 kill $C0
 wait $C0 2>/dev/null
 [ -e "$GLEAM_SOCKET" ] && bad "SIGTERM left the socket behind" || ok "SIGTERM: the client gleamd removed its socket"
