@@ -2,14 +2,14 @@
 # libzstd (the sim reads compressed fat binaries) are linked statically: GPU
 # machines need not have them installed.
 # The sim backend (broker/sim.h): its core, memory, modules, streams, pools,
-# arrays, host functions, test kernels, graphs built node by node and JIT
-# linking.
+# arrays, host functions, virtual memory and peers, test kernels, graphs
+# built node by node and JIT linking.
 SIM_SRCS := broker/sim_core.c broker/sim_memory.c broker/sim_module.c broker/sim_stream.c \
-	broker/sim_pool.c broker/sim_array.c broker/sim_host.c broker/sim_kernels.c \
+	broker/sim_pool.c broker/sim_array.c broker/sim_host.c broker/sim_vmm.c broker/sim_kernels.c \
 	broker/sim_graph.c broker/sim_link.c
 GLEAMD_SRCS := broker/main.c broker/config.c broker/bridge.c broker/client.c broker/server.c \
 	broker/worker.c broker/wk_custom.c broker/wk_array.c broker/wk_host.c broker/wk_output.c \
-	broker/wk_graph.c broker/wk_link.c \
+	broker/wk_vmm.c broker/wk_graph.c broker/wk_link.c \
 	broker/backend_cuda.c $(SIM_SRCS) \
 	broker/server_probe.c broker/cache.c broker/nameset.c broker/chunk.c broker/hashpool.c broker/cluster_probe.c
 # /dev/vgpuN sessions: the helpers of kmod/user/, and libnl-genl-3 for the

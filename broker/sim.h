@@ -14,7 +14,8 @@
  * sim_stream.c streams, events, stream capture and graphs; sim_graph.c
  * graphs built node by node; sim_link.c JIT linking; sim_pool.c the
  * stream-ordered allocator and memory pools; sim_host.c host functions
- * and stream callbacks; sim_kernels.c the test kernels.
+ * and stream callbacks; sim_vmm.c virtual memory management, peer copies
+ * and peer access; sim_kernels.c the test kernels.
  */
 #ifndef GLEAM_SIM_H
 #define GLEAM_SIM_H
@@ -123,7 +124,15 @@ struct sim_alloc {
 	uint64_t base, size;
 	struct sim_pool *pool;	/* the stream-ordered allocator's, or NULL */
 	bool graph;		/* freed in a capture: its graph's, freed with it */
+	unsigned char vmm;	/* SIM_VMM_*: a mapping of sim_vmm.c's, no allocation */
 };
+
+/*
+ * A mapping of the virtual memory functions: one no device may access
+ * yet, or one it may.  Mappings that lie side by side are one range.
+ */
+#define SIM_VMM_NOACCESS	1
+#define SIM_VMM_MAPPED		2
 
 /*
  * The worker's sim: its current context, each device's primary context,
@@ -254,6 +263,9 @@ long sim_alloc_at(CUdeviceptr d);
 CUresult sim_free_at(long i);
 CUresult sim_dtod(CUdeviceptr dst, CUdeviceptr src, size_t n);
 CUresult sim_set_n(CUdeviceptr dst, uint32_t v, size_t n, unsigned int w);
+/* An entry of sim.a, kept in order by base; 0 or -1 without memory. */
+int sim_alloc_insert(const struct sim_alloc *e);
+void sim_alloc_remove(long i);
 
 /* sim_module.c: launches. */
 CUresult sim_run_kernel(struct sim_func *f, const unsigned int g[3], const unsigned int b[3],

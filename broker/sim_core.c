@@ -390,6 +390,10 @@ static const struct { int a, v; } sim_attrs[] = {
 	{ CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS, 1 },
 	{ CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, 1 },
 	{ CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, 1 },
+	{ CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY, 1 },
+	/* The virtual memory functions (sim_vmm.c), device memory only. */
+	{ CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, 1 },
+	{ CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, 1 },
 };
 
 void sim_dev_attrs(int32_t *attr)
@@ -499,17 +503,33 @@ struct gl_backend gl_backend_sim_rw = {
 
 /* ---- what the CUDA runtime asks beyond the above ---- */
 
-/* The sim's devices have no peers, and none is a peer of itself. */
+/*
+ * The sim's devices share the worker's memory: any two of them are peers
+ * (sim_vmm.c copies between them), and none is a peer of itself.
+ */
 CUresult sim_cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer)
 {
 	if (!sim_dev_ok(dev) || !sim_dev_ok(peer))
 		return CUDA_ERROR_INVALID_DEVICE;
-	*can = 0;
+	*can = dev != peer;
 	return CUDA_SUCCESS;
 }
 
 CUresult sim_cuDeviceGetP2PAttribute(int *v, CUdevice_P2PAttribute a, CUdevice src, CUdevice dst)
 {
-	/* Two devices that are peers are needed, and the sim has none. */
-	return CUDA_ERROR_INVALID_DEVICE;
+	if (!sim_dev_ok(src) || !sim_dev_ok(dst) || src == dst)
+		return CUDA_ERROR_INVALID_DEVICE;
+	switch (a) {
+	case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK:
+	case CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED:
+		*v = 0;
+		return CUDA_SUCCESS;
+	case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED:
+	case CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED:
+	case CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED:
+		*v = 1;
+		return CUDA_SUCCESS;
+	default:
+		return CUDA_ERROR_INVALID_VALUE;
+	}
 }

@@ -19,44 +19,75 @@ static long find_le(uint64_t p)
 	return gl_find_le(sim.a, sim.n, sizeof(sim.a[0]), p);
 }
 
-/* Host view of [p, p + len) when it lies inside one allocation. */
+/*
+ * Host view of [p, p + len) when it lies inside one allocation, or runs
+ * through mappings of the virtual memory functions that lie side by side
+ * (in the worker's address space as on a GPU's).
+ */
 void *sim_mem(void *be, uint64_t p, uint64_t len)
 {
 	long i = find_le(p);
+	uint64_t end = p + len;
 
 	(void)be;
-	if (i < 0 || p - sim.a[i].base > sim.a[i].size || len > sim.a[i].size - (p - sim.a[i].base))
+	if (i < 0 || p - sim.a[i].base > sim.a[i].size || end < p ||
+	    sim.a[i].vmm == SIM_VMM_NOACCESS)
 		return NULL;
+	while (end - sim.a[i].base > sim.a[i].size) {
+		if (sim.a[i].vmm != SIM_VMM_MAPPED || (size_t)i + 1 >= sim.n ||
+		    sim.a[i + 1].base != sim.a[i].base + sim.a[i].size ||
+		    sim.a[i + 1].vmm != SIM_VMM_MAPPED)
+			return NULL;
+		i++;
+	}
 	return (void *)(uintptr_t)p;
+}
+
+int sim_alloc_insert(const struct sim_alloc *e)
+{
+	long i;
+
+	if (sim.n == sim.cap) {
+		size_t cap = sim.cap ? 2 * sim.cap : 64;
+		struct sim_alloc *a = realloc(sim.a, cap * sizeof(*a));
+
+		if (!a)
+			return -1;
+		sim.a = a;
+		sim.cap = cap;
+	}
+	i = find_le(e->base) + 1;
+	memmove(&sim.a[i + 1], &sim.a[i], (sim.n - (size_t)i) * sizeof(sim.a[0]));
+	sim.a[i] = *e;
+	sim.n++;
+	return 0;
+}
+
+void sim_alloc_remove(long i)
+{
+	memmove(&sim.a[i], &sim.a[i + 1], (sim.n - (size_t)i - 1) * sizeof(sim.a[0]));
+	sim.n--;
 }
 
 CUresult sim_alloc_mem(CUdeviceptr *dptr, size_t size, struct sim_pool *pool)
 {
+	struct sim_alloc e = { .size = size, .pool = pool };
 	void *p;
-	long i;
 
 	CTX_OK();
 	if (!size)
 		return CUDA_ERROR_INVALID_VALUE;
 	if (size > SIM_MEM_TOTAL || sim.used > SIM_MEM_TOTAL - size)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	if (sim.n == sim.cap) {
-		size_t cap = sim.cap ? 2 * sim.cap : 64;
-		struct sim_alloc *a = realloc(sim.a, cap * sizeof(*a));
-
-		if (!a)
-			return CUDA_ERROR_OUT_OF_MEMORY;
-		sim.a = a;
-		sim.cap = cap;
-	}
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 		 -1, 0);
 	if (p == MAP_FAILED)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	i = find_le((uint64_t)(uintptr_t)p) + 1;
-	memmove(&sim.a[i + 1], &sim.a[i], (sim.n - (size_t)i) * sizeof(sim.a[0]));
-	sim.a[i] = (struct sim_alloc){ (uint64_t)(uintptr_t)p, size, pool };
-	sim.n++;
+	e.base = (uint64_t)(uintptr_t)p;
+	if (sim_alloc_insert(&e)) {
+		munmap(p, size);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
 	sim.used += size;
 	if (pool)
 		sim_pool_take(pool, size);
@@ -69,12 +100,12 @@ CUresult sim_cuMemAlloc(CUdeviceptr *dptr, size_t size)
 	return sim_alloc_mem(dptr, size, NULL);
 }
 
-/* The allocation at d, or -1. */
+/* The allocation at d, or -1 (a mapping of the virtual memory functions is none). */
 long sim_alloc_at(CUdeviceptr d)
 {
 	long i = find_le(d);
 
-	return i >= 0 && sim.a[i].base == d ? i : -1;
+	return i >= 0 && sim.a[i].base == d && !sim.a[i].vmm ? i : -1;
 }
 
 /* Memory a graph freed is not the program's to free again. */
@@ -95,8 +126,7 @@ CUresult sim_free_at(long i)
 	sim.used -= sim.a[i].size;
 	if (sim.a[i].pool)
 		sim_pool_give(sim.a[i].pool, sim.a[i].size);
-	memmove(&sim.a[i], &sim.a[i + 1], (sim.n - (size_t)i - 1) * sizeof(sim.a[0]));
-	sim.n--;
+	sim_alloc_remove(i);
 	return CUDA_SUCCESS;
 }
 

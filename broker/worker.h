@@ -114,6 +114,7 @@ struct worker {
 	bool captured;		/* a capture was begun: a stream may be capturing */
 	bool kept_error;	/* the last creation's failure is kept with its handle */
 	struct wk_levels *levels;	/* mipmapped arrays' levels handed out (wk_array.c) */
+	struct wk_twins *twins;		/* mapped and managed memory kept in step (wk_vmm.c) */
 };
 
 /* One record in replay. */

@@ -50,6 +50,8 @@ static size_t obj_size(unsigned int kind)
 		return shim_gnode_size();
 	case GL_H_LINK:
 		return shim_link_size();
+	case GL_H_MEMHANDLE:
+		return sizeof(struct shim_vmh);
 	default:
 		return sizeof(struct shim_obj);
 	}
@@ -184,10 +186,17 @@ CUresult shim_stream_id(CUstream s, int per_thread, __u64 *id)
 /*
  * What the server's GPU can do with its own machine's memory, it cannot do
  * with this one's: a kernel there cannot read this process's pageable
- * memory, share its page tables, make atomics coherent with its CPU or
- * reach managed memory (which Gleam does not offer).  Those attributes say
- * so here, whatever the server's driver answered, so that a program (or
- * cudart, which asks before a copy or a capture) does not count on them.
+ * memory, share its page tables or make atomics coherent with its CPU.
+ * Managed memory and mapped page-locked memory are offered (twin.c) where
+ * the server has the virtual memory functions they are built of, but
+ * kept in step at synchronisations only: the GPU and this process may not
+ * use managed memory at the same time, and the process does not reach it
+ * directly while the GPU may (concurrent and direct managed access are
+ * 0); a registered range's device address may differ from its own.  And
+ * no handle this machine could share reaches memory on the server
+ * (cuMemExportToShareableHandle).  The attributes say so here, whatever
+ * the server's driver answered, so that a program (or cudart, which asks
+ * before a copy or a capture) does not count on more.
  */
 static void host_reach(int32_t *attr)
 {
@@ -196,14 +205,25 @@ static void host_reach(int32_t *attr)
 		CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES,
 		CU_DEVICE_ATTRIBUTE_HOST_NATIVE_ATOMIC_SUPPORTED,
 		CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM,
-		CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY,
 		CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS,
 		CU_DEVICE_ATTRIBUTE_DIRECT_MANAGED_MEM_ACCESS_FROM_HOST,
+		CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED,
+		CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_HANDLE_SUPPORTED,
+		CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_WIN32_KMT_HANDLE_SUPPORTED,
+		CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_FABRIC_SUPPORTED,
 	};
+	static const CUdevice_attribute twins[] = {
+		CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY,
+		CU_DEVICE_ATTRIBUTE_CAN_MAP_HOST_MEMORY,
+	};
+	bool vmm = attr[CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED] == 1;
 
 	for (size_t i = 0; i < sizeof(none) / sizeof(none[0]); i++)
 		if (attr[none[i]] != GLEAM_ATTR_INVALID)
 			attr[none[i]] = 0;
+	for (size_t i = 0; i < sizeof(twins) / sizeof(twins[0]); i++)
+		if (attr[twins[i]] != GLEAM_ATTR_INVALID && !vmm)
+			attr[twins[i]] = 0;
 }
 
 static void shim_init_once(void)

@@ -18,6 +18,7 @@ struct alloc {
 	uint64_t extent;	/* a piece of a slab: the bytes it holds there; 0: none */
 	CUmemoryPool pool;	/* the stream-ordered allocator's, or NULL */
 	uint64_t buffer_id;	/* CU_POINTER_ATTRIBUTE_BUFFER_ID: never reused */
+	unsigned int flags;	/* SHIM_RANGE_*: 0 for cuMemAlloc's and the globals */
 };
 
 static _Atomic uint64_t buffer_ids;
@@ -47,16 +48,53 @@ static long find_le(uint64_t p)
 	return gl_find_le(dev_allocs.a, dev_allocs.n, sizeof(dev_allocs.a[0]), p);
 }
 
-static int alloc_add_piece(uint64_t base, uint64_t size, uint64_t ctx, CUmemoryPool pool,
-			   uint64_t extent);
+static int alloc_insert(uint64_t base, uint64_t size, uint64_t ctx, CUmemoryPool pool,
+			uint64_t extent, unsigned int flags);
 
 static int alloc_add(uint64_t base, uint64_t size, uint64_t ctx, CUmemoryPool pool)
 {
-	return alloc_add_piece(base, size, ctx, pool, 0);
+	return alloc_insert(base, size, ctx, pool, 0, 0);
 }
 
 static int alloc_add_piece(uint64_t base, uint64_t size, uint64_t ctx, CUmemoryPool pool,
 			   uint64_t extent)
+{
+	return alloc_insert(base, size, ctx, pool, extent, 0);
+}
+
+/* Mappings and twins belong to no context: they outlive the one they were made in. */
+int shim_mem_range_add(uint64_t base, uint64_t size, unsigned int flags)
+{
+	return alloc_insert(base, size, 0, NULL, 0, flags);
+}
+
+void shim_mem_range_flags(uint64_t base, unsigned int flags)
+{
+	long i;
+
+	pthread_mutex_lock(&dev_allocs.lock);
+	i = find_le(base);
+	if (i >= 0 && dev_allocs.a[i].base == base && dev_allocs.a[i].flags)
+		dev_allocs.a[i].flags = flags;
+	pthread_mutex_unlock(&dev_allocs.lock);
+}
+
+void shim_mem_range_del(uint64_t base)
+{
+	long i;
+
+	pthread_mutex_lock(&dev_allocs.lock);
+	i = find_le(base);
+	if (i >= 0 && dev_allocs.a[i].base == base && dev_allocs.a[i].flags) {
+		memmove(&dev_allocs.a[i], &dev_allocs.a[i + 1],
+			(dev_allocs.n - (size_t)i - 1) * sizeof(struct alloc));
+		dev_allocs.n--;
+	}
+	pthread_mutex_unlock(&dev_allocs.lock);
+}
+
+static int alloc_insert(uint64_t base, uint64_t size, uint64_t ctx, CUmemoryPool pool,
+			uint64_t extent, unsigned int flags)
 {
 	long i;
 
@@ -76,7 +114,7 @@ static int alloc_add_piece(uint64_t base, uint64_t size, uint64_t ctx, CUmemoryP
 	memmove(&dev_allocs.a[i + 1], &dev_allocs.a[i],
 		(dev_allocs.n - (size_t)i) * sizeof(struct alloc));
 	dev_allocs.a[i] = (struct alloc){ base, size, ctx, extent, pool,
-					  atomic_fetch_add(&buffer_ids, 1) + 1 };
+					  atomic_fetch_add(&buffer_ids, 1) + 1, flags };
 	dev_allocs.n++;
 	pthread_mutex_unlock(&dev_allocs.lock);
 	return 0;
@@ -100,20 +138,41 @@ void shim_mem_forget_ctx(uint64_t ctx)
 /*
  * The driver refuses a copy or fill outside its allocations at the call;
  * the shim knows every allocation and module global, so it refuses them
- * here too rather than let the error surface later.
+ * here too rather than let the error surface later.  Mappings of the
+ * virtual memory functions that lie side by side are one range to the
+ * GPU, and a range may run from one into the next; a mapping no device
+ * may access yet is refused.  A range in mapped or managed memory says so
+ * (shim_twin_touched): the call's record must see this process's writes,
+ * and may change what the process reads there.
  */
 CUresult shim_check_range(CUdeviceptr p, size_t len)
 {
 	CUresult r = CUDA_ERROR_INVALID_VALUE;
+	const struct alloc *a;
+	uint64_t end = p + len;
 	long i;
 
 	if (!len)
 		return CUDA_SUCCESS;
+	if (end < p)
+		return r;
 	pthread_mutex_lock(&dev_allocs.lock);
 	i = find_le(p);
-	if (i >= 0 && p - dev_allocs.a[i].base < dev_allocs.a[i].size &&
-	    len <= dev_allocs.a[i].size - (p - dev_allocs.a[i].base))
-		r = CUDA_SUCCESS;
+	a = i >= 0 ? &dev_allocs.a[i] : NULL;
+	if (!a || p - a->base >= a->size || (a->flags & SHIM_RANGE_NOACCESS))
+		goto out;
+	if (a->flags & SHIM_RANGE_TWIN)
+		shim_twin_touched = true;
+	while (end - a->base > a->size) {
+		const struct alloc *next = a + 1;
+
+		if (!(a->flags & SHIM_RANGE_VMM) || (size_t)(next - dev_allocs.a) >= dev_allocs.n ||
+		    next->base != a->base + a->size || (next->flags & ~SHIM_RANGE_VMM))
+			goto out;
+		a = next;
+	}
+	r = CUDA_SUCCESS;
+out:
 	pthread_mutex_unlock(&dev_allocs.lock);
 	return r;
 }
@@ -277,7 +336,7 @@ static CUresult alloc_forget_entry(CUdeviceptr dptr, struct alloc *gone)
 
 	pthread_mutex_lock(&dev_allocs.lock);
 	i = find_le(dptr);
-	if (i < 0 || dev_allocs.a[i].base != dptr) {
+	if (i < 0 || dev_allocs.a[i].base != dptr || dev_allocs.a[i].flags) {
 		pthread_mutex_unlock(&dev_allocs.lock);
 		return CUDA_ERROR_INVALID_VALUE;
 	}
@@ -379,6 +438,9 @@ CUresult shim_cuMemFree(CUdeviceptr dptr)
 	if (r)
 		return r;
 	if (!dptr)
+		return CUDA_SUCCESS;
+	/* Managed memory is freed as any allocation is. */
+	if (atomic_load(&shim_twins) && shim_twin_free(SHIM_TWIN_MANAGED, dptr))
 		return CUDA_SUCCESS;
 	return free_range(&c, dptr);
 }
@@ -806,6 +868,14 @@ static CUresult pool_free(const struct alloc *a)
 
 /* ---- host memory ---- */
 
+/*
+ * Page-locked memory is ordinary memory here, where there is no GPU to
+ * pin it for.  Mapped into the device's address space
+ * (CU_MEMHOSTALLOC_DEVICEMAP), it is a twin (twin.c): device memory of
+ * the session's at the very address of these pages, kept in step with
+ * them, so that a kernel given the pointer reads and writes what this
+ * process does.
+ */
 CUresult shim_cuMemHostAlloc(void **pp, size_t bytesize, unsigned int flags)
 {
 	struct host_alloc *h;
@@ -822,7 +892,16 @@ CUresult shim_cuMemHostAlloc(void **pp, size_t bytesize, unsigned int flags)
 	h = malloc(sizeof(*h));
 	if (!h)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	h->p = mmap(NULL, bytesize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (flags & CU_MEMHOSTALLOC_DEVICEMAP) {
+		r = shim_twin_new(SHIM_TWIN_MAPPED, bytesize, flags, &h->p);
+		if (r) {
+			free(h);
+			return r;
+		}
+	} else {
+		h->p = mmap(NULL, bytesize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			    -1, 0);
+	}
 	if (h->p == MAP_FAILED) {
 		free(h);
 		return CUDA_ERROR_OUT_OF_MEMORY;
@@ -859,7 +938,16 @@ CUresult shim_cuMemFreeHost(void *p)
 	pthread_mutex_unlock(&host_allocs.lock);
 	if (!h)
 		return CUDA_ERROR_INVALID_VALUE;
-	munmap(h->p, h->size);
+	/*
+	 * A mapped allocation's pages are its twin's, and go with it; one
+	 * mapped by cuMemHostGetDevicePointer loses its twin, and the pages
+	 * are unmapped here.
+	 */
+	if (!atomic_load(&shim_twins) || !shim_twin_free(SHIM_TWIN_MAPPED, (uintptr_t)h->p)) {
+		if (atomic_load(&shim_twins))
+			shim_twin_free(SHIM_TWIN_REGISTERED, (uintptr_t)h->p);
+		munmap(h->p, h->size);
+	}
 	free(h);
 	return CUDA_SUCCESS;
 }
@@ -896,25 +984,83 @@ CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p)
 	return pflags && host_alloc_flags(p, pflags) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
+/* The allocation that holds p: its start and size; false when none does. */
+static bool host_alloc_of(const void *p, void **base, size_t *size)
+{
+	bool found = false;
+
+	pthread_mutex_lock(&host_allocs.lock);
+	for (struct host_alloc *h = host_allocs.list; h; h = h->next) {
+		if ((const char *)p >= (char *)h->p && (const char *)p < (char *)h->p + h->size) {
+			*base = h->p;
+			*size = h->size;
+			found = true;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&host_allocs.lock);
+	return found;
+}
+
 /*
- * With unified addressing, which Gleam reports, the device address of
- * page-locked host memory is its host address, and that is the answer.
- * The runtime asks it of every allocation it makes with cudaHostAlloc.
- * The memory itself stays on this machine: copies from and to it work as
- * for any host memory, but a kernel that dereferences the address runs on
- * a GPU that cannot reach it and fails there (Documentation/design.md).
+ * The device address of mapped page-locked memory: its twin's, which is
+ * its host address unless the server could not place the twin there (a
+ * registered range; Documentation/design.md).  Memory allocated or
+ * registered without the mapping flag is mapped at the first question, as
+ * unified addressing maps all page-locked memory: the address handed out
+ * is one the GPU reaches, never this process's own.
  */
 CUresult shim_cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned int flags)
 {
+	struct shim_twin_info ti;
 	unsigned int f;
+	uint64_t dev;
+	size_t size;
+	void *base;
+	CUresult r;
 
-	if (!pdptr || flags || !host_alloc_flags(p, &f))
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (!pdptr || flags || !shim_host_pinned(p))
 		return CUDA_ERROR_INVALID_VALUE;
-	*pdptr = (CUdeviceptr)(uintptr_t)p;
+	if (atomic_load(&shim_twins) && shim_twin_find((uintptr_t)p, &ti) &&
+	    ti.kind != SHIM_TWIN_MANAGED && (uintptr_t)p - ti.host < ti.size) {
+		*pdptr = (CUdeviceptr)(ti.dev + ((uintptr_t)p - ti.host));
+		return CUDA_SUCCESS;
+	}
+	if (!host_alloc_of(p, &base, &size) &&
+	    !shim_host_reg_of(p, &base, &size))
+		return CUDA_ERROR_INVALID_VALUE;
+	f = 0;
+	host_alloc_flags(p, &f);
+	gl_dbg("cuMemHostGetDevicePointer: mapping %zu bytes of page-locked memory", size);
+	r = shim_twin_over(SHIM_TWIN_REGISTERED, base, size, f, &dev);
+	if (r)
+		return r;
+	*pdptr = (CUdeviceptr)(dev + ((uintptr_t)p - (uintptr_t)base));
 	return CUDA_SUCCESS;
 }
 
 /* ---- copies ---- */
+
+/* Exported entry points that cuda.h names only for per-thread stream builds. */
+CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n);
+CUresult cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s);
+
+/*
+ * A copy between device memory and mapped or managed memory given by its
+ * host address is a copy on the device, from or to the twin: the GPU's
+ * copy may be newer than these pages, and the copy must land where the
+ * GPU reads.  The twin's own rules (twin.c) keep the pages in step.
+ */
+static CUresult dtod(CUdeviceptr dst, CUdeviceptr src, size_t n, bool async, CUstream s,
+		     int per_thread)
+{
+	if (async)
+		return per_thread ? cuMemcpyDtoDAsync_v2_ptsz(dst, src, n, s) :
+				    cuMemcpyDtoDAsync_v2(dst, src, n, s);
+	return per_thread ? cuMemcpyDtoD_v2_ptds(dst, src, n) : cuMemcpyDtoD_v2(dst, src, n);
+}
 
 static CUresult htod(unsigned int fn, CUdeviceptr dst, const void *src, size_t n,
 		     CUstream stream, int per_thread)
@@ -923,8 +1069,19 @@ static CUresult htod(unsigned int fn, CUdeviceptr dst, const void *src, size_t n
 	struct shim_call c;
 	struct iovec iov;
 	size_t piece, off = 0;
+	uint64_t tdev;
+	bool twin;
 	CUresult r;
 
+	if (n && atomic_load(&shim_twins) && shim_twin_dev(src, n, &tdev)) {
+		struct shim_twin_info ti;
+
+		/* Read only, unless into a twin too: nothing to bring back after it. */
+		shim_twin_reading(!shim_twin_find(dst, &ti));
+		r = dtod(dst, tdev, n, fn == GL_FN_cuMemcpyHtoDAsync, stream, per_thread);
+		shim_twin_reading(false);
+		return r;
+	}
 	r = shim_begin(&c, fn);
 	if (r)
 		return r;
@@ -938,6 +1095,8 @@ static CUresult htod(unsigned int fn, CUdeviceptr dst, const void *src, size_t n
 	r = shim_check_range(dst, n);
 	if (r)
 		return r;
+	/* Into mapped or managed memory (twin.c): taken now, before other calls reset it. */
+	twin = shim_twin_touched;
 	if (fn == GL_FN_cuMemcpyHtoDAsync) {
 		bool staged = false;
 
@@ -954,6 +1113,8 @@ static CUresult htod(unsigned int fn, CUdeviceptr dst, const void *src, size_t n
 	if (n && (fn == GL_FN_cuMemcpyHtoD || shim_host_pinned(src)))
 		shim_host_wait_stream(fn == GL_FN_cuMemcpyHtoD ? 0 : a.hStream, gl_fn_name(fn));
 	piece = shim_piece_max();
+	shim_twin_touched = twin;
+	shim_twin_pieces(twin);
 	/*
 	 * Each piece is a copy of its own, in stream order: the worker never
 	 * holds more than one piece.  The data leaves the caller's buffer
@@ -974,6 +1135,10 @@ static CUresult htod(unsigned int fn, CUdeviceptr dst, const void *src, size_t n
 		r = shim_call(&c);
 		off += k;
 	} while (!r && off < n);
+	shim_twin_pieces(false);
+	/* Into mapped or managed memory, and complete on return: what the GPU has comes back. */
+	if (twin && !r && fn == GL_FN_cuMemcpyHtoD)
+		shim_twin_pull();
 	return r;
 }
 
@@ -999,8 +1164,11 @@ static CUresult dtoh(unsigned int fn, void *dst, CUdeviceptr src, size_t n, CUst
 {
 	struct gl_a_cuMemcpyDtoHAsync a = { .srcDevice = src, .ByteCount = n };
 	struct shim_call c;
+	uint64_t tdev;
 	CUresult r;
 
+	if (n && atomic_load(&shim_twins) && shim_twin_dev(dst, n, &tdev))
+		return dtod(tdev, src, n, fn == GL_FN_cuMemcpyDtoHAsync, stream, per_thread);
 	r = shim_begin(&c, fn);
 	if (r)
 		return r;

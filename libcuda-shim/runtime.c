@@ -22,6 +22,7 @@ CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p);
 CUresult shim_cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n, int per_thread);
 CUresult shim_cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n, int per_thread);
 CUresult shim_cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel);
+CUresult shim_cuMemHostUnregister(void *p);
 /* Exported entry points that cuda.h names only for per-thread stream builds. */
 CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n);
 CUresult cuEventRecord_ptsz(CUevent ev, CUstream s);
@@ -227,8 +228,10 @@ CUresult shim_cuStreamGetCtx_v2(CUstream s, CUcontext *pctx, CUgreenCtx *pgreen,
  * There is nothing to pin on a machine without the GPU: copies from any
  * host memory go through the ring.  Registration is kept so that what the
  * driver would say about the memory (pointer attributes, double or missing
- * registrations) is said here too.  Mapping it into the device's address
- * space cannot be done across a network, and is refused.
+ * registrations) is said here too.  Mapped into the device's address
+ * space (CU_MEMHOSTREGISTER_DEVICEMAP), the range gets a twin (twin.c):
+ * device memory of the session's, kept in step with these pages.  I/O
+ * memory cannot be mapped across a network, and is refused.
  */
 struct host_reg {
 	uintptr_t base;
@@ -268,6 +271,17 @@ bool shim_host_registered(const void *p)
 	return reg_find((uintptr_t)p, &reg);
 }
 
+bool shim_host_reg_of(const void *p, void **base, size_t *size)
+{
+	struct host_reg reg;
+
+	if (!reg_find((uintptr_t)p, &reg))
+		return false;
+	*base = (void *)reg.base;
+	*size = reg.size;
+	return true;
+}
+
 CUresult shim_cuMemHostRegister(void *p, size_t size, unsigned int flags)
 {
 	struct host_reg *h;
@@ -283,8 +297,8 @@ CUresult shim_cuMemHostRegister(void *p, size_t size, unsigned int flags)
 	if (flags & ~(unsigned int)(CU_MEMHOSTREGISTER_PORTABLE | CU_MEMHOSTREGISTER_DEVICEMAP |
 				    CU_MEMHOSTREGISTER_IOMEMORY | CU_MEMHOSTREGISTER_READ_ONLY))
 		return CUDA_ERROR_INVALID_VALUE;
-	if (flags & (CU_MEMHOSTREGISTER_DEVICEMAP | CU_MEMHOSTREGISTER_IOMEMORY))
-		return SHIM_REFUSE("cuMemHostRegister: host memory cannot be mapped into a GPU across "
+	if (flags & CU_MEMHOSTREGISTER_IOMEMORY)
+		return SHIM_REFUSE("cuMemHostRegister: I/O memory cannot be mapped into a GPU across "
 			      "the network: returning CUDA_ERROR_NOT_SUPPORTED");
 	if (!shim_cuMemHostGetFlags(&f, p) || !shim_cuMemHostGetFlags(&f, (char *)p + size - 1))
 		return CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
@@ -304,7 +318,12 @@ CUresult shim_cuMemHostRegister(void *p, size_t size, unsigned int flags)
 	h->next = regs.list;
 	regs.list = h;
 	pthread_mutex_unlock(&regs.lock);
-	return CUDA_SUCCESS;
+	if (flags & CU_MEMHOSTREGISTER_DEVICEMAP) {
+		r = shim_twin_over(SHIM_TWIN_REGISTERED, p, size, flags, NULL);
+		if (r)
+			shim_cuMemHostUnregister(p);
+	}
+	return r;
 }
 
 CUresult shim_cuMemHostUnregister(void *p)
@@ -326,6 +345,8 @@ CUresult shim_cuMemHostUnregister(void *p)
 	pthread_mutex_unlock(&regs.lock);
 	if (!h)
 		return CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+	if (atomic_load(&shim_twins))
+		shim_twin_free(SHIM_TWIN_REGISTERED, h->base);
 	free(h);
 	return CUDA_SUCCESS;
 }
@@ -339,7 +360,34 @@ struct ptr_info {
 	size_t size;
 	CUdevice dev;		/* -1: not known */
 	struct shim_ctx *ctx;	/* NULL: not known */
+	bool twin;		/* mapped or managed memory: both addresses below */
+	bool managed;
+	uint64_t devptr, hostptr;
 };
+
+/*
+ * Managed memory is device memory that the host reaches at the same
+ * address; mapped page-locked memory is host memory that kernels reach at
+ * its twin's address (twin.c).
+ */
+static bool twin_info(CUdeviceptr p, struct ptr_info *pi)
+{
+	struct shim_twin_info ti;
+	uint64_t off;
+
+	if (!atomic_load(&shim_twins) || !shim_twin_find(p, &ti))
+		return false;
+	off = p - ti.host < ti.size ? p - ti.host : p - ti.dev;
+	pi->twin = true;
+	pi->managed = ti.kind == SHIM_TWIN_MANAGED;
+	pi->type = pi->managed ? CU_MEMORYTYPE_DEVICE : CU_MEMORYTYPE_HOST;
+	pi->base = pi->managed ? ti.dev : ti.host;
+	pi->size = ti.size;
+	pi->dev = ti.devno;
+	pi->devptr = ti.dev + off;
+	pi->hostptr = ti.host + off;
+	return true;
+}
 
 static void ptr_info(CUdeviceptr p, struct ptr_info *pi)
 {
@@ -350,7 +398,9 @@ static void ptr_info(CUdeviceptr p, struct ptr_info *pi)
 
 	memset(pi, 0, sizeof(*pi));
 	pi->dev = -1;
-	if (!shim_cuMemGetAddressRange(&base, &size, p)) {
+	if (twin_info(p, pi)) {
+		/* pi is filled */
+	} else if (!shim_cuMemGetAddressRange(&base, &size, p)) {
 		pi->type = CU_MEMORYTYPE_DEVICE;
 		pi->base = base;
 		pi->size = size;
@@ -398,22 +448,32 @@ static CUresult ptr_attr(const struct ptr_info *pi, CUpointer_attribute a, CUdev
 		*(unsigned int *)data = pi->type;
 		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
-		/* Host memory has no device address: the GPU is elsewhere. */
+		/* Host memory has no device address, but for a twin's: the GPU is elsewhere. */
+		if (pi->twin) {
+			*(CUdeviceptr *)data = pi->devptr;
+			return CUDA_SUCCESS;
+		}
 		if (!dev)
 			return CUDA_ERROR_INVALID_VALUE;
 		*(CUdeviceptr *)data = p;
 		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+		if (pi->twin) {
+			*(void **)data = (void *)(uintptr_t)pi->hostptr;
+			return CUDA_SUCCESS;
+		}
 		if (dev)
 			return CUDA_ERROR_INVALID_VALUE;
 		*(void **)data = (void *)p;
 		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_IS_MANAGED:
+		*(unsigned int *)data = pi->managed;
+		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS:
 		*(unsigned int *)data = 0;
 		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_MAPPED:
-		*(unsigned int *)data = dev;
+		*(unsigned int *)data = dev || pi->twin;
 		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
 		if (!pi->size)
@@ -971,6 +1031,107 @@ CUresult shim_cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, 
 	if (!r)
 		*value = (int)o.value;
 	return r;
+}
+
+/*
+ * Peer access: which contexts may reach which peers' memory is kept here,
+ * so that what the driver refuses at the call (a peer it cannot reach,
+ * access enabled twice or never) is refused here too, and the record goes
+ * without a wait.  Ids are never reused: a pair of a destroyed context is
+ * never asked about again.
+ */
+struct peer_pair {
+	uint64_t ctx, peer;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	struct peer_pair *p;
+	size_t n, cap;
+} peers = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* The index of (ctx, peer) among the enabled pairs, or -1; lock held. */
+static long peer_find(uint64_t ctx, uint64_t peer)
+{
+	for (size_t i = 0; i < peers.n; i++)
+		if (peers.p[i].ctx == ctx && peers.p[i].peer == peer)
+			return (long)i;
+	return -1;
+}
+
+/* The current context and the peer's, both live and different, or the driver's error. */
+static CUresult peer_args(CUcontext peer_ctx, struct shim_ctx **cur, struct shim_ctx **peer)
+{
+	struct shim_obj *o;
+	CUresult r = shim_require_ctx(cur);
+
+	if (r)
+		return r;
+	r = shim_obj_get(GL_H_CTX, peer_ctx, &o);
+	if (r)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	*peer = (struct shim_ctx *)o;
+	return *peer == *cur ? CUDA_ERROR_INVALID_CONTEXT : CUDA_SUCCESS;
+}
+
+CUresult shim_cuCtxEnablePeerAccess(CUcontext peer_ctx, unsigned int flags)
+{
+	struct gl_a_cuCtxEnablePeerAccess a = { .Flags = flags };
+	struct shim_ctx *cur, *peer;
+	int can = 0;
+	CUresult r = peer_args(peer_ctx, &cur, &peer);
+
+	if (r)
+		return r;
+	if (flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (cur->dev == peer->dev)
+		return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+	r = shim_cuDeviceCanAccessPeer(&can, cur->dev, peer->dev);
+	if (r)
+		return r;
+	if (!can)
+		return CUDA_ERROR_PEER_ACCESS_UNSUPPORTED;
+	pthread_mutex_lock(&peers.lock);
+	if (peer_find(cur->o.id, peer->o.id) >= 0) {
+		pthread_mutex_unlock(&peers.lock);
+		return CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
+	}
+	if (peers.n == peers.cap) {
+		size_t cap = peers.cap ? 2 * peers.cap : 16;
+		struct peer_pair *p = realloc(peers.p, cap * sizeof(*p));
+
+		if (!p) {
+			pthread_mutex_unlock(&peers.lock);
+			return CUDA_ERROR_OUT_OF_MEMORY;
+		}
+		peers.p = p;
+		peers.cap = cap;
+	}
+	peers.p[peers.n++] = (struct peer_pair){ cur->o.id, peer->o.id };
+	pthread_mutex_unlock(&peers.lock);
+	a.peerContext = peer->o.id;
+	return shim_send(GL_FN_cuCtxEnablePeerAccess, &a, sizeof(a), NULL, 0);
+}
+
+CUresult shim_cuCtxDisablePeerAccess(CUcontext peer_ctx)
+{
+	struct gl_a_cuCtxDisablePeerAccess a = { 0 };
+	struct shim_ctx *cur, *peer;
+	CUresult r = peer_args(peer_ctx, &cur, &peer);
+	long i;
+
+	if (r)
+		return r;
+	pthread_mutex_lock(&peers.lock);
+	i = peer_find(cur->o.id, peer->o.id);
+	if (i >= 0)
+		peers.p[i] = peers.p[--peers.n];
+	pthread_mutex_unlock(&peers.lock);
+	if (i < 0)
+		return CUDA_ERROR_PEER_ACCESS_NOT_ENABLED;
+	a.peerContext = peer->o.id;
+	return shim_send(GL_FN_cuCtxDisablePeerAccess, &a, sizeof(a), NULL, 0);
 }
 
 /* ---- unified copies ---- */

@@ -74,6 +74,13 @@ struct shim_ctx {
 	/* The last record of each kind, for GLEAM_TRACE_WAITS. */
 	_Atomic unsigned int last_risky_fn;
 	_Atomic unsigned int last_fallible_fn;
+	/*
+	 * Work queued that may have written mapped or managed memory
+	 * (twin.c), counted; the count the last pull covered.  Unequal: a
+	 * synchronisation brings the GPU's writes back.
+	 */
+	_Atomic uint64_t twin_seq;
+	_Atomic uint64_t twin_pulled;
 };
 
 #define SHIM_RISKY_NONE		0ull
@@ -218,6 +225,19 @@ CUresult shim_check_array(CUarray h, size_t off, size_t len);
 /* array.c: the live array behind a handle, or the driver's error. */
 CUresult shim_array_get(CUarray h, struct shim_array **a);
 
+/*
+ * Memory handles of the virtual memory functions (vmm.c): the
+ * CUmemGenericAllocationHandle the program holds is the object's address.
+ */
+struct shim_vmh {
+	struct shim_obj o;
+	uint64_t size;
+	uint64_t gran;		/* the minimum granularity of its properties, as the server said */
+	CUmemAllocationProp prop;
+	unsigned int refs;	/* the program's: its creation and retains, less its releases */
+	unsigned int maps;	/* mappings of it */
+};
+
 /* module.c: let go of what a module or library kept of its image. */
 void shim_module_put(struct shim_module *m);
 /* module.c: each kernel of a module as a function, to fn; how many. */
@@ -293,6 +313,18 @@ CUresult shim_cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, CUst
 				int per_thread);
 CUresult shim_cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s, int per_thread);
 void shim_mem_forget_ctx(uint64_t ctx);
+/*
+ * Device ranges that are no cuMemAlloc allocation, for the range checks,
+ * cuMemGetAddressRange and the pointer attributes: the mappings of the
+ * virtual memory functions (vmm.c) and mapped and managed memory (twin.c).
+ * cuMemFree refuses them.
+ */
+#define SHIM_RANGE_VMM		1u	/* a mapping: a range may run on into the next one */
+#define SHIM_RANGE_TWIN		2u	/* mapped or managed memory */
+#define SHIM_RANGE_NOACCESS	4u	/* mapped, but no device may access it yet */
+int shim_mem_range_add(uint64_t base, uint64_t size, unsigned int flags);
+void shim_mem_range_flags(uint64_t base, unsigned int flags);
+void shim_mem_range_del(uint64_t base);
 /* The pool the allocation holding p came from, NULL for none. */
 CUmemoryPool shim_mem_pool(CUdeviceptr p);
 /* A process-wide id of the allocation holding p, never reused; 0: none. */
@@ -332,6 +364,13 @@ struct shim_call {
 	bool host_pinned;	/* a copy to the host goes to page-locked memory */
 	bool waited;		/* set by shim_call: a reply was awaited */
 	bool captured;		/* set by shim_call: it went to a capturing stream */
+	/*
+	 * Data pieces handed to sink instead of copied to outbuf (twin.c's
+	 * pulls), on the thread that drains the replies: 0, or -1 for a
+	 * piece that is not the reply's to send (the session is lost).
+	 */
+	int (*sink)(void *arg, uint64_t off, const void *p, uint64_t len);
+	void *sink_arg;
 };
 
 CUresult shim_begin(struct shim_call *c, unsigned int fn);
@@ -378,6 +417,8 @@ struct shim_pending *shim_defer(struct shim_call *c);
 bool shim_pending_done(struct shim_pending *p);
 /* Wait for it if it has not come, and let it go: the reply's result. */
 CUresult shim_pending_wait(struct shim_pending *p);
+/* The same, for a reply that follows another's that was waited for: no wait of its own. */
+CUresult shim_pending_take(struct shim_pending *p);
 /* Data bytes one record may carry on this session's ring. */
 size_t shim_piece_max(void);
 /*
@@ -457,6 +498,65 @@ void shim_waits_ctx_put(struct shim_ctx *ctx);
 /* Host memory the shim allocated or the program registered ("page-locked"). */
 bool shim_host_pinned(const void *p);
 bool shim_host_registered(const void *p);
+/* The registration that holds p (runtime.c): its start and size. */
+bool shim_host_reg_of(const void *p, void **base, size_t *size);
+
+/*
+ * Virtual memory (vmm.c) for the shim's own use: device memory mapped at
+ * an address of the server's choosing, near hint (a twin's); the minimum
+ * granularity of device memory on dev, asked once.
+ */
+CUresult shim_vmm_own(uint64_t hint, uint64_t size, int dev, uint64_t *addr);
+void shim_vmm_own_free(uint64_t addr, uint64_t size);
+CUresult shim_vmm_granularity(int dev, uint64_t *gran);
+/* What cuDeviceCanAccessPeer answers (runtime.c), asked once per pair. */
+CUresult shim_cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer);
+
+/*
+ * Mapped page-locked memory and managed memory (twin.c): device memory of
+ * the session's at the address the program holds, kept in step with this
+ * process's pages.  While shim_twins is 0, nothing else here is looked at.
+ */
+#define SHIM_TWIN_MAPPED	1	/* cuMemHostAlloc with CU_MEMHOSTALLOC_DEVICEMAP */
+#define SHIM_TWIN_REGISTERED	2	/* cuMemHostRegister with CU_MEMHOSTREGISTER_DEVICEMAP */
+#define SHIM_TWIN_MANAGED	3	/* cuMemAllocManaged */
+
+struct shim_twin_info {
+	unsigned int kind;
+	uint64_t host, dev, size;	/* host pages at host are device memory at dev */
+	unsigned int flags;		/* as the program gave them */
+	int devno;
+};
+
+extern _Atomic unsigned int shim_twins;
+/* A range shim_check_range() accepted lay in a twin: the current call touches one. */
+extern __thread bool shim_twin_touched;
+/* shim_call(): before a record goes out, after it went, and when its answer came. */
+void shim_twin_before(struct shim_call *c);
+struct shim_twin_pull;
+struct shim_twin_pull *shim_twin_pull_send(struct shim_call *c);
+CUresult shim_twin_after(struct shim_call *c, struct shim_twin_pull *p, CUresult r);
+/* A synchronisation of the current context must wait for the GPU's writes to come back. */
+bool shim_twin_owed(void);
+/*
+ * A copy sent in pieces (htod()) touches a twin: the first piece pushes,
+ * and the copy pulls after its last piece itself if CUDA completes it
+ * before it returns.
+ */
+void shim_twin_pieces(bool on);
+void shim_twin_pull(void);
+/* The next record only reads the twin it touches: no pull after it. */
+void shim_twin_reading(bool on);
+/* A twin of size bytes, its host pages the shim's own (*host), or the program's at host. */
+CUresult shim_twin_new(unsigned int kind, size_t size, unsigned int flags, void **host);
+CUresult shim_twin_over(unsigned int kind, void *host, size_t size, unsigned int flags,
+			uint64_t *dev);
+/* Gone with its memory (the shim's) or its registration: false when p starts no twin of kind. */
+bool shim_twin_free(unsigned int kind, uint64_t p);
+/* The twin that holds p (a host or a device address). */
+bool shim_twin_find(uint64_t p, struct shim_twin_info *ti);
+/* [host, host + n) lies in one twin: its device address. */
+bool shim_twin_dev(const void *host, size_t n, uint64_t *dev);
 
 /* Say once that a case is not supported, and refuse it. */
 #define SHIM_REFUSE(...) \

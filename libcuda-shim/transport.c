@@ -41,6 +41,8 @@ struct waiter {
 	void *buf;
 	size_t buf_len;
 	const struct shim_rows *rows;
+	int (*sink)(void *arg, uint64_t off, const void *p, uint64_t len);
+	void *sink_arg;
 	struct waiter *next;
 };
 
@@ -476,7 +478,10 @@ static int drain_cq(void)
 			memcpy(&d, body, sizeof(d));
 			if (d.length > blen - sizeof(d))
 				goto bad;
-			if (w->rows) {
+			if (w->sink) {
+				if (w->sink(w->sink_arg, d.offset, body + sizeof(d), d.length))
+					goto bad;
+			} else if (w->rows) {
 				if (rows_put(w->rows, d.offset, body + sizeof(d), d.length))
 					goto bad;
 			} else {
@@ -809,6 +814,8 @@ uint32_t shim_new_waiter(struct shim_call *c)
 	w->buf = c->outbuf;
 	w->buf_len = c->outbuf_len;
 	w->rows = c->rows;
+	w->sink = c->sink;
+	w->sink_arg = c->sink_arg;
 	w->next = conn.waiters;
 	conn.waiters = w;
 	pthread_mutex_unlock(&conn.rx_lock);
@@ -866,6 +873,8 @@ struct shim_pending *shim_defer(struct shim_call *c)
 	p->w.out_len = c->out_len;
 	p->w.buf = c->outbuf;
 	p->w.buf_len = c->outbuf_len;
+	p->w.sink = c->sink;
+	p->w.sink_arg = c->sink_arg;
 	p->w.next = conn.waiters;
 	conn.waiters = &p->w;
 	pthread_mutex_unlock(&conn.rx_lock);
@@ -882,14 +891,19 @@ struct shim_pending *shim_defer(struct shim_call *c)
 
 CUresult shim_pending_wait(struct shim_pending *p)
 {
-	struct waiter **pp;
-	CUresult r;
-
 	if (!shim_pending_done(p)) {
 		shim_waits_made();
 		if (shim_trace_waits)
 			gl_err("waits: a function's attributes, which the server's compiler knows");
 	}
+	return shim_pending_take(p);
+}
+
+CUresult shim_pending_take(struct shim_pending *p)
+{
+	struct waiter **pp;
+	CUresult r;
+
 	wait_until(reply_done, &p->w, false);
 	shim_output_flush();
 	pthread_mutex_lock(&conn.rx_lock);
@@ -1138,6 +1152,8 @@ CUresult shim_call(struct shim_call *c)
 		    (c->force_sync || !shim.async || gl_fn_table[c->fn].cls == GL_SYNC);
 	struct shim_ctx *sctx = NULL, *cur = NULL;
 	uint64_t risky = 0, seq = 0, fallible = 0;
+	struct shim_twin_pull *pulls = NULL;
+	bool twins;
 	uint32_t tag = 0;
 	CUresult r;
 
@@ -1162,6 +1178,10 @@ CUresult shim_call(struct shim_call *c)
 		}
 	}
 	shim_waits_note(c, shim_current());
+	/* Mapped and managed memory: this process's writes go before the work (twin.c). */
+	twins = atomic_load_explicit(&shim_twins, memory_order_relaxed) && !shim_ungated;
+	if (twins)
+		shim_twin_before(c);
 	if (sync) {
 		/* Calls for another context than the current one are not followed. */
 		cur = shim_current();
@@ -1173,7 +1193,7 @@ CUresult shim_call(struct shim_call *c)
 		 */
 		if (cur && shim.async && (c->covers || (!c->force_sync && is_sync(c))) &&
 		    !atomic_load_explicit(&shim_captures, memory_order_relaxed)) {
-			if (!c->covers && sync_is_free(cur)) {
+			if (!c->covers && sync_is_free(cur) && !(twins && shim_twin_owed())) {
 				c->waited = false;
 				shim_call_stream = 0;
 				return shim_submit(c, 0, 0);
@@ -1195,8 +1215,11 @@ CUresult shim_call(struct shim_call *c)
 		if (!r)
 			note_async(c);
 		shim_call_stream = 0;
-		return r;
+		return twins ? shim_twin_after(c, NULL, r) : r;
 	}
+	/* The GPU's writes to them come back right behind the answer. */
+	if (twins && !r)
+		pulls = shim_twin_pull_send(c);
 	if (r) {
 		/* Never sent: take the waiter back. */
 		pthread_mutex_lock(&conn.rx_lock);
@@ -1211,5 +1234,5 @@ CUresult shim_call(struct shim_call *c)
 		settled(cur, fallible);
 	if (sctx)
 		sync_done(c, sctx, risky, seq, r);
-	return r;
+	return twins ? shim_twin_after(c, pulls, r) : r;
 }

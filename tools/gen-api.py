@@ -26,6 +26,8 @@ HANDLES = {
     "CUkernel": "KERNEL", "CUgraph": "GRAPH", "CUgraphExec": "GRAPHEXEC",
     "CUmemoryPool": "MEMPOOL", "CUarray": "ARRAY", "CUmipmappedArray": "MIPMAP",
     "CUgraphNode": "GRAPHNODE", "CUlinkState": "LINK",
+    # cuMemCreate's handles: integers to the program, the shim's objects all the same.
+    "CUmemGenericAllocationHandle": "MEMHANDLE",
 }
 CLASSES = ("local", "async", "sync")
 # What a function is beyond its class (uapi/api.tbl's header says each).
@@ -149,8 +151,8 @@ def parse(path):
         f.internal = words == ["-"]
         if f.internal:
             words = []
-            if f.cls != "async" or not f.W:
-                raise SystemExit(f"{where}: a message of Gleam's own is async, "
+            if f.cls == "local" or not f.W:
+                raise SystemExit(f"{where}: a message of Gleam's own is async or sync, "
                                  "with a hand-written worker side (W)")
         for s in words:
             sm = re.match(r"^(\w+)@(\d+)(?::(ptds|ptsz))?$", s)
@@ -306,8 +308,12 @@ def gen_tables(funcs, out):
     w("const struct gl_fn_desc gl_fn_table[GL_FN_LIMIT] = {\n")
     for f in funcs:
         # Texture and surface objects are values the server makes, not handles.
+        # So are address reservations, and the answers of Gleam's own that
+        # the shim takes in beside another call's (a deferred error is that
+        # call's to report).
         creates = (any(a.ann == "new" for a in f.args) or f.name.startswith("cuMemAlloc") or
-                   (f.remote and f.name.endswith("ObjectCreate")))
+                   (f.remote and f.name.endswith("ObjectCreate")) or
+                   f.name == "cuMemAddressReserve" or (f.internal and f.cls == "sync"))
         tr = " | ".join(TRAITS[t] for t in f.traits) or "0"
         w(f'\t[{f.nr}] = {{ "{f.name}", GL_{f.cls.upper()}, {int(creates)}, {tr} }},\n')
     w("};\n\n")

@@ -26,6 +26,7 @@ FUZZ_LIBS_image  := -lpthread
 FUZZ_SRC_config  := tests/fuzz/fuzz_config.c broker/config.c common/util.c
 FUZZ_SRC_records := tests/fuzz/fuzz_records.c broker/worker.c broker/wk_custom.c broker/wk_quota.c \
 	broker/wk_array.c broker/wk_host.c broker/wk_output.c broker/wk_graph.c broker/wk_link.c \
+	broker/wk_vmm.c \
 	$(SIM_SRCS) broker/backend_cuda.c broker/cluster_probe.c \
 	common/ring.c common/util.c common/image.c common/cubin.c common/cudarules.c \
 	common/cuarray.c \

@@ -3,8 +3,9 @@
 """Seed inputs of fuzz_wire and fuzz_control: a few small, well-formed
 exchanges in each harness's input format (see the head of fuzz_wire.c and
 fuzz_control.c), written to tests/fuzz/seeds/{wire,control}/; and records
-of arrays, copies and texture objects, of graphs built node by node and of
-JIT linking for fuzz_records, in seeds/records/.
+of arrays, copies and texture objects, of graphs built node by node, of
+JIT linking, and of virtual memory, peer copies and twins (mapped and
+managed memory), for fuzz_records, in seeds/records/.
 
     tests/fuzz/mkseeds.py [SEEDS_DIR]
 """
@@ -229,6 +230,41 @@ def records_seeds():
                                          copy_end(MT_ARRAY, ptr=301)) + bytes(256), flags=0)
     gone = rec(FN_cuMipmappedArrayDestroy, q(300), flags=0) + rec(FN_cuArrayDestroy, q(200), flags=0)
     yield "arrays-copies-textures", a + up + down + lin + tex + mm + lvl + lup + gone
+    yield "vmm-peers-twins", vmm_records()
+
+
+# Virtual memory, peers and twins (uapi/gleam_vmm.h): a reservation at an
+# address the sim can give in the harness's process, an allocation mapped
+# there with access, a twin over part of it pushed and pulled, a peer copy
+# within it, and everything undone.
+FN_GRAN, FN_RESERVE, FN_ADDR_FREE, FN_CREATE, FN_RELEASE, FN_MAP, FN_UNMAP = 450, 451, 452, 453, 454, 455, 456
+FN_SET_ACCESS, FN_RETAIN, FN_PEER, FN_PEER_ASYNC = 457, 460, 470, 471
+FN_TWIN_SET, FN_TWIN_PUSH, FN_TWIN_PULL = 500, 501, 502
+GRAN = 2 << 20
+VMM_AT = 0x500000000000
+
+
+def mem_prop(dev=0):
+    return struct.pack("<IIIiBBHI", 1, 0, 1, dev, 0, 0, 0, 0)
+
+
+def vmm_records():
+    q = lambda *v: struct.pack("<%dQ" % len(v), *v)
+    out = rec(FN_GRAN, q(0) + mem_prop(), seq=1)
+    out += rec(FN_RESERVE, q(2 * GRAN, 0, VMM_AT, 0), seq=2)
+    out += rec(FN_CREATE, q(500, GRAN, 0) + mem_prop(), seq=3)
+    out += rec(FN_MAP, q(VMM_AT, GRAN, 0, 500, 0), flags=0)
+    out += rec(FN_SET_ACCESS, q(VMM_AT, GRAN, 1) + struct.pack("<IiII", 1, 0, 3, 0), flags=0)
+    out += rec(FN_TWIN_SET, q(VMM_AT, GRAN // 2 + 100, 1), flags=0)
+    out += rec(FN_TWIN_PUSH, q(VMM_AT, 4096, 8192, 0, 1) + bytes(range(256)) * 32, flags=0)
+    out += rec(FN_PEER, q(VMM_AT + GRAN // 2 + 4096, 100, VMM_AT, 100, 65536), flags=0)
+    out += rec(FN_TWIN_PULL, q(VMM_AT, GRAN // 2 + 100), seq=4)
+    out += rec(FN_RETAIN, q(501, VMM_AT + 100), flags=0)
+    out += rec(FN_RELEASE, q(500), flags=0) + rec(FN_RELEASE, q(501), flags=0)
+    out += rec(FN_TWIN_SET, q(VMM_AT, 0, 0), flags=0)
+    out += rec(FN_UNMAP, q(VMM_AT, GRAN), flags=0)
+    out += rec(FN_ADDR_FREE, q(VMM_AT, 2 * GRAN), seq=5)
+    return out
 
 
 # Graphs built node by node and JIT linking (uapi/gleam_graph.h).

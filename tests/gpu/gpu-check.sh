@@ -47,6 +47,10 @@ PROGRAMS=(
 	"devprintf"
 	"gnodes"
 	"jitlink"
+	"vmm"
+	"peers"
+	"mapped"
+	"managed"
 )
 
 # Run modes: name and the environment the Gleam runs get.

@@ -9,7 +9,7 @@
 # table.  Logs and results go to $OUT (default build/gpu).
 #
 # GLEAM_GPU_PARTS chooses parts (default all): gpu-check occupancy torch
-# cudart cache resume silent outage kill probe bench.  GLEAM_SKIP_BENCH=1
+# jax cudart cache resume silent outage kill probe bench.  GLEAM_SKIP_BENCH=1
 # leaves the benchmarks out.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -20,11 +20,11 @@ mkdir -p "$OUT"
 export BUILD
 
 nvidia-smi -L || { echo "SKIP: no NVIDIA GPU"; exit 77; }
-PARTS=${GLEAM_GPU_PARTS:-gpu-check occupancy torch cudart cache resume silent outage kill probe bench}
+PARTS=${GLEAM_GPU_PARTS:-gpu-check occupancy torch jax cudart cache resume silent outage kill probe bench}
 [ "${GLEAM_SKIP_BENCH:-0}" = 1 ] && PARTS=${PARTS/bench/}
 part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 # A part not run: its verdict says so, and does not fail the run.
-check_rc=0 occ_rc=0 torch_rc=0 cache_rc=0 resume_rc=0 silent_rc=0 outage_rc=0 kill_rc=0 bench_rc=0 cudart_fail=0 expect_fail=0
+check_rc=0 occ_rc=0 torch_rc=0 jax_rc=0 cache_rc=0 resume_rc=0 silent_rc=0 outage_rc=0 kill_rc=0 bench_rc=0 cudart_fail=0 expect_fail=0
 torch_res=skipped
 mem_before=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
 
@@ -59,6 +59,19 @@ else
 	torch_res="FAIL ($(grep -c '^FAIL' "$OUT/torch-check.log"))"
 fi
 
+# A JAX program (jit of matrix products and reductions), directly and
+# through Gleam, with the same results; skipped where python3 has no jax.
+jax_res=skipped
+if part jax; then
+	OUT=$OUT/jax-check tests/gpu/jax-check.sh >"$OUT/jax-check.log" 2>&1
+	jax_rc=$?
+	case $jax_rc in
+	0) jax_res=PASS ;;
+	77) jax_res="SKIP ($(grep -m1 '^SKIP' "$OUT/jax-check.log"))" ;;
+	*) jax_res=FAIL ;;
+	esac
+fi
+
 for exp in tests/programs/expected/*.out; do
 	name=$(basename "$exp" .out)
 	got=$OUT/gpu-check/direct/$name.out
@@ -84,7 +97,8 @@ cudart_rows=""
 mkdir -p "$OUT/cudart"
 part cudart || cudart_rows="(skipped)
 "
-for prog in basics basics-shared runtime runtime-shared graphs graphs-shared exports; do
+for prog in basics basics-shared runtime runtime-shared graphs graphs-shared managed \
+	managed-shared exports; do
 	part cudart || break
 	bin=$BUILD/tests/cudart/$prog
 	[ -x "$bin" ] || continue
@@ -174,6 +188,8 @@ sed -n '/^== kernels/,$p' "$OUT/occupancy.log" 2>/dev/null | grep -E '^(==|names
 echo "== cuBLAS and PyTorch (torch-check, exit $torch_rc)"
 sed -n '/^workload/,$p' "$OUT/torch-check.log" 2>/dev/null
 grep -E '^(FAIL|SKIP)' "$OUT/torch-check.log" 2>/dev/null
+echo "== JAX (jax-check, exit $jax_rc)"
+grep -E '^(JAX|PASS|FAIL|SKIP)' "$OUT/jax-check.log" 2>/dev/null
 echo "== cudart programs"
 printf '%-16s %6s %6s %10s  %s\n' program direct gleam gleam-sync result
 printf '%s' "$cudart_rows"
@@ -201,6 +217,7 @@ verdict() { if part "$1"; then echo "$2"; else echo skipped; fi; }
 printf '%-22s %s\n' "gpu-check" "$(verdict gpu-check "$([ $check_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "occupancy, lookups" "$(verdict occupancy "$([ $occ_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "cuBLAS, PyTorch" "$torch_res"
+printf '%-22s %s\n' "JAX" "$jax_res"
 printf '%-22s %s\n' "cudart programs" "$(verdict cudart "$([ $cudart_fail -eq 0 ] && echo PASS || echo "FAIL ($cudart_fail)")")"
 printf '%-22s %s\n' "expected outputs" "$(verdict gpu-check "$([ $expect_fail -eq 0 ] && echo PASS || echo "FAIL ($expect_fail)")")"
 printf '%-22s %s\n' "uploads by content" "$(verdict cache "$([ $cache_rc -eq 0 ] && echo PASS || echo FAIL)")"
@@ -209,4 +226,5 @@ printf '%-22s %s\n' "silent link" "$(verdict silent "$([ $silent_rc -eq 0 ] && e
 printf '%-22s %s\n' "links that die" "$(verdict outage "$([ $outage_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "kills" "$(verdict kill "$([ $kill_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "bench" "$(verdict bench "$([ $bench_rc -eq 0 ] && echo ran || echo FAIL)")"
-[ $check_rc -eq 0 ] && [ $occ_rc -eq 0 ] && { [ $torch_rc -eq 0 ] || [ $torch_rc -eq 77 ]; } && [ $expect_fail -eq 0 ] && [ $cudart_fail -eq 0 ] && [ $bench_rc -eq 0 ] && [ $resume_rc -eq 0 ] && [ $cache_rc -eq 0 ] && [ $silent_rc -eq 0 ] && [ $outage_rc -eq 0 ] && [ $kill_rc -eq 0 ]
+[ $check_rc -eq 0 ] && [ $occ_rc -eq 0 ] && { [ $torch_rc -eq 0 ] || [ $torch_rc -eq 77 ]; } &&
+	{ [ $jax_rc -eq 0 ] || [ $jax_rc -eq 77 ]; } && [ $expect_fail -eq 0 ] && [ $cudart_fail -eq 0 ] && [ $bench_rc -eq 0 ] && [ $resume_rc -eq 0 ] && [ $cache_rc -eq 0 ] && [ $silent_rc -eq 0 ] && [ $outage_rc -eq 0 ] && [ $kill_rc -eq 0 ]

@@ -68,6 +68,17 @@ fi
 
 # A program through the client gleamd names no GPU: it sees both, and runs on GPU 0.
 gleam() { timeout 120 "$@"; }
+
+# A session that names no GPU sees both: copies between them both ways,
+# and peer access, enabled once and refused the second time.
+out=$("$T" "$S" peers 2>&1)
+if [ "$(tr '\n' ' ' <<<"$out")" = "peers: devices 2 peers: device 0 reaches device 1: yes \
+peers: access enabled yes peers: enabled again: error 704 \
+peers: cuMemcpyPeer from GPU 0 to GPU 1 ok peers: cuMemcpyPeerAsync from GPU 1 to GPU 0 ok " ]; then
+	ok "peer copies between two GPUs of a session that sees both, peer access enabled once"
+else
+	bad "peer copies between two GPUs"; echo "$out"
+fi
 sleep 2.2
 info=$("$T" "$S" info)
 if [ "$(field "$info" 0 util)" = 0 ] && [ "$(field "$info" 0 util_ok)" = 1 ]; then

@@ -29,6 +29,7 @@
 #include "gleam_graph.h"
 #include "gleam_local.h"
 #include "gleam_record.h"
+#include "gleam_vmm.h"
 #include "gleam_wire.h"
 #include "ring.h"
 #include "util.h"
@@ -513,6 +514,92 @@ static void host_cases(void)
 	close_session(&s);
 }
 
+/*
+ * Virtual memory and twins: property and access blocks with reserved bits,
+ * handles never issued, twins over memory that is none or over another,
+ * pushes outside a twin or not in whole pages, pulls of no twin or that
+ * nobody waits for: each gets a CUDA error, and the session goes on.
+ */
+static void twin_cases(void)
+{
+	struct gl_a_cuInit ia = { 0 };
+	struct gl_a_cuDevicePrimaryCtxRetain pa = { .pctx = 100, .dev = 0 };
+	struct gl_a_cuCtxSynchronize cs = { 0 };
+	struct gl_a_cuMemAlloc ma = { .bytesize = 65536 };
+	struct gl_r_cuMemAlloc mo = { 0 };
+	struct {
+		struct gl_a_cuMemCreate a;
+		struct gleam_mem_prop p;
+	} cr = { .a = { .handle = 300, .size = 2 << 20 },
+		 .p = { .type = CU_MEM_ALLOCATION_TYPE_PINNED,
+			.location_type = CU_MEM_LOCATION_TYPE_DEVICE, .reserved = 1 } };
+	struct {
+		struct gl_a_cuMemSetAccess a;
+		struct gleam_access_desc d;
+	} sa = { .a = { .count = 0 }, .d = { CU_MEM_LOCATION_TYPE_DEVICE, 0, 3, 1 } };
+	struct gl_a_cuMemMap mm = { .size = 2 << 20, .handle = 12345 };
+	/* A twin of less than a page: its one page runs to its end. */
+	struct gl_a_gleamTwinSet ts = { .size = 104, .op = GLEAM_TWIN_KEEP };
+	struct gl_a_gleamTwinPull tp = { .size = 104 };
+	struct {
+		struct gl_a_gleamTwinPush a;
+		unsigned char page[104];
+	} push = { .a = { .len = 104 } };
+	struct session s;
+	int rc;
+
+	if (open_session(&s)) {
+		result(false, "local: open a session");
+		return;
+	}
+	call(&s, GL_FN_cuInit, 0, &ia, sizeof(ia), NULL, 0);
+	call(&s, GL_FN_cuDevicePrimaryCtxRetain, 0, &pa, sizeof(pa), NULL, 0);
+	rc = call(&s, GL_FN_cuMemAlloc, 100, &ma, sizeof(ma), &mo, sizeof(mo));
+	result(rc == 0 && mo.dptr, "twins: device memory to keep in step");
+	rc = call(&s, GL_FN_cuMemCreate, 100, &cr, sizeof(cr), NULL, 0);
+	result(rc == CUDA_ERROR_INVALID_VALUE, "vmm: properties with reserved bits are refused");
+	rc = call(&s, GL_FN_cuMemSetAccess, 100, &sa, sizeof(sa), NULL, 0);
+	sa.a.count = 1;
+	rc = rc == CUDA_ERROR_INVALID_VALUE ? call(&s, GL_FN_cuMemSetAccess, 100, &sa, sizeof(sa),
+						   NULL, 0) : rc;
+	result(rc == CUDA_ERROR_INVALID_VALUE, "vmm: no access descriptors, or reserved bits, refused");
+	rc = call(&s, GL_FN_cuMemMap, 100, &mm, sizeof(mm), NULL, 0);
+	result(rc == CUDA_ERROR_INVALID_HANDLE, "vmm: a handle never issued is refused");
+	ts.base = mo.dptr + (1ull << 40);
+	rc = call(&s, GL_FN_gleamTwinSet, 100, &ts, sizeof(ts), NULL, 0);
+	result(rc && rc != -1, "twins: a twin over memory that is none is refused");
+	ts.base = mo.dptr;
+	rc = call(&s, GL_FN_gleamTwinSet, 100, &ts, sizeof(ts), NULL, 0);
+	result(rc == 0, "twins: a twin over device memory is kept");
+	ts.base = mo.dptr + 64;
+	rc = call(&s, GL_FN_gleamTwinSet, 100, &ts, sizeof(ts), NULL, 0);
+	result(rc == CUDA_ERROR_INVALID_VALUE, "twins: a twin over another is refused");
+	push.a.base = mo.dptr;
+	push.a.offset = GLEAM_TWIN_PAGE;
+	rc = call(&s, GL_FN_gleamTwinPush, 100, &push, sizeof(push), NULL, 0);
+	push.a.offset = 8;
+	rc = rc == CUDA_ERROR_INVALID_VALUE ? call(&s, GL_FN_gleamTwinPush, 100, &push, sizeof(push),
+						   NULL, 0) : rc;
+	result(rc == CUDA_ERROR_INVALID_VALUE, "twins: pages outside the twin, or not whole, are refused");
+	push.a.offset = 0;
+	rc = call(&s, GL_FN_gleamTwinPush, 100, &push, sizeof(push.a), NULL, 0);
+	result(rc == CUDA_ERROR_INVALID_VALUE, "twins: a push without its pages is refused");
+	tp.base = mo.dptr + 65536;
+	rc = call(&s, GL_FN_gleamTwinPull, 100, &tp, sizeof(tp), NULL, 0);
+	result(rc == CUDA_ERROR_INVALID_VALUE, "twins: a pull of no twin is refused");
+	tp.base = mo.dptr;
+	post(&s, GL_FN_gleamTwinPull, 100, &tp, sizeof(tp));
+	rc = call(&s, GL_FN_cuCtxSynchronize, 100, &cs, sizeof(cs), NULL, 0);
+	result(rc == CUDA_ERROR_INVALID_VALUE, "twins: a pull nobody waits for is refused");
+	rc = call(&s, GL_FN_gleamTwinPush, 100, &push, sizeof(push), NULL, 0);
+	rc = rc ? rc : call(&s, GL_FN_gleamTwinPull, 100, &tp, sizeof(tp), NULL, 0);
+	result(rc == 0, "twins: a push and a pull of the twin are taken");
+	close_session(&s);
+	rc = open_session(&s) ? -1 : call(&s, GL_FN_cuInit, 0, &ia, sizeof(ia), NULL, 0);
+	result(rc == 0, "twins: the next session is served");
+	close_session(&s);
+}
+
 static bool control_hello(int fd)
 {
 	struct gleam_local_hello h = { .magic = GLEAM_LOCAL_MAGIC, .version = GLEAM_LOCAL_VERSION,
@@ -895,6 +982,7 @@ int main(int argc, char **argv)
 	snprintf(gleamd, sizeof(gleamd), "%s/../bin/gleamd", dirname(strdupa(argv[0])));
 	local_cases();
 	host_cases();
+	twin_cases();
 	control_cases();
 	wire_cases();
 	gleamctl_cases();

@@ -6,8 +6,9 @@
  * driver and Gleam on the same machine, so it prints real values.
  *
  * devinfo --host-reach prints instead what device 0 says it can do with
- * this machine's memory (pageable access, managed memory, host atomics):
- * what a local GPU can and a GPU across the network cannot.
+ * this machine's memory (pageable access, managed and mapped memory, host
+ * atomics, handles to share memory): what a local GPU can, and what a GPU
+ * across the network can only in part.
  */
 #include <stdio.h>
 #include <string.h>
@@ -77,6 +78,9 @@ static const struct {
 	A(MANAGED_MEMORY),
 	A(CONCURRENT_MANAGED_ACCESS),
 	A(DIRECT_MANAGED_MEM_ACCESS_FROM_HOST),
+	A(CAN_MAP_HOST_MEMORY),
+	A(VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED),
+	A(HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED),
 #undef A
 };
 

@@ -128,6 +128,19 @@ struct gl_backend_ops {
 	CUresult (*f_cuTexObjectDestroy)(CUtexObject texObject);
 	CUresult (*f_cuSurfObjectCreate)(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc);
 	CUresult (*f_cuSurfObjectDestroy)(CUsurfObject surfObject);
+	CUresult (*f_cuMemGetAllocationGranularity)(size_t *granularity, const CUmemAllocationProp *prop, CUmemAllocationGranularity_flags option);
+	CUresult (*f_cuMemAddressReserve)(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr, unsigned long long flags);
+	CUresult (*f_cuMemAddressFree)(CUdeviceptr ptr, size_t size);
+	CUresult (*f_cuMemCreate)(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags);
+	CUresult (*f_cuMemRelease)(CUmemGenericAllocationHandle handle);
+	CUresult (*f_cuMemMap)(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags);
+	CUresult (*f_cuMemUnmap)(CUdeviceptr ptr, size_t size);
+	CUresult (*f_cuMemSetAccess)(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count);
+	CUresult (*f_cuMemRetainAllocationHandle)(CUmemGenericAllocationHandle *handle, void *addr);
+	CUresult (*f_cuMemcpyPeer)(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount);
+	CUresult (*f_cuMemcpyPeerAsync)(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);
+	CUresult (*f_cuCtxEnablePeerAccess)(CUcontext peerContext, unsigned int Flags);
+	CUresult (*f_cuCtxDisablePeerAccess)(CUcontext peerContext);
 	CUresult (*f_cuGraphCreate)(CUgraph *phGraph, unsigned int flags);
 	CUresult (*f_cuGraphAddNode)(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);
 	CUresult (*f_cuGraphNodeSetParams)(CUgraphNode hNode, CUgraphNodeParams *nodeParams);
@@ -272,6 +285,19 @@ struct gl_backend_ops {
 	X(cuTexObjectDestroy, "cuTexObjectDestroy") \
 	X(cuSurfObjectCreate, "cuSurfObjectCreate") \
 	X(cuSurfObjectDestroy, "cuSurfObjectDestroy") \
+	X(cuMemGetAllocationGranularity, "cuMemGetAllocationGranularity") \
+	X(cuMemAddressReserve, "cuMemAddressReserve") \
+	X(cuMemAddressFree, "cuMemAddressFree") \
+	X(cuMemCreate, "cuMemCreate") \
+	X(cuMemRelease, "cuMemRelease") \
+	X(cuMemMap, "cuMemMap") \
+	X(cuMemUnmap, "cuMemUnmap") \
+	X(cuMemSetAccess, "cuMemSetAccess") \
+	X(cuMemRetainAllocationHandle, "cuMemRetainAllocationHandle") \
+	X(cuMemcpyPeer, "cuMemcpyPeer") \
+	X(cuMemcpyPeerAsync, "cuMemcpyPeerAsync") \
+	X(cuCtxEnablePeerAccess, "cuCtxEnablePeerAccess") \
+	X(cuCtxDisablePeerAccess, "cuCtxDisablePeerAccess") \
 	X(cuGraphCreate, "cuGraphCreate") \
 	X(cuGraphAddNode, "cuGraphAddNode_v2") \
 	X(cuGraphNodeSetParams, "cuGraphNodeSetParams") \
@@ -414,6 +440,19 @@ CUresult sim_cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC
 CUresult sim_cuTexObjectDestroy(CUtexObject texObject);
 CUresult sim_cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC *pResDesc);
 CUresult sim_cuSurfObjectDestroy(CUsurfObject surfObject);
+CUresult sim_cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllocationProp *prop, CUmemAllocationGranularity_flags option);
+CUresult sim_cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t alignment, CUdeviceptr addr, unsigned long long flags);
+CUresult sim_cuMemAddressFree(CUdeviceptr ptr, size_t size);
+CUresult sim_cuMemCreate(CUmemGenericAllocationHandle *handle, size_t size, const CUmemAllocationProp *prop, unsigned long long flags);
+CUresult sim_cuMemRelease(CUmemGenericAllocationHandle handle);
+CUresult sim_cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGenericAllocationHandle handle, unsigned long long flags);
+CUresult sim_cuMemUnmap(CUdeviceptr ptr, size_t size);
+CUresult sim_cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc *desc, size_t count);
+CUresult sim_cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, void *addr);
+CUresult sim_cuMemcpyPeer(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount);
+CUresult sim_cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice, CUcontext srcContext, size_t ByteCount, CUstream hStream);
+CUresult sim_cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags);
+CUresult sim_cuCtxDisablePeerAccess(CUcontext peerContext);
 CUresult sim_cuGraphCreate(CUgraph *phGraph, unsigned int flags);
 CUresult sim_cuGraphAddNode(CUgraphNode *phGraphNode, CUgraph hGraph, const CUgraphNode *dependencies, const CUgraphEdgeData *dependencyData, size_t numDependencies, CUgraphNodeParams *nodeParams);
 CUresult sim_cuGraphNodeSetParams(CUgraphNode hNode, CUgraphNodeParams *nodeParams);

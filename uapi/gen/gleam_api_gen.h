@@ -211,6 +211,34 @@ enum gl_fn {
 	GL_FN_cuSurfObjectCreate = 385,
 	GL_FN_cuSurfObjectDestroy = 386,
 	GL_FN_cuSurfObjectGetResourceDesc = 387,
+	GL_FN_cuMemGetAllocationGranularity = 450,
+	GL_FN_cuMemAddressReserve = 451,
+	GL_FN_cuMemAddressFree = 452,
+	GL_FN_cuMemCreate = 453,
+	GL_FN_cuMemRelease = 454,
+	GL_FN_cuMemMap = 455,
+	GL_FN_cuMemUnmap = 456,
+	GL_FN_cuMemSetAccess = 457,
+	GL_FN_cuMemGetAccess = 458,
+	GL_FN_cuMemGetAllocationPropertiesFromHandle = 459,
+	GL_FN_cuMemRetainAllocationHandle = 460,
+	GL_FN_cuMemExportToShareableHandle = 461,
+	GL_FN_cuMemImportFromShareableHandle = 462,
+	GL_FN_cuMemcpyPeer = 470,
+	GL_FN_cuMemcpyPeerAsync = 471,
+	GL_FN_cuCtxEnablePeerAccess = 472,
+	GL_FN_cuCtxDisablePeerAccess = 473,
+	GL_FN_cuMemAllocManaged = 480,
+	GL_FN_cuMemAdvise = 481,
+	GL_FN_cuMemAdvise_v1 = 482,
+	GL_FN_cuMemPrefetchAsync = 483,
+	GL_FN_cuMemPrefetchAsync_v1 = 484,
+	GL_FN_cuMemRangeGetAttribute = 485,
+	GL_FN_cuMemRangeGetAttributes = 486,
+	GL_FN_cuStreamAttachMemAsync = 487,
+	GL_FN_gleamTwinSet = 500,
+	GL_FN_gleamTwinPush = 501,
+	GL_FN_gleamTwinPull = 502,
 	GL_FN_cuGraphCreate = 530,
 	GL_FN_cuGraphAddNode = 531,
 	GL_FN_cuGraphAddNode_v1 = 532,
@@ -295,6 +323,7 @@ enum gl_hkind {
 	GL_H_KERNEL,
 	GL_H_LIBRARY,
 	GL_H_LINK,
+	GL_H_MEMHANDLE,
 	GL_H_MEMPOOL,
 	GL_H_MIPMAP,
 	GL_H_MODULE,
@@ -1379,6 +1408,148 @@ struct gl_a_cuSurfObjectDestroy {
 };
 struct gl_r_cuSurfObjectDestroy {
 	__u64 unused;
+};
+
+struct gl_a_cuMemGetAllocationGranularity {
+	__s64 option;
+};
+struct gl_r_cuMemGetAllocationGranularity {
+	__u64 granularity;
+};
+
+struct gl_a_cuMemAddressReserve {
+	__u64 size;
+	__u64 alignment;
+	__u64 addr;
+	__u64 flags;
+};
+struct gl_r_cuMemAddressReserve {
+	__u64 ptr;
+};
+
+struct gl_a_cuMemAddressFree {
+	__u64 ptr;
+	__u64 size;
+};
+struct gl_r_cuMemAddressFree {
+	__u64 unused;
+};
+
+struct gl_a_cuMemCreate {
+	__u64 handle;	/* id */
+	__u64 size;
+	__u64 flags;
+};
+struct gl_r_cuMemCreate {
+	__u64 unused;
+};
+
+struct gl_a_cuMemRelease {
+	__u64 handle;	/* id */
+};
+struct gl_r_cuMemRelease {
+	__u64 unused;
+};
+
+struct gl_a_cuMemMap {
+	__u64 ptr;
+	__u64 size;
+	__u64 offset;
+	__u64 handle;	/* id */
+	__u64 flags;
+};
+struct gl_r_cuMemMap {
+	__u64 unused;
+};
+
+struct gl_a_cuMemUnmap {
+	__u64 ptr;
+	__u64 size;
+};
+struct gl_r_cuMemUnmap {
+	__u64 unused;
+};
+
+struct gl_a_cuMemSetAccess {
+	__u64 ptr;
+	__u64 size;
+	__u64 count;
+};
+struct gl_r_cuMemSetAccess {
+	__u64 unused;
+};
+
+struct gl_a_cuMemRetainAllocationHandle {
+	__u64 handle;	/* id */
+};
+struct gl_r_cuMemRetainAllocationHandle {
+	__u64 unused;
+};
+
+struct gl_a_cuMemcpyPeer {
+	__u64 dstDevice;
+	__u64 dstContext;	/* id */
+	__u64 srcDevice;
+	__u64 srcContext;	/* id */
+	__u64 ByteCount;
+};
+struct gl_r_cuMemcpyPeer {
+	__u64 unused;
+};
+
+struct gl_a_cuMemcpyPeerAsync {
+	__u64 dstDevice;
+	__u64 dstContext;	/* id */
+	__u64 srcDevice;
+	__u64 srcContext;	/* id */
+	__u64 ByteCount;
+	__u64 hStream;	/* id */
+};
+struct gl_r_cuMemcpyPeerAsync {
+	__u64 unused;
+};
+
+struct gl_a_cuCtxEnablePeerAccess {
+	__u64 peerContext;	/* id */
+	__u64 Flags;
+};
+struct gl_r_cuCtxEnablePeerAccess {
+	__u64 unused;
+};
+
+struct gl_a_cuCtxDisablePeerAccess {
+	__u64 peerContext;	/* id */
+};
+struct gl_r_cuCtxDisablePeerAccess {
+	__u64 unused;
+};
+
+struct gl_a_gleamTwinSet {
+	__u64 base;
+	__u64 size;
+	__u64 op;
+};
+struct gl_r_gleamTwinSet {
+	__u64 unused;
+};
+
+struct gl_a_gleamTwinPush {
+	__u64 base;
+	__u64 offset;
+	__u64 len;
+	__u64 hStream;	/* id */
+	__u64 flags;
+};
+struct gl_r_gleamTwinPush {
+	__u64 unused;
+};
+
+struct gl_a_gleamTwinPull {
+	__u64 base;
+	__u64 size;
+};
+struct gl_r_gleamTwinPull {
+	__u64 pages;
 };
 
 struct gl_a_cuGraphCreate {
