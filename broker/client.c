@@ -229,116 +229,87 @@ static void start_connect(struct csess *s)
 	s->b.inflight++;
 }
 
-static void append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static void append(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
-{
-	va_list ap;
-	char *p;
-	int n;
-
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(*buf + *len, *cap - *len, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			return;
-		if (*len + (size_t)n < *cap) {
-			*len += (size_t)n;
-			return;
-		}
-		if (*cap >= GLEAM_CTL_REPLY_MAX)
-			return;
-		p = realloc(*buf, *cap * 2);
-		if (!p)
-			return;
-		*buf = p;
-		*cap *= 2;
-	}
-}
-
 /* The /dev/vgpuN nodes: gleamd's counters and the module's. */
-static void status_vgpu(char **b, size_t *len, size_t *cap, bool json)
+static void status_vgpu(struct gl_buf *b, bool json)
 {
 	struct vgpu_node_status nodes[GLEAM_VGPU_MAX];
 	struct vgpu_status st;
 	unsigned int n = vgpu_status(&st, nodes, ARRAY_SIZE(nodes));
 
 	if (json) {
-		append(b, len, cap, ",\"vgpu\":{\"serving\":%s,\"why\":\"%s\",\"nr_vgpus\":%u,"
-		       "\"kick_writes\":%llu,\"nodes\":[", st.serving ? "true" : "false", st.why,
-		       st.nr_vgpus, (unsigned long long)st.kick_writes);
+		gl_buf_printf(b, ",\"vgpu\":{\"serving\":%s,\"why\":\"%s\",\"nr_vgpus\":%u,"
+			      "\"kick_writes\":%llu,\"nodes\":[", st.serving ? "true" : "false", st.why,
+			      st.nr_vgpus, (unsigned long long)st.kick_writes);
 		for (unsigned int i = 0; i < n; i++) {
 			const struct vgpu_node_status *v = &nodes[i];
 
-			append(b, len, cap, "%s{\"vgpu\":%u,\"sessions\":%llu,\"active\":%llu,"
-			       "\"kick_events\":%llu,\"kicks\":%llu,\"ended_by_app\":%llu,"
-			       "\"ended_by_gleamd\":%llu", i ? "," : "", v->vgpu,
-			       (unsigned long long)v->sessions, (unsigned long long)v->active,
-			       (unsigned long long)v->kick_events, (unsigned long long)v->kicks,
-			       (unsigned long long)v->ended_by_app,
-			       (unsigned long long)v->ended_by_gleamd);
+			gl_buf_printf(b, "%s{\"vgpu\":%u,\"sessions\":%llu,\"active\":%llu,"
+				      "\"kick_events\":%llu,\"kicks\":%llu,\"ended_by_app\":%llu,"
+				      "\"ended_by_gleamd\":%llu", i ? "," : "", v->vgpu,
+				      (unsigned long long)v->sessions, (unsigned long long)v->active,
+				      (unsigned long long)v->kick_events, (unsigned long long)v->kicks,
+				      (unsigned long long)v->ended_by_app,
+				      (unsigned long long)v->ended_by_gleamd);
 			if (v->have_kernel)
-				append(b, len, cap, ",\"kernel\":{\"sessions_opened\":%llu,"
-				       "\"sessions_active\":%llu,\"kicks_to_daemon\":%llu,"
-				       "\"kicks_to_app\":%llu,\"waits\":%llu,\"wait_timeouts\":%llu,"
-				       "\"ring_bytes\":%llu}",
-				       (unsigned long long)v->k_sessions_opened,
-				       (unsigned long long)v->k_sessions_active,
-				       (unsigned long long)v->k_kicks_to_daemon,
-				       (unsigned long long)v->k_kicks_to_app,
-				       (unsigned long long)v->k_waits,
-				       (unsigned long long)v->k_wait_timeouts,
-				       (unsigned long long)v->k_ring_bytes);
-			append(b, len, cap, "}");
+				gl_buf_printf(b, ",\"kernel\":{\"sessions_opened\":%llu,"
+					      "\"sessions_active\":%llu,\"kicks_to_daemon\":%llu,"
+					      "\"kicks_to_app\":%llu,\"waits\":%llu,\"wait_timeouts\":%llu,"
+					      "\"ring_bytes\":%llu}",
+					      (unsigned long long)v->k_sessions_opened,
+					      (unsigned long long)v->k_sessions_active,
+					      (unsigned long long)v->k_kicks_to_daemon,
+					      (unsigned long long)v->k_kicks_to_app,
+					      (unsigned long long)v->k_waits,
+					      (unsigned long long)v->k_wait_timeouts,
+					      (unsigned long long)v->k_ring_bytes);
+			gl_buf_printf(b, "}");
 		}
-		append(b, len, cap, "]}");
+		gl_buf_printf(b, "]}");
 		return;
 	}
 	if (!st.serving) {
-		append(b, len, cap, "vgpu: not served (%s)\n", st.why[0] ? st.why : "no module");
+		gl_buf_printf(b, "vgpu: not served (%s)\n", st.why[0] ? st.why : "no module");
 		return;
 	}
-	append(b, len, cap, "vgpu: %u node(s); %llu kick writes\n", st.nr_vgpus,
-	       (unsigned long long)st.kick_writes);
-	append(b, len, cap, "%-6s %8s %6s %11s %9s %9s %12s | kernel: %8s %6s %9s %9s %9s %8s %10s\n",
-	       "node", "sessions", "active", "kick-events", "kicks", "app-ended", "gleamd-ended",
-	       "opened", "active", "to-daemon", "to-app", "waits", "timeouts", "ring-bytes");
+	gl_buf_printf(b, "vgpu: %u node(s); %llu kick writes\n", st.nr_vgpus,
+		      (unsigned long long)st.kick_writes);
+	gl_buf_printf(b, "%-6s %8s %6s %11s %9s %9s %12s | kernel: %8s %6s %9s %9s %9s %8s %10s\n",
+		      "node", "sessions", "active", "kick-events", "kicks", "app-ended", "gleamd-ended",
+		      "opened", "active", "to-daemon", "to-app", "waits", "timeouts", "ring-bytes");
 	for (unsigned int i = 0; i < n; i++) {
 		const struct vgpu_node_status *v = &nodes[i];
 		char name[16];
 
 		snprintf(name, sizeof(name), "vgpu%u", v->vgpu);
-		append(b, len, cap, "%-6s %8llu %6llu %11llu %9llu %9llu %12llu |", name,
-		       (unsigned long long)v->sessions, (unsigned long long)v->active,
-		       (unsigned long long)v->kick_events, (unsigned long long)v->kicks,
-		       (unsigned long long)v->ended_by_app, (unsigned long long)v->ended_by_gleamd);
+		gl_buf_printf(b, "%-6s %8llu %6llu %11llu %9llu %9llu %12llu |", name,
+			      (unsigned long long)v->sessions, (unsigned long long)v->active,
+			      (unsigned long long)v->kick_events, (unsigned long long)v->kicks,
+			      (unsigned long long)v->ended_by_app, (unsigned long long)v->ended_by_gleamd);
 		if (v->have_kernel)
-			append(b, len, cap, "         %8llu %6llu %9llu %9llu %9llu %8llu %10llu\n",
-			       (unsigned long long)v->k_sessions_opened,
-			       (unsigned long long)v->k_sessions_active,
-			       (unsigned long long)v->k_kicks_to_daemon,
-			       (unsigned long long)v->k_kicks_to_app,
-			       (unsigned long long)v->k_waits,
-			       (unsigned long long)v->k_wait_timeouts,
-			       (unsigned long long)v->k_ring_bytes);
+			gl_buf_printf(b, "         %8llu %6llu %9llu %9llu %9llu %8llu %10llu\n",
+				      (unsigned long long)v->k_sessions_opened,
+				      (unsigned long long)v->k_sessions_active,
+				      (unsigned long long)v->k_kicks_to_daemon,
+				      (unsigned long long)v->k_kicks_to_app,
+				      (unsigned long long)v->k_waits,
+				      (unsigned long long)v->k_wait_timeouts,
+				      (unsigned long long)v->k_ring_bytes);
 		else
-			append(b, len, cap, "         (no counters)\n");
+			gl_buf_printf(b, "         (no counters)\n");
 	}
 }
 
 /* gleamctl status, as text or JSON. */
 static const struct cache_stats no_cache;
 
-static void cache_json(char **b, size_t *len, size_t *cap, const struct cache_stats *c)
+static void cache_json(struct gl_buf *b, const struct cache_stats *c)
 {
-	append(b, len, cap, ",\"cache\":{\"uploads\":%llu,\"bytes\":%llu,\"hits\":%llu,"
-	       "\"bytes_saved\":%llu,\"bytes_sent\":%llu,\"queries\":%llu,\"waits\":%llu}",
-	       (unsigned long long)c->uploads, (unsigned long long)c->bytes,
-	       (unsigned long long)c->hits, (unsigned long long)c->bytes_saved,
-	       (unsigned long long)c->bytes_sent, (unsigned long long)c->queries,
-	       (unsigned long long)c->waits);
+	gl_buf_printf(b, ",\"cache\":{\"uploads\":%llu,\"bytes\":%llu,\"hits\":%llu,"
+		      "\"bytes_saved\":%llu,\"bytes_sent\":%llu,\"queries\":%llu,\"waits\":%llu}",
+		      (unsigned long long)c->uploads, (unsigned long long)c->bytes,
+		      (unsigned long long)c->hits, (unsigned long long)c->bytes_saved,
+		      (unsigned long long)c->bytes_sent, (unsigned long long)c->queries,
+		      (unsigned long long)c->waits);
 }
 
 /* Every session's cache counters, live and ended, together. */
@@ -362,27 +333,23 @@ static struct cache_stats cache_sum(void)
 
 static char *status(bool json)
 {
-	size_t len = 0, cap = 4096;
-	char *b = malloc(cap);
+	struct gl_buf b = { .max = GLEAM_CTL_REPLY_MAX };
 	bool first = true;
 
-	if (!b)
-		return NULL;
-	b[0] = 0;
 	if (json) {
-		append(&b, &len, &cap, "{\"role\":\"client\",\"server\":\"%s\",\"servers\":[",
-		       cl.cfg->server);
+		gl_buf_printf(&b, "{\"role\":\"client\",\"server\":\"%s\",\"servers\":[",
+			      cl.cfg->server);
 		for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
 			const struct server *v = sched_server(i);
 
 			if (v && !v->removed)
-				append(&b, &len, &cap, "%s\"%s\"", first ? "" : ",", v->name);
+				gl_buf_printf(&b, "%s\"%s\"", first ? "" : ",", v->name);
 			if (v && !v->removed)
 				first = false;
 		}
 		first = true;
-		append(&b, &len, &cap, "],\"placement\":\"%s\",\"sessions_total\":%llu,"
-		       "\"sessions\":[", sched_placement(), (unsigned long long)cl.sessions_total);
+		gl_buf_printf(&b, "],\"placement\":\"%s\",\"sessions_total\":%llu,"
+			      "\"sessions\":[", sched_placement(), (unsigned long long)cl.sessions_total);
 	} else {
 		/* gleamctl status asks each "server: " line's server for its GPUs. */
 		bool any = false;
@@ -391,20 +358,20 @@ static char *status(bool json)
 			const struct server *v = sched_server(i);
 
 			if (v && !v->removed) {
-				append(&b, &len, &cap, "server: %s\n", v->name);
+				gl_buf_printf(&b, "server: %s\n", v->name);
 				any = true;
 			}
 		}
 		if (!any)
-			append(&b, &len, &cap, "server: %s\n", cl.cfg->server);
-		append(&b, &len, &cap, "sessions: %llu since start\n",
-		       (unsigned long long)cl.sessions_total);
+			gl_buf_printf(&b, "server: %s\n", cl.cfg->server);
+		gl_buf_printf(&b, "sessions: %llu since start\n",
+			      (unsigned long long)cl.sessions_total);
 	}
 	if (!json) {
-		status_vgpu(&b, &len, &cap, false);
-		append(&b, &len, &cap, "%-6s %-16s %7s %10s %10s %9s %9s %8s %12s %12s %-8s %s\n",
-		       "id", "program", "pid", "records", "replies", "batches", "rec/batch", "waits",
-		       "bytes out", "bytes in", "via", "server");
+		status_vgpu(&b, false);
+		gl_buf_printf(&b, "%-6s %-16s %7s %10s %10s %9s %9s %8s %12s %12s %-8s %s\n",
+			      "id", "program", "pid", "records", "replies", "batches", "rec/batch", "waits",
+			      "bytes out", "bytes in", "via", "server");
 	}
 	for (struct csess *s = cl.sessions; s; s = s->next) {
 		const struct sess_stats *st = &s->b.st;
@@ -413,73 +380,73 @@ static char *status(bool json)
 			continue;
 		bridge_ring_stats(&s->b.ring, &s->b.st);
 		if (json)
-			append(&b, &len, &cap, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"uid\":%u,"
-			       "\"via\":\"%s\",\"to\":\"%s\",\"gpu\":%d,\"server_session\":%llu,"
-			       "\"records\":%llu,\"replies\":%llu,"
-			       "\"batches\":%llu,\"waits\":%llu,\"waits_made\":%llu,"
-			       "\"waits_required\":%llu,\"bytes_out\":%llu,\"bytes_in\":%llu",
-			       first ? "" : ",", (unsigned long long)s->id, s->program, (int)s->pid,
-			       (unsigned int)s->uid, s->via, s->srv ? s->srv->name : "", s->gpu,
-			       (unsigned long long)s->server_session,
-			       (unsigned long long)st->records, (unsigned long long)st->replies,
-			       (unsigned long long)st->batches, (unsigned long long)st->waits,
-			       (unsigned long long)st->waits_made, (unsigned long long)st->waits_required,
-			       (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in);
+			gl_buf_printf(&b, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"uid\":%u,"
+				      "\"via\":\"%s\",\"to\":\"%s\",\"gpu\":%d,\"server_session\":%llu,"
+				      "\"records\":%llu,\"replies\":%llu,"
+				      "\"batches\":%llu,\"waits\":%llu,\"waits_made\":%llu,"
+				      "\"waits_required\":%llu,\"bytes_out\":%llu,\"bytes_in\":%llu",
+				      first ? "" : ",", (unsigned long long)s->id, s->program, (int)s->pid,
+				      (unsigned int)s->uid, s->via, s->srv ? s->srv->name : "", s->gpu,
+				      (unsigned long long)s->server_session,
+				      (unsigned long long)st->records, (unsigned long long)st->replies,
+				      (unsigned long long)st->batches, (unsigned long long)st->waits,
+				      (unsigned long long)st->waits_made, (unsigned long long)st->waits_required,
+				      (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in);
 		if (json) {
-			cache_json(&b, &len, &cap, s->b.cc ? ccache_stats(s->b.cc) : &no_cache);
-			append(&b, &len, &cap, "}");
+			cache_json(&b, s->b.cc ? ccache_stats(s->b.cc) : &no_cache);
+			gl_buf_printf(&b, "}");
 		} else
-			append(&b, &len, &cap, "%-6llu %-16s %7d %10llu %10llu %9llu %9.1f %8llu %12llu %12llu %-8s %s\n",
-			       (unsigned long long)s->id, s->program, (int)s->pid,
-			       (unsigned long long)st->records, (unsigned long long)st->replies,
-			       (unsigned long long)st->batches,
-			       st->batches ? (double)st->records / (double)st->batches : 0.0,
-			       (unsigned long long)st->waits,
-			       (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in,
-			       s->via, s->srv ? s->srv->name : "-");
+			gl_buf_printf(&b, "%-6llu %-16s %7d %10llu %10llu %9llu %9.1f %8llu %12llu %12llu %-8s %s\n",
+				      (unsigned long long)s->id, s->program, (int)s->pid,
+				      (unsigned long long)st->records, (unsigned long long)st->replies,
+				      (unsigned long long)st->batches,
+				      st->batches ? (double)st->records / (double)st->batches : 0.0,
+				      (unsigned long long)st->waits,
+				      (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in,
+				      s->via, s->srv ? s->srv->name : "-");
 		first = false;
 	}
 	if (!json) {
 		struct cache_stats t = cache_sum();
 
-		append(&b, &len, &cap, "uploads by content: %llu of %llu MiB named, %llu hits, "
-		       "%llu MiB saved (%.0f%%), %llu MiB sent, %llu questions\n",
-		       (unsigned long long)t.uploads, (unsigned long long)(t.bytes >> 20),
-		       (unsigned long long)t.hits, (unsigned long long)(t.bytes_saved >> 20),
-		       t.bytes ? 100.0 * (double)t.bytes_saved / (double)t.bytes : 0.0,
-		       (unsigned long long)(t.bytes_sent >> 20), (unsigned long long)t.queries);
+		gl_buf_printf(&b, "uploads by content: %llu of %llu MiB named, %llu hits, "
+			      "%llu MiB saved (%.0f%%), %llu MiB sent, %llu questions\n",
+			      (unsigned long long)t.uploads, (unsigned long long)(t.bytes >> 20),
+			      (unsigned long long)t.hits, (unsigned long long)(t.bytes_saved >> 20),
+			      t.bytes ? 100.0 * (double)t.bytes_saved / (double)t.bytes : 0.0,
+			      (unsigned long long)(t.bytes_sent >> 20), (unsigned long long)t.queries);
 	}
 	if (json) {
 		unsigned int n = MIN(cl.nended, (unsigned int)ENDED_MAX);
 
-		append(&b, &len, &cap, "],\"ended\":[");
+		gl_buf_printf(&b, "],\"ended\":[");
 		for (unsigned int i = 0; i < n; i++) {
 			const struct ended *e = &cl.ended[(cl.nended - n + i) % ENDED_MAX];
 
-			append(&b, &len, &cap, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"via\":\"%s\","
-			       "\"records\":%llu,\"replies\":%llu,\"batches\":%llu,\"waits\":%llu,"
-			       "\"waits_made\":%llu,\"waits_required\":%llu,"
-			       "\"bytes_out\":%llu,\"bytes_in\":%llu,\"payload\":%llu",
-			       i ? "," : "", (unsigned long long)e->id, e->program, (int)e->pid, e->via,
-			       (unsigned long long)e->st.records, (unsigned long long)e->st.replies,
-			       (unsigned long long)e->st.batches, (unsigned long long)e->st.waits,
-			       (unsigned long long)e->st.waits_made,
-			       (unsigned long long)e->st.waits_required,
-			       (unsigned long long)e->st.bytes_out, (unsigned long long)e->st.bytes_in,
-			       (unsigned long long)e->st.payload);
-			cache_json(&b, &len, &cap, &e->cache);
-			append(&b, &len, &cap, "}");
+			gl_buf_printf(&b, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"via\":\"%s\","
+				      "\"records\":%llu,\"replies\":%llu,\"batches\":%llu,\"waits\":%llu,"
+				      "\"waits_made\":%llu,\"waits_required\":%llu,"
+				      "\"bytes_out\":%llu,\"bytes_in\":%llu,\"payload\":%llu",
+				      i ? "," : "", (unsigned long long)e->id, e->program, (int)e->pid, e->via,
+				      (unsigned long long)e->st.records, (unsigned long long)e->st.replies,
+				      (unsigned long long)e->st.batches, (unsigned long long)e->st.waits,
+				      (unsigned long long)e->st.waits_made,
+				      (unsigned long long)e->st.waits_required,
+				      (unsigned long long)e->st.bytes_out, (unsigned long long)e->st.bytes_in,
+				      (unsigned long long)e->st.payload);
+			cache_json(&b, &e->cache);
+			gl_buf_printf(&b, "}");
 		}
-		append(&b, &len, &cap, "]");
+		gl_buf_printf(&b, "]");
 		{
 			struct cache_stats t = cache_sum();
 
-			cache_json(&b, &len, &cap, &t);
+			cache_json(&b, &t);
 		}
-		status_vgpu(&b, &len, &cap, true);
-		append(&b, &len, &cap, "}\n");
+		status_vgpu(&b, true);
+		gl_buf_printf(&b, "}\n");
 	}
-	return b;
+	return b.b;
 }
 
 /*
@@ -801,9 +768,7 @@ static void local_hello(struct csess *s, int n)
 	}
 	h.program[sizeof(h.program) - 1] = 0;
 	/* Shown in text and JSON: keep it to harmless characters. */
-	for (char *p = h.program; *p; p++)
-		if (*p < 0x21 || *p > 0x7e || *p == '"' || *p == '\\')
-			*p = '_';
+	gl_harmless(h.program, false);
 	snprintf(s->program, sizeof(s->program), "%s", h.program);
 	if (!getsockopt(s->b.bell, SOL_SOCKET, SO_PEERCRED, &cred, &clen)) {
 		s->pid = cred.pid;
@@ -1779,7 +1744,7 @@ static const struct {
 	  offsetof(struct sess_stats, bytes_in) },
 };
 
-static void collect_links(struct mbuf *m)
+static void collect_links(struct gl_buf *m)
 {
 	uint64_t now = gl_now_ns();
 
@@ -1824,7 +1789,7 @@ static void collect_links(struct mbuf *m)
 	}
 }
 
-static void collect_gpus(struct mbuf *m)
+static void collect_gpus(struct gl_buf *m)
 {
 	static const char *const fam[][3] = {
 		{ "gleam_gpu_utilization_ratio", "gauge", "share of the last second the GPU was busy" },
@@ -1860,7 +1825,7 @@ static void collect_gpus(struct mbuf *m)
 	}
 }
 
-static void collect(struct mbuf *m)
+static void collect(struct gl_buf *m)
 {
 	struct cache_stats c = cache_sum();
 	unsigned int live = 0;

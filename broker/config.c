@@ -30,27 +30,6 @@ void config_defaults(struct config *c, enum role role)
 	c->pin_mem = 2ULL << 30;
 }
 
-/* A size: digits with an optional K, M, G or T (powers of 1024); 0 or -EINVAL. */
-static int parse_size(const char *v, uint64_t *out)
-{
-	char *end;
-	unsigned long long n = strtoull(v, &end, 10);
-	unsigned int shift = 0;
-
-	if (end == v)
-		return -EINVAL;
-	switch (*end) {
-	case 'K': case 'k': shift = 10; end++; break;
-	case 'M': case 'm': shift = 20; end++; break;
-	case 'G': case 'g': shift = 30; end++; break;
-	case 'T': case 't': shift = 40; end++; break;
-	}
-	if (*end || n > (~0ULL >> shift))
-		return -EINVAL;
-	*out = (uint64_t)n << shift;
-	return 0;
-}
-
 /* A count in [lo, hi]; 0 or -EINVAL. */
 static int parse_count(const char *v, unsigned int lo, unsigned int hi, unsigned int *out)
 {
@@ -99,13 +78,13 @@ static int config_set_security(struct config *c, const char *k, const char *v)
 	if (!strcmp(k, "max-sessions-tenant"))
 		return parse_count(v, 1, 65536, &c->max_sessions_tenant);
 	if (!strcmp(k, "pin-max"))
-		return parse_size(v, &c->pin_max);
+		return gl_parse_size(v, &c->pin_max);
 	if (!strcmp(k, "pin-mem"))
-		return parse_size(v, &c->pin_mem);
+		return gl_parse_size(v, &c->pin_mem);
 	if (!strcmp(k, "gpu-mem-session"))
-		return parse_size(v, &c->gpu_mem_session);
+		return gl_parse_size(v, &c->gpu_mem_session);
 	if (!strcmp(k, "gpu-mem-tenant"))
-		return parse_size(v, &c->gpu_mem_tenant);
+		return gl_parse_size(v, &c->gpu_mem_tenant);
 	if (!strcmp(k, "cache-scope") && (!strcmp(v, "shared") || !strcmp(v, "tenant"))) {
 		c->cache_tenant = !strcmp(v, "tenant");
 		return 0;
@@ -158,9 +137,9 @@ int config_set(struct config *c, const char *k, const char *v)
 	else if (!strcmp(k, "cache-dir") && n < sizeof(c->cache_dir))
 		strcpy(c->cache_dir, v);
 	else if (!strcmp(k, "cache-mem"))
-		return parse_size(v, &c->cache_mem);
+		return gl_parse_size(v, &c->cache_mem);
 	else if (!strcmp(k, "cache-disk"))
-		return parse_size(v, &c->cache_disk);
+		return gl_parse_size(v, &c->cache_disk);
 	else
 		return config_set_security(c, k, v);
 	return 0;

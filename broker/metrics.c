@@ -47,87 +47,52 @@ static struct {
 	unsigned int nlinks;
 } mx = { .fd = -1 };
 
-void mb_printf(struct mbuf *m, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	for (;;) {
-		char *p;
-
-		if (m->len + 1 >= m->cap) {
-			size_t cap = m->cap ? 2 * m->cap : 8192;
-
-			p = realloc(m->b, cap);
-			if (!p)
-				return;
-			m->b = p;
-			m->cap = cap;
-		}
-		va_start(ap, fmt);
-		n = vsnprintf(m->b + m->len, m->cap - m->len, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			return;
-		if (m->len + (size_t)n < m->cap) {
-			m->len += (size_t)n;
-			return;
-		}
-		m->b[m->len] = 0;
-		p = realloc(m->b, m->len + (size_t)n + 8192);
-		if (!p)
-			return;
-		m->b = p;
-		m->cap = m->len + (size_t)n + 8192;
-	}
-}
-
-void mb_family(struct mbuf *m, const char *name, const char *type, const char *unit,
+void mb_family(struct gl_buf *m, const char *name, const char *type, const char *unit,
 	       const char *help)
 {
-	mb_printf(m, "# TYPE %s %s\n", name, type);
+	gl_buf_printf(m, "# TYPE %s %s\n", name, type);
 	if (unit)
-		mb_printf(m, "# UNIT %s %s\n", name, unit);
-	mb_printf(m, "# HELP %s %s\n", name, help);
+		gl_buf_printf(m, "# UNIT %s %s\n", name, unit);
+	gl_buf_printf(m, "# HELP %s %s\n", name, help);
 }
 
 /* A label value as OpenMetrics quotes it: \\, \" and \n escaped; the rest printable. */
-static void label_value(struct mbuf *m, const char *v)
+static void label_value(struct gl_buf *m, const char *v)
 {
 	for (; *v; v++) {
 		unsigned char c = (unsigned char)*v;
 
 		if (c == '\\' || c == '"')
-			mb_printf(m, "\\%c", c);
+			gl_buf_printf(m, "\\%c", c);
 		else if (c == '\n')
-			mb_printf(m, "\\n");
+			gl_buf_printf(m, "\\n");
 		else
-			mb_printf(m, "%c", c < 0x20 || c > 0x7e ? '?' : c);
+			gl_buf_printf(m, "%c", c < 0x20 || c > 0x7e ? '?' : c);
 	}
 }
 
-void mb_sample(struct mbuf *m, const char *name, double value, ...)
+void mb_sample(struct gl_buf *m, const char *name, double value, ...)
 {
 	const char *k;
 	bool first = true;
 	va_list ap;
 
-	mb_printf(m, "%s", name);
+	gl_buf_printf(m, "%s", name);
 	va_start(ap, value);
 	while ((k = va_arg(ap, const char *))) {
 		const char *v = va_arg(ap, const char *);
 
-		mb_printf(m, "%s%s=\"", first ? "{" : ",", k);
+		gl_buf_printf(m, "%s%s=\"", first ? "{" : ",", k);
 		label_value(m, v ? v : "");
-		mb_printf(m, "\"");
+		gl_buf_printf(m, "\"");
 		first = false;
 	}
 	va_end(ap);
 	/* Integers as integers: counters of bytes stay exact. */
 	if (value == (double)(uint64_t)value && value >= 0 && value < 1e18)
-		mb_printf(m, "%s %llu\n", first ? "" : "}", (unsigned long long)value);
+		gl_buf_printf(m, "%s %llu\n", first ? "" : "}", (unsigned long long)value);
 	else
-		mb_printf(m, "%s %.9g\n", first ? "" : "}", value);
+		gl_buf_printf(m, "%s %.9g\n", first ? "" : "}", value);
 }
 
 static void post_accept(void)
@@ -174,22 +139,22 @@ static void conn_close(struct mconn *c)
 /* The answer to a complete request: the metrics for GET /metrics (or /), else 404. */
 static void respond(struct mconn *c)
 {
-	struct mbuf body = { 0 }, all = { 0 };
+	struct gl_buf body = { 0 }, all = { 0 };
 	bool ok = !strncmp(c->req, "GET /metrics ", 13) || !strncmp(c->req, "GET /metrics?", 13) ||
 		  !strncmp(c->req, "GET / ", 6);
 
 	if (ok) {
 		mx.collect(&body);
-		mb_printf(&body, "# EOF\n");
+		gl_buf_printf(&body, "# EOF\n");
 	} else {
-		mb_printf(&body, "not found: the metrics are at /metrics\n");
+		gl_buf_printf(&body, "not found: the metrics are at /metrics\n");
 	}
-	mb_printf(&all, "HTTP/1.0 %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-		  "Connection: close\r\n\r\n", ok ? "200 OK" : "404 Not Found",
-		  ok ? "application/openmetrics-text; version=1.0.0; charset=utf-8" :
-		  "text/plain; charset=utf-8", body.len);
+	gl_buf_printf(&all, "HTTP/1.0 %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
+		      "Connection: close\r\n\r\n", ok ? "200 OK" : "404 Not Found",
+		      ok ? "application/openmetrics-text; version=1.0.0; charset=utf-8" :
+		      "text/plain; charset=utf-8", body.len);
 	if (body.b)
-		mb_printf(&all, "%.*s", (int)body.len, body.b);
+		gl_buf_printf(&all, "%.*s", (int)body.len, body.b);
 	free(body.b);
 	c->resp = all.b;
 	c->len = all.b ? all.len : 0;

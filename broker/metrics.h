@@ -13,26 +13,19 @@
 #include <stdint.h>
 
 #include "gleamd.h"
-
-/* Text that grows; whatever does not fit memory is cut. */
-struct mbuf {
-	char *b;
-	size_t len, cap;
-};
-
-void mb_printf(struct mbuf *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include "util.h"
 
 /* A family's header: TYPE (counter or gauge), UNIT when unit is not NULL, HELP. */
-void mb_family(struct mbuf *m, const char *name, const char *type, const char *unit,
+void mb_family(struct gl_buf *m, const char *name, const char *type, const char *unit,
 	       const char *help);
 /*
  * One sample: name (with _total for a counter's), labels as alternating
  * key and value strings ending in NULL (the values escaped here), value.
  */
-void mb_sample(struct mbuf *m, const char *name, double value, ...);
+void mb_sample(struct gl_buf *m, const char *name, double value, ...);
 
 /* What a role collects for one scrape, into m. */
-typedef void (*metrics_collect_fn)(struct mbuf *m);
+typedef void (*metrics_collect_fn)(struct gl_buf *m);
 
 /* Listen on addr (HOST:PORT) and serve; 0 or -errno (said in the log). */
 int metrics_start(const char *addr, metrics_collect_fn collect);

@@ -83,58 +83,11 @@ static struct {
 	uint64_t start;
 } sc;
 
-/* ---- text that grows ---- */
-
-struct sbuf {
-	char *b;
-	size_t len, cap;
-};
-
-static void sb_printf(struct sbuf *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void sb_printf(struct sbuf *s, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!s->b) {
-		s->cap = 4096;
-		s->b = malloc(s->cap);
-		if (!s->b)
-			return;
-		s->b[0] = 0;
-	}
-	for (;;) {
-		char *p;
-
-		va_start(ap, fmt);
-		n = vsnprintf(s->b + s->len, s->cap - s->len, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			return;
-		if (s->len + (size_t)n < s->cap) {
-			s->len += (size_t)n;
-			return;
-		}
-		/* A reply never outgrows what gleamctl reads. */
-		if (s->cap >= GLEAM_CTL_REPLY_MAX)
-			return;
-		p = realloc(s->b, s->cap * 2);
-		if (!p)
-			return;
-		s->b = p;
-		s->cap *= 2;
-	}
-}
-
 /* A string a server chose, made harmless for text and JSON. */
 static const char *safe(const char *in, size_t max, char *out, size_t len)
 {
-	size_t i;
-
-	for (i = 0; i < max && i + 1 < len && in[i]; i++)
-		out[i] = in[i] < 0x20 || in[i] > 0x7e || in[i] == '"' || in[i] == '\\' ? '_' : in[i];
-	out[i] = 0;
+	snprintf(out, len, "%.*s", (int)max, in);
+	gl_harmless(out, true);
 	return out;
 }
 
@@ -1313,7 +1266,7 @@ static double age_s(uint64_t age)
 	return age == UINT64_MAX ? -1.0 : age / 1e9;
 }
 
-static void server_json(struct sbuf *b, const struct server *s, uint64_t now)
+static void server_json(struct gl_buf *b, const struct server *s, uint64_t now)
 {
 	uint64_t rtt_age, rate_age;
 	const char *rtt_src, *rate_src;
@@ -1321,43 +1274,43 @@ static void server_json(struct sbuf *b, const struct server *s, uint64_t now)
 	double rate = link_rate(&s->link, now, &rate_age, &rate_src);
 	char t[128];
 
-	sb_printf(b, "{\"address\":\"%s\",\"state\":\"%s\",\"for_s\":%.3f,\"why\":\"%s\","
-		  "\"own_sessions\":%u,\"placed\":%llu,\"chunks_known\":%zu,"
-		  "\"link\":{\"rtt_ms\":%.3f,\"rtt_min_ms\":%.3f,\"rtt_src\":\"%s\",\"rtt_age_s\":%.3f,"
-		  "\"tcp_rtt_ms\":%.3f,\"tcp_trusted\":%s,"
-		  "\"rate_mbit\":%.3f,\"rate_src\":\"%s\",\"rate_age_s\":%.3f,\"loss_pct\":%.3f,"
-		  "\"loss_age_s\":%.3f,\"iface\":\"%s\",\"iface_up\":%s,\"iface_errors\":%llu}",
-		  s->name, state_name(s, now), (now - MIN(s->state_since, now)) / 1e9,
-		  why(s, now, t, sizeof(t)), s->own, (unsigned long long)s->placed,
-		  s->held.n, rtt * 1e3, link_rtt_min(&s->link) * 1e3, rtt_src, age_s(rtt_age),
-		  s->link.rtt_tcp.v * 1e3, link_tcp_trusted(&s->link) ? "true" : "false",
-		  rate * 8 / 1e6, rate_src,
-		  age_s(rate_age), link_loss(&s->link) * 100, age_s(ewma_age(&s->link.loss, now)),
-		  s->link.ifname, s->link.ifindex ? (s->link.if_up ? "true" : "false") : "null",
-		  (unsigned long long)s->link.if_errors);
+	gl_buf_printf(b, "{\"address\":\"%s\",\"state\":\"%s\",\"for_s\":%.3f,\"why\":\"%s\","
+		      "\"own_sessions\":%u,\"placed\":%llu,\"chunks_known\":%zu,"
+		      "\"link\":{\"rtt_ms\":%.3f,\"rtt_min_ms\":%.3f,\"rtt_src\":\"%s\",\"rtt_age_s\":%.3f,"
+		      "\"tcp_rtt_ms\":%.3f,\"tcp_trusted\":%s,"
+		      "\"rate_mbit\":%.3f,\"rate_src\":\"%s\",\"rate_age_s\":%.3f,\"loss_pct\":%.3f,"
+		      "\"loss_age_s\":%.3f,\"iface\":\"%s\",\"iface_up\":%s,\"iface_errors\":%llu}",
+		      s->name, state_name(s, now), (now - MIN(s->state_since, now)) / 1e9,
+		      why(s, now, t, sizeof(t)), s->own, (unsigned long long)s->placed,
+		      s->held.n, rtt * 1e3, link_rtt_min(&s->link) * 1e3, rtt_src, age_s(rtt_age),
+		      s->link.rtt_tcp.v * 1e3, link_tcp_trusted(&s->link) ? "true" : "false",
+		      rate * 8 / 1e6, rate_src,
+		      age_s(rate_age), link_loss(&s->link) * 100, age_s(ewma_age(&s->link.loss, now)),
+		      s->link.ifname, s->link.ifindex ? (s->link.if_up ? "true" : "false") : "null",
+		      (unsigned long long)s->link.if_errors);
 	if (!s->have_info) {
-		sb_printf(b, ",\"info_age_s\":-1,\"gpus\":[]}");
+		gl_buf_printf(b, ",\"info_age_s\":-1,\"gpus\":[]}");
 		return;
 	}
-	sb_printf(b, ",\"info_age_s\":%.3f,\"backend\":\"%s\",\"sessions\":%u,\"gpus\":[",
-		  (now - MIN(s->info_at, now)) / 1e9,
-		  safe(s->info.backend, sizeof(s->info.backend), t, sizeof(t)), s->info.sessions);
+	gl_buf_printf(b, ",\"info_age_s\":%.3f,\"backend\":\"%s\",\"sessions\":%u,\"gpus\":[",
+		      (now - MIN(s->info_at, now)) / 1e9,
+		      safe(s->info.backend, sizeof(s->info.backend), t, sizeof(t)), s->info.sessions);
 	for (unsigned int g = 0; g < s->info.ngpus; g++) {
 		const struct sched_gpu *u = &s->gpus[g];
 
-		sb_printf(b, "%s{\"index\":%u,\"name\":\"%s\",\"util_pct\":%u,\"util_measured\":%s,"
-			  "\"mem_used\":%llu,\"mem_total\":%llu,\"sessions\":%.0f,\"own\":%u,"
-			  "\"wait_us\":%u}", g ? "," : "", g,
-			  safe(u->info.name, sizeof(u->info.name), t, sizeof(t)), u->usage.util_pct,
-			  u->usage.flags & GLEAM_USAGE_F_UTIL ? "true" : "false",
-			  (unsigned long long)u->usage.mem_used,
-			  (unsigned long long)(u->usage.mem_total ? u->usage.mem_total : u->info.total_mem),
-			  gpu_sessions(s, (int)g), u->own, u->usage.wait_us);
+		gl_buf_printf(b, "%s{\"index\":%u,\"name\":\"%s\",\"util_pct\":%u,\"util_measured\":%s,"
+			      "\"mem_used\":%llu,\"mem_total\":%llu,\"sessions\":%.0f,\"own\":%u,"
+			      "\"wait_us\":%u}", g ? "," : "", g,
+			      safe(u->info.name, sizeof(u->info.name), t, sizeof(t)), u->usage.util_pct,
+			      u->usage.flags & GLEAM_USAGE_F_UTIL ? "true" : "false",
+			      (unsigned long long)u->usage.mem_used,
+			      (unsigned long long)(u->usage.mem_total ? u->usage.mem_total : u->info.total_mem),
+			      gpu_sessions(s, (int)g), u->own, u->usage.wait_us);
 	}
-	sb_printf(b, "]}");
+	gl_buf_printf(b, "]}");
 }
 
-static void server_text(struct sbuf *b, const struct server *s, uint64_t now)
+static void server_text(struct gl_buf *b, const struct server *s, uint64_t now)
 {
 	uint64_t rtt_age, rate_age;
 	const char *rtt_src, *rate_src;
@@ -1365,98 +1318,98 @@ static void server_text(struct sbuf *b, const struct server *s, uint64_t now)
 	double rate = link_rate(&s->link, now, &rate_age, &rate_src);
 	char t[128];
 
-	sb_printf(b, "%s: %s for %.1f s", s->name, state_name(s, now),
-		  (now - MIN(s->state_since, now)) / 1e9);
+	gl_buf_printf(b, "%s: %s for %.1f s", s->name, state_name(s, now),
+		      (now - MIN(s->state_since, now)) / 1e9);
 	if (!sched_usable(s, now))
-		sb_printf(b, " (%s)", why(s, now, t, sizeof(t)));
-	sb_printf(b, "; %u own session(s), %llu placed\n", s->own, (unsigned long long)s->placed);
-	sb_printf(b, "  link: rtt %.3f ms, least %.3f (%s", rtt * 1e3, link_rtt_min(&s->link) * 1e3,
-		  rtt_src);
+		gl_buf_printf(b, " (%s)", why(s, now, t, sizeof(t)));
+	gl_buf_printf(b, "; %u own session(s), %llu placed\n", s->own, (unsigned long long)s->placed);
+	gl_buf_printf(b, "  link: rtt %.3f ms, least %.3f (%s", rtt * 1e3, link_rtt_min(&s->link) * 1e3,
+		      rtt_src);
 	if (rtt_age != UINT64_MAX)
-		sb_printf(b, ", %.1f s old", age_s(rtt_age));
-	sb_printf(b, "), rate %.1f Mbit/s (%s", rate * 8 / 1e6, rate_src);
+		gl_buf_printf(b, ", %.1f s old", age_s(rtt_age));
+	gl_buf_printf(b, "), rate %.1f Mbit/s (%s", rate * 8 / 1e6, rate_src);
 	if (rate_age != UINT64_MAX)
-		sb_printf(b, ", %.1f s old", age_s(rate_age));
-	sb_printf(b, "), loss %.2f%%, interface %s%s\n", link_loss(&s->link) * 100,
-		  s->link.ifindex ? s->link.ifname : "?",
-		  !s->link.ifindex ? "" : s->link.if_up ? " (up)" : " (DOWN)");
+		gl_buf_printf(b, ", %.1f s old", age_s(rate_age));
+	gl_buf_printf(b, "), loss %.2f%%, interface %s%s\n", link_loss(&s->link) * 100,
+		      s->link.ifindex ? s->link.ifname : "?",
+		      !s->link.ifindex ? "" : s->link.if_up ? " (up)" : " (DOWN)");
 	if (!s->have_info)
 		return;
 	for (unsigned int g = 0; g < s->info.ngpus; g++) {
 		const struct sched_gpu *u = &s->gpus[g];
 		uint64_t total = u->usage.mem_total ? u->usage.mem_total : u->info.total_mem;
 
-		sb_printf(b, "  GPU %u %s: util %s%u%%, memory %llu/%llu MiB, sessions %.0f (own %u), "
-			  "wait %u us\n", g, safe(u->info.name, sizeof(u->info.name), t, sizeof(t)),
-			  u->usage.flags & GLEAM_USAGE_F_UTIL ? "" : "(not measured) ",
-			  u->usage.util_pct, (unsigned long long)(u->usage.mem_used >> 20),
-			  (unsigned long long)(total >> 20), gpu_sessions(s, (int)g), u->own,
-			  u->usage.wait_us);
+		gl_buf_printf(b, "  GPU %u %s: util %s%u%%, memory %llu/%llu MiB, sessions %.0f (own %u), "
+			      "wait %u us\n", g, safe(u->info.name, sizeof(u->info.name), t, sizeof(t)),
+			      u->usage.flags & GLEAM_USAGE_F_UTIL ? "" : "(not measured) ",
+			      u->usage.util_pct, (unsigned long long)(u->usage.mem_used >> 20),
+			      (unsigned long long)(total >> 20), gpu_sessions(s, (int)g), u->own,
+			      u->usage.wait_us);
 	}
 }
 
 char *sched_servers(bool json)
 {
-	struct sbuf b = { 0 };
+	struct gl_buf b = { .max = GLEAM_CTL_REPLY_MAX };
 	uint64_t now = gl_now_ns();
 	bool first = true;
 
-	sb_printf(&b, json ? "{\"servers\":[" : "");
+	gl_buf_printf(&b, json ? "{\"servers\":[" : "");
 	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
 		const struct server *s = &sc.srv[i];
 
 		if (!s->used || s->removed)
 			continue;
 		if (json)
-			sb_printf(&b, "%s{\"address\":\"%s\",\"state\":\"%s\",\"added\":%s}",
-				  first ? "" : ",", s->name, state_name(s, now),
-				  s->added ? "true" : "false");
+			gl_buf_printf(&b, "%s{\"address\":\"%s\",\"state\":\"%s\",\"added\":%s}",
+				      first ? "" : ",", s->name, state_name(s, now),
+				      s->added ? "true" : "false");
 		else
-			sb_printf(&b, "%s %s%s\n", s->name, state_name(s, now),
-				  s->added ? " (added by gleamctl)" : "");
+			gl_buf_printf(&b, "%s %s%s\n", s->name, state_name(s, now),
+				      s->added ? " (added by gleamctl)" : "");
 		first = false;
 	}
-	sb_printf(&b, json ? "]}\n" : "");
+	gl_buf_printf(&b, json ? "]}\n" : "");
 	if (!json && first)
-		sb_printf(&b, "no servers\n");
+		gl_buf_printf(&b, "no servers\n");
 	return b.b;
 }
 
 char *sched_stats(bool json)
 {
-	struct sbuf b = { 0 };
+	struct gl_buf b = { .max = GLEAM_CTL_REPLY_MAX };
 	uint64_t now = gl_now_ns();
 	unsigned int n = MIN(sc.nlog, (unsigned int)SCHED_LOG_MAX);
 	bool first = true;
 
 	if (json)
-		sb_printf(&b, "{\"placement\":\"%s\",\"servers\":[", sched_placement());
+		gl_buf_printf(&b, "{\"placement\":\"%s\",\"servers\":[", sched_placement());
 	else
-		sb_printf(&b, "placement: %s\n", sched_placement());
+		gl_buf_printf(&b, "placement: %s\n", sched_placement());
 	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
 		if (!sc.srv[i].used)
 			continue;
 		if (json) {
-			sb_printf(&b, first ? "" : ",");
+			gl_buf_printf(&b, first ? "" : ",");
 			server_json(&b, &sc.srv[i], now);
 		} else {
 			server_text(&b, &sc.srv[i], now);
 		}
 		first = false;
 	}
-	sb_printf(&b, json ? "],\"pins\":[" : sc.npins ? "pins:\n" : "");
+	gl_buf_printf(&b, json ? "],\"pins\":[" : sc.npins ? "pins:\n" : "");
 	for (unsigned int i = 0; i < sc.npins; i++) {
 		const struct sched_pin *p = &sc.pins[i];
 
 		if (json)
-			sb_printf(&b, "%s{\"what\":\"%s\",\"server\":\"%s\",\"gpu\":%d}", i ? "," : "",
-				  p->what, p->server, p->gpu);
+			gl_buf_printf(&b, "%s{\"what\":\"%s\",\"server\":\"%s\",\"gpu\":%d}", i ? "," : "",
+				      p->what, p->server, p->gpu);
 		else if (p->gpu >= 0)
-			sb_printf(&b, "  %s -> %s GPU %d\n", p->what, p->server, p->gpu);
+			gl_buf_printf(&b, "  %s -> %s GPU %d\n", p->what, p->server, p->gpu);
 		else
-			sb_printf(&b, "  %s -> %s\n", p->what, p->server);
+			gl_buf_printf(&b, "  %s -> %s\n", p->what, p->server);
 	}
-	sb_printf(&b, json ? "],\"programs\":[" : "");
+	gl_buf_printf(&b, json ? "],\"programs\":[" : "");
 	first = true;
 	for (unsigned int i = 0; i < SCHED_PROGRAMS_MAX; i++) {
 		const struct sched_prog *p = &sc.progs[i];
@@ -1464,43 +1417,43 @@ char *sched_stats(bool json)
 		if (!p->runs)
 			continue;
 		if (json)
-			sb_printf(&b, "%s{\"program\":\"%s\",\"runs\":%u,\"up\":%.0f,\"down\":%.0f,"
-				  "\"waits\":%.0f,\"records\":%.0f,\"gpu_s\":%.4f,\"uploads_named\":%u}",
-				  first ? "" : ",", p->name, p->runs, p->up, p->down, p->waits,
-				  p->records, p->gpu_s, p->nnames);
+			gl_buf_printf(&b, "%s{\"program\":\"%s\",\"runs\":%u,\"up\":%.0f,\"down\":%.0f,"
+				      "\"waits\":%.0f,\"records\":%.0f,\"gpu_s\":%.4f,\"uploads_named\":%u}",
+				      first ? "" : ",", p->name, p->runs, p->up, p->down, p->waits,
+				      p->records, p->gpu_s, p->nnames);
 		first = false;
 	}
 	if (json)
-		sb_printf(&b, "],\"sessions\":[");
+		gl_buf_printf(&b, "],\"sessions\":[");
 	else if (n)
-		sb_printf(&b, "sessions, latest first:\n");
+		gl_buf_printf(&b, "sessions, latest first:\n");
 	for (unsigned int k = 0; k < n; k++) {
 		const struct sched_log *l = &sc.log[(sc.nlog - 1 - k) % SCHED_LOG_MAX];
 
 		if (json) {
-			sb_printf(&b, "%s{\"id\":%llu,\"program\":\"%s\",\"via\":\"%s\",\"server\":\"%s\","
-				  "\"gpu\":%d,\"live\":%s,\"age_s\":%.3f,\"wall_s\":%.3f,\"known\":%s,"
-				  "\"why\":\"%s\",\"candidates\":[", k ? "," : "",
-				  (unsigned long long)l->id, l->program, l->via, l->server, l->gpu,
-				  l->live ? "true" : "false", (now - MIN(l->at, now)) / 1e9, l->wall_s,
-				  l->learnt ? "true" : "false", l->why);
+			gl_buf_printf(&b, "%s{\"id\":%llu,\"program\":\"%s\",\"via\":\"%s\",\"server\":\"%s\","
+				      "\"gpu\":%d,\"live\":%s,\"age_s\":%.3f,\"wall_s\":%.3f,\"known\":%s,"
+				      "\"why\":\"%s\",\"candidates\":[", k ? "," : "",
+				      (unsigned long long)l->id, l->program, l->via, l->server, l->gpu,
+				      l->live ? "true" : "false", (now - MIN(l->at, now)) / 1e9, l->wall_s,
+				      l->learnt ? "true" : "false", l->why);
 			for (unsigned int i = 0; i < l->ntop; i++)
-				sb_printf(&b, "%s{\"server\":\"%s\",\"gpu\":%d,\"predicted_s\":%.4f}",
-					  i ? "," : "", l->top_server[i], l->top[i].gpu, l->top[i].t);
-			sb_printf(&b, "]}");
+				gl_buf_printf(&b, "%s{\"server\":\"%s\",\"gpu\":%d,\"predicted_s\":%.4f}",
+					      i ? "," : "", l->top_server[i], l->top[i].gpu, l->top[i].t);
+			gl_buf_printf(&b, "]}");
 			continue;
 		}
-		sb_printf(&b, "  %llu %s (%s) -> %s", (unsigned long long)l->id, l->program, l->via,
-			  l->server[0] ? l->server : "nowhere");
+		gl_buf_printf(&b, "  %llu %s (%s) -> %s", (unsigned long long)l->id, l->program, l->via,
+			      l->server[0] ? l->server : "nowhere");
 		if (l->gpu >= 0)
-			sb_printf(&b, " GPU %d", l->gpu);
-		sb_printf(&b, ", %s: %s", l->live ? "live" : "ended", l->why);
+			gl_buf_printf(&b, " GPU %d", l->gpu);
+		gl_buf_printf(&b, ", %s: %s", l->live ? "live" : "ended", l->why);
 		for (unsigned int i = 0; i < l->ntop; i++)
-			sb_printf(&b, "%s%s:%d %.3f s", i ? " < " : "; ", l->top_server[i], l->top[i].gpu,
-				  l->top[i].t);
-		sb_printf(&b, "\n");
+			gl_buf_printf(&b, "%s%s:%d %.3f s", i ? " < " : "; ", l->top_server[i], l->top[i].gpu,
+				      l->top[i].t);
+		gl_buf_printf(&b, "\n");
 	}
 	if (json)
-		sb_printf(&b, "]}\n");
+		gl_buf_printf(&b, "]}\n");
 	return b.b;
 }

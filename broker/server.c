@@ -864,7 +864,7 @@ static int server_security(struct config *c)
 
 /* ---- metrics (--metrics ADDR, Documentation/metrics.md) ---- */
 
-static void collect_links(struct mbuf *m)
+static void collect_links(struct gl_buf *m)
 {
 	static const struct {
 		const char *name, *help;
@@ -912,7 +912,7 @@ static void collect_links(struct mbuf *m)
 	}
 }
 
-static void collect_gpus(struct mbuf *m)
+static void collect_gpus(struct gl_buf *m)
 {
 	struct gleam_server_usage u;
 	struct gleam_gpu_usage g[GLEAM_GPUS_MAX];
@@ -958,7 +958,7 @@ static void collect_gpus(struct mbuf *m)
 				  "name", sv.gpus[i].name, NULL);
 }
 
-static void collect_store(struct mbuf *m)
+static void collect_store(struct gl_buf *m)
 {
 	struct chunk_store_stats st = { 0 };
 	struct cache_stats t = scache_total;
@@ -979,7 +979,7 @@ static void collect_store(struct mbuf *m)
 	mb_sample(m, "gleam_cache_store_bytes", (double)st.disk_bytes, "tier", "disk", NULL);
 }
 
-static void collect(struct mbuf *m)
+static void collect(struct gl_buf *m)
 {
 	mb_family(m, "gleam_build_info", "gauge", NULL, "gleamd's version and role");
 	mb_sample(m, "gleam_build_info", 1, "version", gl_version(), "role", "server", "backend",

@@ -22,22 +22,11 @@
 #include "cuarray.h"
 #include "sim.h"
 #include "sim_array.h"
+#include "sim_refuse.h"
 #include "util.h"
 #include "worker.h"
 
 #define CTX_OK() do { CUresult _r = sim_ctx_ok(); if (_r) return _r; } while (0)
-
-static CUresult said(const char *what)
-{
-	fprintf(stderr, "gleamd: sim: %s: not modelled by the sim backend\n", what);
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-#define SIM_REFUSE(what) \
-	({ \
-		static bool said_; \
-		said_ ? CUDA_ERROR_NOT_SUPPORTED : (said_ = true, said(what)); \
-	})
 
 /* The H200's texture and surface limits, as its driver reports them. */
 static const struct { int a, v; } array_attrs[] = {

@@ -29,24 +29,13 @@
 
 #include "util.h"
 #include "sim.h"
+#include "sim_refuse.h"
 
 #define SIM_GRAPH_DEPTH_MAX	64
 /* Operations an executable graph may hold, child graphs inlined. */
 #define SIM_EXEC_OPS_MAX	(1u << 20)
 /* Iterations of a while node before the sim takes it for a hung kernel. */
 #define SIM_WHILE_MAX		(1u << 20)
-
-static CUresult said(const char *what)
-{
-	fprintf(stderr, "gleamd: sim: %s: not modelled by the sim backend\n", what);
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-#define SIM_REFUSE(what) \
-	({ \
-		static bool said_; \
-		said_ ? CUDA_ERROR_NOT_SUPPORTED : (said_ = true, said(what)); \
-	})
 
 /* ---- the objects ---- */
 

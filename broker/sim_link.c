@@ -16,18 +16,7 @@
 
 #include "util.h"
 #include "sim.h"
-
-static CUresult said(const char *what)
-{
-	fprintf(stderr, "gleamd: sim: %s: not modelled by the sim backend\n", what);
-	return CUDA_ERROR_NOT_SUPPORTED;
-}
-
-#define SIM_REFUSE(what) \
-	({ \
-		static bool said_; \
-		said_ ? CUDA_ERROR_NOT_SUPPORTED : (said_ = true, said(what)); \
-	})
+#include "sim_refuse.h"
 
 /* What the driver provides to every link: device runtime functions kernels call. */
 static const char *const provided[] = {

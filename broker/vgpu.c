@@ -193,9 +193,7 @@ static void program_name(pid_t pid, unsigned int vgpu, char *buf, size_t len)
 	}
 	buf[n] = 0;
 	buf[strcspn(buf, "\n")] = 0;
-	for (char *p = buf; *p; p++)
-		if (*p < 0x21 || *p > 0x7e || *p == '"' || *p == '\\')
-			*p = '_';
+	gl_harmless(buf, false);
 }
 
 static void on_open(const struct gleam_vgpu_event *ev)

@@ -326,27 +326,103 @@ int gl_secret_eq(const void *a, const void *b, size_t n)
 	return d == 0;
 }
 
+void gl_harmless(char *s, bool keep_space)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c > 0x7e || c == '"' || c == '\\' || (c == ' ' && !keep_space))
+			*s = '_';
+	}
+}
+
 int gl_parse_size(const char *s, uint64_t *out)
 {
-	char *end;
+	bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+	unsigned int shift = 0;
 	unsigned long long v;
+	double frac = 0;
+	char *end;
 
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
 	errno = 0;
-	v = strtoull(s, &end, 0);
+	v = strtoull(s, &end, hex ? 16 : 10);
 	if (errno || end == s)
 		return -EINVAL;
+	if (!hex && *end == '.') {
+		double scale = 0.1;
+
+		for (end++; *end >= '0' && *end <= '9'; end++, scale /= 10)
+			frac += (*end - '0') * scale;
+	}
 	switch (*end) {
-	case 'k': case 'K': v <<= 10; end++; break;
-	case 'm': case 'M': v <<= 20; end++; break;
-	case 'g': case 'G': v <<= 30; end++; break;
+	case 'k': case 'K': shift = 10; break;
+	case 'm': case 'M': shift = 20; break;
+	case 'g': case 'G': shift = 30; break;
+	case 't': case 'T': shift = 40; break;
 	default: break;
 	}
-	if (*end == 'i' || *end == 'B' || *end == 'b')
+	if (shift) {
 		end++;
-	if (*end)
+		if (*end == 'i' || *end == 'I')
+			end++;
+	}
+	if (*end == 'b' || *end == 'B')
+		end++;
+	if (*end || v > (~0ULL >> shift))
 		return -EINVAL;
-	*out = v;
+	if (frac > 0) {
+		double x = ((double)v + frac) * (double)(1ULL << shift);
+
+		if (x >= 18446744073709551616.0)
+			return -EINVAL;
+		*out = (uint64_t)(x + 0.5);
+		return 0;
+	}
+	*out = (uint64_t)v << shift;
 	return 0;
+}
+
+/* Room for more: 0, or -1 where memory or max says no. */
+static int buf_grow(struct gl_buf *b)
+{
+	size_t cap = b->cap ? 2 * b->cap : 4096;
+	char *p;
+
+	if (b->max && b->cap >= b->max)
+		return -1;
+	p = realloc(b->b, cap);
+	if (!p)
+		return -1;
+	if (!b->b)
+		p[0] = 0;
+	b->b = p;
+	b->cap = cap;
+	return 0;
+}
+
+void gl_buf_printf(struct gl_buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!b->b && buf_grow(b))
+		return;
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(b->b + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			break;
+		if (b->len + (size_t)n < b->cap) {
+			b->len += (size_t)n;
+			return;
+		}
+		if (buf_grow(b))
+			break;
+	}
+	b->b[b->len] = 0;
 }
 
 int gl_ident_ok(const char *name)

@@ -84,8 +84,33 @@ int gl_ident_ok(const char *name);
  */
 void gl_escape(char *dst, size_t len, const char *src, size_t srclen);
 
-/* Parse sizes like 4M, 1g, 65536; 0 or -EINVAL. */
+/*
+ * Text a peer or a program chose, made harmless in place for a log line,
+ * text and JSON alike: what is not printable ASCII, '"' and '\\' become
+ * '_', and so do spaces unless keep_space.
+ */
+void gl_harmless(char *s, bool keep_space);
+
+/*
+ * A size in bytes: a number (decimal, possibly with a fraction as in
+ * 1.5G, or 0x hexadecimal) with an optional K, M, G or T (powers of 1024,
+ * any case), then an optional B or iB: 65536, 64k, 64KiB, 4G, 2TB.
+ * 0, or -EINVAL for anything else or more than 64 bits hold.
+ */
 int gl_parse_size(const char *s, uint64_t *out);
+
+/*
+ * Text that grows (doubling, from 4 KiB) up to max bytes (0: no bound):
+ * a piece that does not fit is left out.  b is NULL until something is
+ * written, and NUL-terminated after; the owner frees it.
+ */
+struct gl_buf {
+	char *b;
+	size_t len, cap;
+	size_t max;
+};
+
+void gl_buf_printf(struct gl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
  * In an array of n elements of size bytes, sorted by a leading uint64_t

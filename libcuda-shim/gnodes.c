@@ -182,15 +182,15 @@ static struct shim_gnodes *graph_gn(struct shim_graph *g)
 	return g->gn;
 }
 
+/* A handle of the wrong kind is an invalid value to these functions. */
+static CUresult as_value(CUresult r)
+{
+	return r == CUDA_ERROR_INVALID_HANDLE ? CUDA_ERROR_INVALID_VALUE : r;
+}
+
 static CUresult graph_get(CUgraph h, struct shim_graph **g)
 {
-	struct shim_obj *o;
-	CUresult r = shim_obj_get(GL_H_GRAPH, h, &o);
-
-	if (r)
-		return r == CUDA_ERROR_INVALID_HANDLE ? CUDA_ERROR_INVALID_VALUE : r;
-	*g = (struct shim_graph *)o;
-	return CUDA_SUCCESS;
+	return as_value(shim_obj_get(GL_H_GRAPH, h, (struct shim_obj **)g));
 }
 
 /* Lock held: a live node of a live graph. */
@@ -208,13 +208,7 @@ static CUresult node_get(CUgraphNode h, struct shim_gnode **n)
 
 static CUresult exec_get(CUgraphExec h, struct shim_exec **e)
 {
-	struct shim_obj *o;
-	CUresult r = shim_obj_get(GL_H_GRAPHEXEC, h, &o);
-
-	if (r)
-		return r == CUDA_ERROR_INVALID_HANDLE ? CUDA_ERROR_INVALID_VALUE : r;
-	*e = (struct shim_exec *)o;
-	return CUDA_SUCCESS;
+	return as_value(shim_obj_get(GL_H_GRAPHEXEC, h, (struct shim_obj **)e));
 }
 
 /* The context a node names, or the current one for NULL: its id. */
@@ -275,7 +269,7 @@ static CUresult prep_kernel(const CUDA_KERNEL_NODE_PARAMS_v3 *k, struct prep *p)
 	else
 		return CUDA_ERROR_INVALID_VALUE;
 	if (r)
-		return r == CUDA_ERROR_INVALID_HANDLE ? CUDA_ERROR_INVALID_VALUE : r;
+		return as_value(r);
 	kn->f = f;
 	kn->is_kernel = !k->func;
 	kn->grid[0] = k->gridDimX;
@@ -560,7 +554,7 @@ static CUresult prep_event(CUevent ev, struct prep *p)
 	CUresult r = shim_handle_id(GL_H_EVENT, ev, &p->w.event);
 
 	if (r)
-		return r == CUDA_ERROR_INVALID_HANDLE ? CUDA_ERROR_INVALID_VALUE : r;
+		return as_value(r);
 	p->keep.u.ev = ev;
 	return ctx_of(NULL, &p->w.ctx);
 }
@@ -934,7 +928,16 @@ CUresult shim_cuGraphAddNode_v1(CUgraphNode *out, CUgraph g, const CUgraphNode *
 	return node_add(out, g, deps, NULL, ndeps, np);
 }
 
-/* The specific forms, as CUgraphNodeParams. */
+/*
+ * The specific forms, as CUgraphNodeParams: 0, or CUDA_ERROR_INVALID_VALUE
+ * for parameters not given (np is then not to be used).
+ */
+static void np_init(CUgraphNodeParams *np, CUgraphNodeType type)
+{
+	memset(np, 0, sizeof(*np));
+	np->type = type;
+}
+
 static void kernel_v3(CUDA_KERNEL_NODE_PARAMS_v3 *k, const CUDA_KERNEL_NODE_PARAMS_v1 *v1,
 		      CUkernel kern, CUcontext ctx)
 {
@@ -953,35 +956,36 @@ static void kernel_v3(CUDA_KERNEL_NODE_PARAMS_v3 *k, const CUDA_KERNEL_NODE_PARA
 	k->ctx = ctx;
 }
 
-static void np_kernel(CUgraphNodeParams *np, const CUDA_KERNEL_NODE_PARAMS *k)
+/* Either form of a kernel's parameters: v2 is the second, or NULL for the first (v1). */
+static CUresult np_kernel(CUgraphNodeParams *np, const CUDA_KERNEL_NODE_PARAMS_v1 *v1,
+			  const CUDA_KERNEL_NODE_PARAMS *v2)
 {
-	memset(np, 0, sizeof(*np));
-	np->type = CU_GRAPH_NODE_TYPE_KERNEL;
-	kernel_v3(&np->kernel, (const CUDA_KERNEL_NODE_PARAMS_v1 *)k, k->kern, k->ctx);
-}
-
-static void np_kernel_v1(CUgraphNodeParams *np, const CUDA_KERNEL_NODE_PARAMS_v1 *k)
-{
-	memset(np, 0, sizeof(*np));
-	np->type = CU_GRAPH_NODE_TYPE_KERNEL;
-	kernel_v3(&np->kernel, k, NULL, NULL);
+	if (!v1)
+		return CUDA_ERROR_INVALID_VALUE;
+	np_init(np, CU_GRAPH_NODE_TYPE_KERNEL);
+	kernel_v3(&np->kernel, v1, v2 ? v2->kern : NULL, v2 ? v2->ctx : NULL);
+	return CUDA_SUCCESS;
 }
 
 _Static_assert(offsetof(CUDA_KERNEL_NODE_PARAMS, extra) ==
 	       offsetof(CUDA_KERNEL_NODE_PARAMS_v1, extra), "v2 begins as v1");
 
-static void np_memcpy(CUgraphNodeParams *np, const CUDA_MEMCPY3D *cp, CUcontext ctx)
+static CUresult np_memcpy(CUgraphNodeParams *np, const CUDA_MEMCPY3D *cp, CUcontext ctx)
 {
-	memset(np, 0, sizeof(*np));
-	np->type = CU_GRAPH_NODE_TYPE_MEMCPY;
+	if (!cp)
+		return CUDA_ERROR_INVALID_VALUE;
+	np_init(np, CU_GRAPH_NODE_TYPE_MEMCPY);
 	np->memcpy.copyCtx = ctx;
 	np->memcpy.copyParams = *cp;
+	return CUDA_SUCCESS;
 }
 
-static void np_memset(CUgraphNodeParams *np, const CUDA_MEMSET_NODE_PARAMS *m, CUcontext ctx)
+static CUresult np_memset(CUgraphNodeParams *np, const CUDA_MEMSET_NODE_PARAMS *m,
+			  CUcontext ctx)
 {
-	memset(np, 0, sizeof(*np));
-	np->type = CU_GRAPH_NODE_TYPE_MEMSET;
+	if (!m)
+		return CUDA_ERROR_INVALID_VALUE;
+	np_init(np, CU_GRAPH_NODE_TYPE_MEMSET);
 	np->memset.dst = m->dst;
 	np->memset.pitch = m->pitch;
 	np->memset.value = m->value;
@@ -989,31 +993,41 @@ static void np_memset(CUgraphNodeParams *np, const CUDA_MEMSET_NODE_PARAMS *m, C
 	np->memset.width = m->width;
 	np->memset.height = m->height;
 	np->memset.ctx = ctx;
+	return CUDA_SUCCESS;
 }
 
-static void np_host(CUgraphNodeParams *np, const CUDA_HOST_NODE_PARAMS *h)
+static CUresult np_host(CUgraphNodeParams *np, const CUDA_HOST_NODE_PARAMS *h)
 {
-	memset(np, 0, sizeof(*np));
-	np->type = CU_GRAPH_NODE_TYPE_HOST;
+	if (!h)
+		return CUDA_ERROR_INVALID_VALUE;
+	np_init(np, CU_GRAPH_NODE_TYPE_HOST);
 	np->host.fn = h->fn;
 	np->host.userData = h->userData;
+	return CUDA_SUCCESS;
 }
 
-static void np_child(CUgraphNodeParams *np, CUgraph child)
+static CUresult np_child(CUgraphNodeParams *np, CUgraph child)
 {
-	memset(np, 0, sizeof(*np));
-	np->type = CU_GRAPH_NODE_TYPE_GRAPH;
+	np_init(np, CU_GRAPH_NODE_TYPE_GRAPH);
 	np->graph.graph = child;
+	return CUDA_SUCCESS;
 }
 
-static void np_event(CUgraphNodeParams *np, CUgraphNodeType type, CUevent ev)
+static CUresult np_event(CUgraphNodeParams *np, CUgraphNodeType type, CUevent ev)
 {
-	memset(np, 0, sizeof(*np));
-	np->type = type;
+	np_init(np, type);
 	if (type == CU_GRAPH_NODE_TYPE_EVENT_RECORD)
 		np->eventRecord.event = ev;
 	else
 		np->eventWait.event = ev;
+	return CUDA_SUCCESS;
+}
+
+/* node_add of a specific form, once built (built: np_*'s answer). */
+static CUresult add_built(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t ndeps,
+			  CUresult built, CUgraphNodeParams *np)
+{
+	return built ? built : node_add(out, g, deps, NULL, ndeps, np);
 }
 
 CUresult shim_cuGraphAddKernelNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
@@ -1021,10 +1035,8 @@ CUresult shim_cuGraphAddKernelNode(CUgraphNode *out, CUgraph g, const CUgraphNod
 {
 	CUgraphNodeParams np;
 
-	if (!k)
-		return CUDA_ERROR_INVALID_VALUE;
-	np_kernel(&np, k);
-	return node_add(out, g, deps, NULL, ndeps, &np);
+	return add_built(out, g, deps, ndeps,
+			 np_kernel(&np, (const CUDA_KERNEL_NODE_PARAMS_v1 *)k, k), &np);
 }
 
 CUresult shim_cuGraphAddKernelNode_v1(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
@@ -1032,10 +1044,7 @@ CUresult shim_cuGraphAddKernelNode_v1(CUgraphNode *out, CUgraph g, const CUgraph
 {
 	CUgraphNodeParams np;
 
-	if (!k)
-		return CUDA_ERROR_INVALID_VALUE;
-	np_kernel_v1(&np, k);
-	return node_add(out, g, deps, NULL, ndeps, &np);
+	return add_built(out, g, deps, ndeps, np_kernel(&np, k, NULL), &np);
 }
 
 CUresult shim_cuGraphAddMemcpyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
@@ -1043,10 +1052,7 @@ CUresult shim_cuGraphAddMemcpyNode(CUgraphNode *out, CUgraph g, const CUgraphNod
 {
 	CUgraphNodeParams np;
 
-	if (!cp)
-		return CUDA_ERROR_INVALID_VALUE;
-	np_memcpy(&np, cp, ctx);
-	return node_add(out, g, deps, NULL, ndeps, &np);
+	return add_built(out, g, deps, ndeps, np_memcpy(&np, cp, ctx), &np);
 }
 
 CUresult shim_cuGraphAddMemsetNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
@@ -1054,10 +1060,7 @@ CUresult shim_cuGraphAddMemsetNode(CUgraphNode *out, CUgraph g, const CUgraphNod
 {
 	CUgraphNodeParams np;
 
-	if (!m)
-		return CUDA_ERROR_INVALID_VALUE;
-	np_memset(&np, m, ctx);
-	return node_add(out, g, deps, NULL, ndeps, &np);
+	return add_built(out, g, deps, ndeps, np_memset(&np, m, ctx), &np);
 }
 
 CUresult shim_cuGraphAddHostNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
@@ -1065,10 +1068,7 @@ CUresult shim_cuGraphAddHostNode(CUgraphNode *out, CUgraph g, const CUgraphNode 
 {
 	CUgraphNodeParams np;
 
-	if (!h)
-		return CUDA_ERROR_INVALID_VALUE;
-	np_host(&np, h);
-	return node_add(out, g, deps, NULL, ndeps, &np);
+	return add_built(out, g, deps, ndeps, np_host(&np, h), &np);
 }
 
 CUresult shim_cuGraphAddChildGraphNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
@@ -1076,8 +1076,7 @@ CUresult shim_cuGraphAddChildGraphNode(CUgraphNode *out, CUgraph g, const CUgrap
 {
 	CUgraphNodeParams np;
 
-	np_child(&np, child);
-	return node_add(out, g, deps, NULL, ndeps, &np);
+	return add_built(out, g, deps, ndeps, np_child(&np, child), &np);
 }
 
 CUresult shim_cuGraphAddEmptyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
@@ -1085,8 +1084,7 @@ CUresult shim_cuGraphAddEmptyNode(CUgraphNode *out, CUgraph g, const CUgraphNode
 {
 	CUgraphNodeParams np;
 
-	memset(&np, 0, sizeof(np));
-	np.type = CU_GRAPH_NODE_TYPE_EMPTY;
+	np_init(&np, CU_GRAPH_NODE_TYPE_EMPTY);
 	return node_add(out, g, deps, NULL, ndeps, &np);
 }
 
@@ -1095,8 +1093,8 @@ CUresult shim_cuGraphAddEventRecordNode(CUgraphNode *out, CUgraph g, const CUgra
 {
 	CUgraphNodeParams np;
 
-	np_event(&np, CU_GRAPH_NODE_TYPE_EVENT_RECORD, ev);
-	return node_add(out, g, deps, NULL, ndeps, &np);
+	return add_built(out, g, deps, ndeps,
+			 np_event(&np, CU_GRAPH_NODE_TYPE_EVENT_RECORD, ev), &np);
 }
 
 CUresult shim_cuGraphAddEventWaitNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
@@ -1104,8 +1102,8 @@ CUresult shim_cuGraphAddEventWaitNode(CUgraphNode *out, CUgraph g, const CUgraph
 {
 	CUgraphNodeParams np;
 
-	np_event(&np, CU_GRAPH_NODE_TYPE_WAIT_EVENT, ev);
-	return node_add(out, g, deps, NULL, ndeps, &np);
+	return add_built(out, g, deps, ndeps,
+			 np_event(&np, CU_GRAPH_NODE_TYPE_WAIT_EVENT, ev), &np);
 }
 
 CUresult shim_cuGraphAddMemAllocNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps,
@@ -1116,8 +1114,7 @@ CUresult shim_cuGraphAddMemAllocNode(CUgraphNode *out, CUgraph g, const CUgraphN
 
 	if (!a)
 		return CUDA_ERROR_INVALID_VALUE;
-	memset(&np, 0, sizeof(np));
-	np.type = CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+	np_init(&np, CU_GRAPH_NODE_TYPE_MEM_ALLOC);
 	np.alloc.poolProps = a->poolProps;
 	np.alloc.accessDescs = a->accessDescs;
 	np.alloc.accessDescCount = a->accessDescCount;
@@ -1133,8 +1130,7 @@ CUresult shim_cuGraphAddMemFreeNode(CUgraphNode *out, CUgraph g, const CUgraphNo
 {
 	CUgraphNodeParams np;
 
-	memset(&np, 0, sizeof(np));
-	np.type = CU_GRAPH_NODE_TYPE_MEM_FREE;
+	np_init(&np, CU_GRAPH_NODE_TYPE_MEM_FREE);
 	np.free.dptr = dptr;
 	return node_add(out, g, deps, NULL, ndeps, &np);
 }
@@ -1159,22 +1155,42 @@ static bool node_staged(const struct shim_gnode *n)
 	return n->type == CU_GRAPH_NODE_TYPE_MEMCPY && n->u.cp.staged;
 }
 
-static CUresult node_set(CUgraphNode h, CUgraphNodeParams *np)
+/*
+ * New parameters for node h of a graph (exec false), or for it in the
+ * executable graph he (exec true): named by the node of the graph it was
+ * made from (or last updated from).  built is np_*'s answer, 0 for
+ * parameters given as they are.  A node of a graph keeps them; for an
+ * executable graph nothing is kept: only the executable graph changes,
+ * which no question asks about.
+ */
+static CUresult node_set(bool exec, CUgraphExec he, CUgraphNode h, CUresult built,
+			 CUgraphNodeParams *np)
 {
+	struct gl_a_cuGraphExecNodeSetParams ea = { 0 };
 	struct gl_a_cuGraphNodeSetParams a = { 0 };
+	struct shim_exec *e = NULL;
 	struct shim_gnode *n;
 	struct iovec iov[2];
 	struct shim_call c;
 	struct prep p;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuGraphNodeSetParams);
+	if (built)
+		return built;
+	r = shim_begin(&c, exec ? GL_FN_cuGraphExecNodeSetParams : GL_FN_cuGraphNodeSetParams);
 	if (r)
 		return r;
 	if (!np)
 		return CUDA_ERROR_INVALID_VALUE;
+	if (exec) {
+		r = exec_get(he, &e);
+		if (r)
+			return r;
+	}
 	pthread_mutex_lock(&gn.lock);
 	r = node_get(h, &n);
+	if (!r && e && n->gid != e->graph && n->gid != e->updated)
+		r = CUDA_ERROR_INVALID_VALUE;
 	if (!r && n->type != np->type)
 		r = CUDA_ERROR_INVALID_VALUE;
 	if (!r && (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC ||
@@ -1194,15 +1210,22 @@ static CUresult node_set(CUgraphNode h, CUgraphNodeParams *np)
 		prep_free(&p);
 		return r;
 	}
-	a.hNode = n->o.id;
+	if (e) {
+		ea.hGraphExec = e->o.id;
+		ea.hNode = n->o.id;
+		c.args = &ea;
+		c.args_len = sizeof(ea);
+	} else {
+		a.hNode = n->o.id;
+		c.args = &a;
+		c.args_len = sizeof(a);
+	}
 	iov[0] = (struct iovec){ &p.w, sizeof(p.w) };
 	iov[1] = (struct iovec){ p.var, p.var_len };
-	c.args = &a;
-	c.args_len = sizeof(a);
 	c.iov = iov;
 	c.niov = p.var_len ? 2 : 1;
 	r = shim_call(&c);
-	if (!r || !c.waited) {
+	if (!exec && (!r || !c.waited)) {
 		pthread_mutex_lock(&gn.lock);
 		if (!node_get(h, &n)) {
 			keep_replace(n, &p);
@@ -1219,27 +1242,22 @@ static CUresult node_set(CUgraphNode h, CUgraphNodeParams *np)
 
 CUresult shim_cuGraphNodeSetParams(CUgraphNode h, CUgraphNodeParams *np)
 {
-	return node_set(h, np);
+	return node_set(false, NULL, h, CUDA_SUCCESS, np);
 }
 
 CUresult shim_cuGraphKernelNodeSetParams(CUgraphNode h, const CUDA_KERNEL_NODE_PARAMS *k)
 {
 	CUgraphNodeParams np;
 
-	if (!k)
-		return CUDA_ERROR_INVALID_VALUE;
-	np_kernel(&np, k);
-	return node_set(h, &np);
+	return node_set(false, NULL, h,
+			np_kernel(&np, (const CUDA_KERNEL_NODE_PARAMS_v1 *)k, k), &np);
 }
 
 CUresult shim_cuGraphKernelNodeSetParams_v1(CUgraphNode h, const CUDA_KERNEL_NODE_PARAMS_v1 *k)
 {
 	CUgraphNodeParams np;
 
-	if (!k)
-		return CUDA_ERROR_INVALID_VALUE;
-	np_kernel_v1(&np, k);
-	return node_set(h, &np);
+	return node_set(false, NULL, h, np_kernel(&np, k, NULL), &np);
 }
 
 /* The context a node of this kind was made with: the change keeps it. */
@@ -1259,108 +1277,43 @@ CUresult shim_cuGraphMemcpyNodeSetParams(CUgraphNode h, const CUDA_MEMCPY3D *cp)
 {
 	CUgraphNodeParams np;
 
-	if (!cp)
-		return CUDA_ERROR_INVALID_VALUE;
-	np_memcpy(&np, cp, node_ctx(h, CU_GRAPH_NODE_TYPE_MEMCPY));
-	return node_set(h, &np);
+	return node_set(false, NULL, h,
+			np_memcpy(&np, cp, node_ctx(h, CU_GRAPH_NODE_TYPE_MEMCPY)), &np);
 }
 
 CUresult shim_cuGraphMemsetNodeSetParams(CUgraphNode h, const CUDA_MEMSET_NODE_PARAMS *m)
 {
 	CUgraphNodeParams np;
 
-	if (!m)
-		return CUDA_ERROR_INVALID_VALUE;
-	np_memset(&np, m, node_ctx(h, CU_GRAPH_NODE_TYPE_MEMSET));
-	return node_set(h, &np);
+	return node_set(false, NULL, h,
+			np_memset(&np, m, node_ctx(h, CU_GRAPH_NODE_TYPE_MEMSET)), &np);
 }
 
 CUresult shim_cuGraphHostNodeSetParams(CUgraphNode h, const CUDA_HOST_NODE_PARAMS *hp)
 {
 	CUgraphNodeParams np;
 
-	if (!hp)
-		return CUDA_ERROR_INVALID_VALUE;
-	np_host(&np, hp);
-	return node_set(h, &np);
+	return node_set(false, NULL, h, np_host(&np, hp), &np);
 }
 
 CUresult shim_cuGraphEventRecordNodeSetEvent(CUgraphNode h, CUevent ev)
 {
 	CUgraphNodeParams np;
 
-	np_event(&np, CU_GRAPH_NODE_TYPE_EVENT_RECORD, ev);
-	return node_set(h, &np);
+	return node_set(false, NULL, h, np_event(&np, CU_GRAPH_NODE_TYPE_EVENT_RECORD, ev),
+			&np);
 }
 
 CUresult shim_cuGraphEventWaitNodeSetEvent(CUgraphNode h, CUevent ev)
 {
 	CUgraphNodeParams np;
 
-	np_event(&np, CU_GRAPH_NODE_TYPE_WAIT_EVENT, ev);
-	return node_set(h, &np);
-}
-
-/*
- * A node of an executable graph: named by the node of the graph it was
- * made from (or last updated from).  Nothing is kept: only the
- * executable graph changes, which no question asks about.
- */
-static CUresult exec_set(CUgraphExec he, CUgraphNode h, CUgraphNodeParams *np)
-{
-	struct gl_a_cuGraphExecNodeSetParams a = { 0 };
-	struct shim_gnode *n;
-	struct shim_exec *e;
-	struct iovec iov[2];
-	struct shim_call c;
-	struct prep p;
-	CUresult r;
-
-	r = shim_begin(&c, GL_FN_cuGraphExecNodeSetParams);
-	if (r)
-		return r;
-	if (!np)
-		return CUDA_ERROR_INVALID_VALUE;
-	r = exec_get(he, &e);
-	if (r)
-		return r;
-	pthread_mutex_lock(&gn.lock);
-	r = node_get(h, &n);
-	if (!r && ((n->gid != e->graph && n->gid != e->updated) || n->type != np->type))
-		r = CUDA_ERROR_INVALID_VALUE;
-	if (!r && (n->type == CU_GRAPH_NODE_TYPE_MEM_ALLOC ||
-		   n->type == CU_GRAPH_NODE_TYPE_MEM_FREE))
-		r = CUDA_ERROR_NOT_SUPPORTED;
-	if (!r && node_staged(n))
-		r = SHIM_REFUSE("memcpy node parameters with host memory cannot be changed "
-				"through Gleam (its stage is fixed when the node is made): "
-				"returning CUDA_ERROR_NOT_SUPPORTED");
-	pthread_mutex_unlock(&gn.lock);
-	if (r)
-		return r;
-	r = prep(NULL, np, &p);
-	if (!r)
-		r = set_hosts_ok(n, &p);
-	if (r) {
-		prep_free(&p);
-		return r;
-	}
-	a.hGraphExec = e->o.id;
-	a.hNode = n->o.id;
-	iov[0] = (struct iovec){ &p.w, sizeof(p.w) };
-	iov[1] = (struct iovec){ p.var, p.var_len };
-	c.args = &a;
-	c.args_len = sizeof(a);
-	c.iov = iov;
-	c.niov = p.var_len ? 2 : 1;
-	r = shim_call(&c);
-	prep_free(&p);
-	return r;
+	return node_set(false, NULL, h, np_event(&np, CU_GRAPH_NODE_TYPE_WAIT_EVENT, ev), &np);
 }
 
 CUresult shim_cuGraphExecNodeSetParams(CUgraphExec e, CUgraphNode h, CUgraphNodeParams *np)
 {
-	return exec_set(e, h, np);
+	return node_set(true, e, h, CUDA_SUCCESS, np);
 }
 
 CUresult shim_cuGraphExecKernelNodeSetParams(CUgraphExec e, CUgraphNode h,
@@ -1368,10 +1321,8 @@ CUresult shim_cuGraphExecKernelNodeSetParams(CUgraphExec e, CUgraphNode h,
 {
 	CUgraphNodeParams np;
 
-	if (!k)
-		return CUDA_ERROR_INVALID_VALUE;
-	np_kernel(&np, k);
-	return exec_set(e, h, &np);
+	return node_set(true, e, h, np_kernel(&np, (const CUDA_KERNEL_NODE_PARAMS_v1 *)k, k),
+			&np);
 }
 
 CUresult shim_cuGraphExecKernelNodeSetParams_v1(CUgraphExec e, CUgraphNode h,
@@ -1379,10 +1330,7 @@ CUresult shim_cuGraphExecKernelNodeSetParams_v1(CUgraphExec e, CUgraphNode h,
 {
 	CUgraphNodeParams np;
 
-	if (!k)
-		return CUDA_ERROR_INVALID_VALUE;
-	np_kernel_v1(&np, k);
-	return exec_set(e, h, &np);
+	return node_set(true, e, h, np_kernel(&np, k, NULL), &np);
 }
 
 CUresult shim_cuGraphExecMemcpyNodeSetParams(CUgraphExec e, CUgraphNode h,
@@ -1390,10 +1338,7 @@ CUresult shim_cuGraphExecMemcpyNodeSetParams(CUgraphExec e, CUgraphNode h,
 {
 	CUgraphNodeParams np;
 
-	if (!cp)
-		return CUDA_ERROR_INVALID_VALUE;
-	np_memcpy(&np, cp, ctx);
-	return exec_set(e, h, &np);
+	return node_set(true, e, h, np_memcpy(&np, cp, ctx), &np);
 }
 
 CUresult shim_cuGraphExecMemsetNodeSetParams(CUgraphExec e, CUgraphNode h,
@@ -1401,10 +1346,7 @@ CUresult shim_cuGraphExecMemsetNodeSetParams(CUgraphExec e, CUgraphNode h,
 {
 	CUgraphNodeParams np;
 
-	if (!m)
-		return CUDA_ERROR_INVALID_VALUE;
-	np_memset(&np, m, ctx);
-	return exec_set(e, h, &np);
+	return node_set(true, e, h, np_memset(&np, m, ctx), &np);
 }
 
 CUresult shim_cuGraphExecHostNodeSetParams(CUgraphExec e, CUgraphNode h,
@@ -1412,34 +1354,28 @@ CUresult shim_cuGraphExecHostNodeSetParams(CUgraphExec e, CUgraphNode h,
 {
 	CUgraphNodeParams np;
 
-	if (!hp)
-		return CUDA_ERROR_INVALID_VALUE;
-	np_host(&np, hp);
-	return exec_set(e, h, &np);
+	return node_set(true, e, h, np_host(&np, hp), &np);
 }
 
 CUresult shim_cuGraphExecChildGraphNodeSetParams(CUgraphExec e, CUgraphNode h, CUgraph child)
 {
 	CUgraphNodeParams np;
 
-	np_child(&np, child);
-	return exec_set(e, h, &np);
+	return node_set(true, e, h, np_child(&np, child), &np);
 }
 
 CUresult shim_cuGraphExecEventRecordNodeSetEvent(CUgraphExec e, CUgraphNode h, CUevent ev)
 {
 	CUgraphNodeParams np;
 
-	np_event(&np, CU_GRAPH_NODE_TYPE_EVENT_RECORD, ev);
-	return exec_set(e, h, &np);
+	return node_set(true, e, h, np_event(&np, CU_GRAPH_NODE_TYPE_EVENT_RECORD, ev), &np);
 }
 
 CUresult shim_cuGraphExecEventWaitNodeSetEvent(CUgraphExec e, CUgraphNode h, CUevent ev)
 {
 	CUgraphNodeParams np;
 
-	np_event(&np, CU_GRAPH_NODE_TYPE_WAIT_EVENT, ev);
-	return exec_set(e, h, &np);
+	return node_set(true, e, h, np_event(&np, CU_GRAPH_NODE_TYPE_WAIT_EVENT, ev), &np);
 }
 
 /* ---- a node's parameters, answered here ---- */
@@ -1466,7 +1402,9 @@ static void kernel_out(const struct kernel_node *k, CUDA_KERNEL_NODE_PARAMS_v1 *
 	v1->extra = NULL;
 }
 
-CUresult shim_cuGraphKernelNodeGetParams(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS *p)
+/* A kernel node's parameters in either form: v2 is p in the second, NULL for the first. */
+static CUresult kernel_get(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS_v1 *p,
+			   CUDA_KERNEL_NODE_PARAMS *v2)
 {
 	struct shim_gnode *n;
 	CUresult r;
@@ -1475,26 +1413,12 @@ CUresult shim_cuGraphKernelNodeGetParams(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS 
 		return CUDA_ERROR_INVALID_VALUE;
 	pthread_mutex_lock(&gn.lock);
 	r = node_of_type(h, CU_GRAPH_NODE_TYPE_KERNEL, &n);
-	if (!r) {
-		memset(p, 0, sizeof(*p));
-		kernel_out(&n->u.k, (CUDA_KERNEL_NODE_PARAMS_v1 *)p);
-		p->kern = n->u.k.kern;
-		p->ctx = n->u.k.ctx;
-	}
-	pthread_mutex_unlock(&gn.lock);
-	return r;
-}
-
-CUresult shim_cuGraphKernelNodeGetParams_v1(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS_v1 *p)
-{
-	struct shim_gnode *n;
-	CUresult r;
-
-	if (!p)
-		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&gn.lock);
-	r = node_of_type(h, CU_GRAPH_NODE_TYPE_KERNEL, &n);
-	if (!r) {
+	if (!r && v2) {
+		memset(v2, 0, sizeof(*v2));
+		kernel_out(&n->u.k, p);
+		v2->kern = n->u.k.kern;
+		v2->ctx = n->u.k.ctx;
+	} else if (!r) {
 		kernel_out(&n->u.k, p);
 		/* The first form has no kernel: the driver gives it as the function. */
 		if (n->u.k.is_kernel)
@@ -1504,52 +1428,38 @@ CUresult shim_cuGraphKernelNodeGetParams_v1(CUgraphNode h, CUDA_KERNEL_NODE_PARA
 	return r;
 }
 
-CUresult shim_cuGraphMemcpyNodeGetParams(CUgraphNode h, CUDA_MEMCPY3D *p)
+CUresult shim_cuGraphKernelNodeGetParams(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS *p)
 {
-	struct shim_gnode *n;
-	CUresult r;
-
-	if (!p)
-		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&gn.lock);
-	r = node_of_type(h, CU_GRAPH_NODE_TYPE_MEMCPY, &n);
-	if (!r)
-		*p = n->u.cp.p;
-	pthread_mutex_unlock(&gn.lock);
-	return r;
+	return kernel_get(h, (CUDA_KERNEL_NODE_PARAMS_v1 *)p, p);
 }
 
-CUresult shim_cuGraphMemsetNodeGetParams(CUgraphNode h, CUDA_MEMSET_NODE_PARAMS *p)
+CUresult shim_cuGraphKernelNodeGetParams_v1(CUgraphNode h, CUDA_KERNEL_NODE_PARAMS_v1 *p)
 {
-	struct shim_gnode *n;
-	CUresult r;
-
-	if (!p)
-		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&gn.lock);
-	r = node_of_type(h, CU_GRAPH_NODE_TYPE_MEMSET, &n);
-	if (!r)
-		*p = n->u.set.p;
-	pthread_mutex_unlock(&gn.lock);
-	return r;
+	return kernel_get(h, p, NULL);
 }
 
-CUresult shim_cuGraphHostNodeGetParams(CUgraphNode h, CUDA_HOST_NODE_PARAMS *p)
+/* Lock held: what a node of the other kinds kept, as the program gave it. */
+static const void *node_kept(const struct shim_gnode *n)
 {
-	struct shim_gnode *n;
-	CUresult r;
-
-	if (!p)
-		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&gn.lock);
-	r = node_of_type(h, CU_GRAPH_NODE_TYPE_HOST, &n);
-	if (!r)
-		*p = n->u.host;
-	pthread_mutex_unlock(&gn.lock);
-	return r;
+	switch (n->type) {
+	case CU_GRAPH_NODE_TYPE_MEMCPY:
+		return &n->u.cp.p;
+	case CU_GRAPH_NODE_TYPE_MEMSET:
+		return &n->u.set.p;
+	case CU_GRAPH_NODE_TYPE_HOST:
+		return &n->u.host;
+	case CU_GRAPH_NODE_TYPE_EVENT_RECORD:
+	case CU_GRAPH_NODE_TYPE_WAIT_EVENT:
+		return &n->u.ev;
+	case CU_GRAPH_NODE_TYPE_MEM_ALLOC:
+		return &n->u.alloc;
+	default:
+		return &n->u.free;
+	}
 }
 
-static CUresult event_of(CUgraphNode h, CUgraphNodeType t, CUevent *out)
+/* What node h of type t kept (len bytes: the type's) into out. */
+static CUresult kept_get(CUgraphNode h, CUgraphNodeType t, void *out, size_t len)
 {
 	struct shim_gnode *n;
 	CUresult r;
@@ -1559,50 +1469,25 @@ static CUresult event_of(CUgraphNode h, CUgraphNodeType t, CUevent *out)
 	pthread_mutex_lock(&gn.lock);
 	r = node_of_type(h, t, &n);
 	if (!r)
-		*out = n->u.ev;
+		memcpy(out, node_kept(n), len);
 	pthread_mutex_unlock(&gn.lock);
 	return r;
 }
 
-CUresult shim_cuGraphEventRecordNodeGetEvent(CUgraphNode h, CUevent *out)
-{
-	return event_of(h, CU_GRAPH_NODE_TYPE_EVENT_RECORD, out);
-}
+/* The exported getters of what the other kinds kept, one line each. */
+#define KEPT_GET(fn, type, T)						\
+	CUresult shim_##fn(CUgraphNode h, T *out)			\
+	{								\
+		return kept_get(h, CU_GRAPH_NODE_TYPE_##type, out, sizeof(*out)); \
+	}
 
-CUresult shim_cuGraphEventWaitNodeGetEvent(CUgraphNode h, CUevent *out)
-{
-	return event_of(h, CU_GRAPH_NODE_TYPE_WAIT_EVENT, out);
-}
-
-CUresult shim_cuGraphMemAllocNodeGetParams(CUgraphNode h, CUDA_MEM_ALLOC_NODE_PARAMS *p)
-{
-	struct shim_gnode *n;
-	CUresult r;
-
-	if (!p)
-		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&gn.lock);
-	r = node_of_type(h, CU_GRAPH_NODE_TYPE_MEM_ALLOC, &n);
-	if (!r)
-		*p = n->u.alloc;
-	pthread_mutex_unlock(&gn.lock);
-	return r;
-}
-
-CUresult shim_cuGraphMemFreeNodeGetParams(CUgraphNode h, CUdeviceptr *out)
-{
-	struct shim_gnode *n;
-	CUresult r;
-
-	if (!out)
-		return CUDA_ERROR_INVALID_VALUE;
-	pthread_mutex_lock(&gn.lock);
-	r = node_of_type(h, CU_GRAPH_NODE_TYPE_MEM_FREE, &n);
-	if (!r)
-		*out = n->u.free;
-	pthread_mutex_unlock(&gn.lock);
-	return r;
-}
+KEPT_GET(cuGraphMemcpyNodeGetParams, MEMCPY, CUDA_MEMCPY3D)
+KEPT_GET(cuGraphMemsetNodeGetParams, MEMSET, CUDA_MEMSET_NODE_PARAMS)
+KEPT_GET(cuGraphHostNodeGetParams, HOST, CUDA_HOST_NODE_PARAMS)
+KEPT_GET(cuGraphEventRecordNodeGetEvent, EVENT_RECORD, CUevent)
+KEPT_GET(cuGraphEventWaitNodeGetEvent, WAIT_EVENT, CUevent)
+KEPT_GET(cuGraphMemAllocNodeGetParams, MEM_ALLOC, CUDA_MEM_ALLOC_NODE_PARAMS)
+KEPT_GET(cuGraphMemFreeNodeGetParams, MEM_FREE, CUdeviceptr)
 
 /* ---- structure, answered here ---- */
 

@@ -182,14 +182,12 @@ class Daemons(Procs):
     def spawn(self, argv, log):
         return Procs.spawn(self, argv, log, self.env)
 
-    def link(self, name, rate, delay, cache=False):
-        """A client gleamd for this profile, through linkem unless loopback.
-        Without cache it never names uploads: the rows that measure the link
-        go through it, so that what they send is what the link carries."""
-        target = "127.0.0.1:%d" % self.port
+    def client_via(self, name, target, rate, delay, lport, args):
+        """A client gleamd of target's with these options, through a linkem
+        on lport at this rate and delay unless rate is 0 (loopback): its
+        socket, and the processes to stop."""
         procs = []
         if rate:
-            lport = self.port + 1 + len(self.procs)
             procs.append(self.spawn([os.path.join(BIN, "linkem"), "--listen",
                                      "127.0.0.1:%d" % lport, "--connect", target,
                                      "--rate", "%dbit" % int(rate), "--delay",
@@ -197,13 +195,20 @@ class Daemons(Procs):
             target = "127.0.0.1:%d" % lport
         sock = os.path.join(self.tmp, "gleamd-%s.sock" % name)
         procs.append(self.spawn([os.path.join(BIN, "gleamd"), "client", "--server", target,
-                                 "--socket", sock, "--cache", "on" if cache else "off"] +
-                                GLEAMD_ARGS,
+                                 "--socket", sock] + args + GLEAMD_ARGS,
                                 "client-%s.log" % name))
         env = dict(os.environ, GLEAM_SOCKET=sock)
         wait(lambda: subprocess.run([os.path.join(BIN, "gleamctl"), "status"],
                                     env=env, capture_output=True).returncode == 0, STARTED)
         return sock, procs
+
+    def link(self, name, rate, delay, cache=False):
+        """A client gleamd for this profile, through linkem unless loopback.
+        Without cache it never names uploads: the rows that measure the link
+        go through it, so that what they send is what the link carries."""
+        return self.client_via(name, "127.0.0.1:%d" % self.port, rate, delay,
+                               self.port + 1 + len(self.procs),
+                               ["--cache", "on" if cache else "off"])
 
     def stop(self, procs=None):
         for p in procs if procs is not None else self.procs:

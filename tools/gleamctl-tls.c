@@ -138,38 +138,34 @@ fail:
 	return NULL;
 }
 
-static EVP_PKEY *read_key(const char *dir, const char *name)
+/* dir/name as PEM: a private key (key) or a certificate; NULL, said, when there is none. */
+static void *read_pem(const char *dir, const char *name, bool key)
 {
 	char path[4096];
-	EVP_PKEY *k;
+	void *pem;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	f = fopen(path, "re");
 	if (!f) {
-		fprintf(stderr, "gleamctl: %s: %s (gleamctl tls init first)\n", path, strerror(errno));
+		fprintf(stderr, "gleamctl: %s: %s%s\n", path, strerror(errno),
+			key ? " (gleamctl tls init first)" : "");
 		return NULL;
 	}
-	k = PEM_read_PrivateKey(f, NULL, NULL, NULL);
+	pem = key ? (void *)PEM_read_PrivateKey(f, NULL, NULL, NULL) :
+		    (void *)PEM_read_X509(f, NULL, NULL, NULL);
 	fclose(f);
-	return k;
+	return pem;
+}
+
+static EVP_PKEY *read_key(const char *dir, const char *name)
+{
+	return read_pem(dir, name, true);
 }
 
 static X509 *read_cert(const char *dir, const char *name)
 {
-	char path[4096];
-	X509 *c;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "re");
-	if (!f) {
-		fprintf(stderr, "gleamctl: %s: %s\n", path, strerror(errno));
-		return NULL;
-	}
-	c = PEM_read_X509(f, NULL, NULL, NULL);
-	fclose(f);
-	return c;
+	return read_pem(dir, name, false);
 }
 
 static int tls_init(const char *dir)

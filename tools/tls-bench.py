@@ -58,29 +58,15 @@ class Servers(bench.Daemons):
                     os.path.join(self.ca, "127.0.0.1.pem")] + bench.GLEAMD_ARGS, "server-tls.log")
         ctl = [os.path.join(BIN, "gleamctl"), "--tls-cert", os.path.join(self.ca, "bench.pem"),
                "server-info", "127.0.0.1:%d" % self.tls_port]
-        self.wait(lambda: subprocess.run(ctl, capture_output=True).returncode == 0)
+        bench.wait(lambda: subprocess.run(ctl, capture_output=True).returncode == 0,
+                   bench.STARTED)
 
     def client(self, name, rate, delay, tls):
         """A client gleamd of this kind through a linkem of its own (unless loopback)."""
-        target = "127.0.0.1:%d" % (self.tls_port if tls else self.port)
-        procs = []
-        if rate:
-            lport = self.port + 100 + len(self.procs)
-            procs.append(self.spawn([os.path.join(BIN, "linkem"), "--listen",
-                                     "127.0.0.1:%d" % lport, "--connect", target,
-                                     "--rate", "%dbit" % int(rate), "--delay",
-                                     "%dus" % int(delay * 1e6)], "linkem-%s.log" % name))
-            target = "127.0.0.1:%d" % lport
-        sock = os.path.join(self.tmp, "gleamd-%s.sock" % name)
         extra = ["--tls-cert", os.path.join(self.ca, "bench.pem")] if tls else []
-        procs.append(self.spawn([os.path.join(BIN, "gleamd"), "client", "--server", target,
-                                 "--socket", sock, "--cache", "off", "--state-dir", ""] + extra +
-                                bench.GLEAMD_ARGS,
-                                "client-%s.log" % name))
-        env = dict(os.environ, GLEAM_SOCKET=sock)
-        self.wait(lambda: subprocess.run([os.path.join(BIN, "gleamctl"), "status"],
-                                         env=env, capture_output=True).returncode == 0)
-        return sock, procs
+        return self.client_via(name, "127.0.0.1:%d" % (self.tls_port if tls else self.port),
+                               rate, delay, self.port + 100 + len(self.procs),
+                               ["--cache", "off", "--state-dir", ""] + extra)
 
 
 def one(argv, sock, base_env):

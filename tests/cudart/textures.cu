@@ -9,35 +9,8 @@
 #include <cstring>
 #include <cuda_runtime.h>
 
-// The kernels of tests/kernels/textures.cu, which the sim backend mirrors by name.
-extern "C" __global__ void tex_read_2d(unsigned long long t, float *out, int w, int h, int pad)
-{
-	int x = blockIdx.x * blockDim.x + threadIdx.x;
-	int y = blockIdx.y * blockDim.y + threadIdx.y;
-	int ow = w + 2 * pad;
-
-	if (x < ow && y < h + 2 * pad)
-		out[y * ow + x] = tex2D<float>(t, x - pad + 0.5f, y - pad + 0.5f);
-}
-
-extern "C" __global__ void surf_write_2d(unsigned long long s, int w, int h, unsigned int base)
-{
-	int x = blockIdx.x * blockDim.x + threadIdx.x;
-	int y = blockIdx.y * blockDim.y + threadIdx.y;
-
-	if (x < w && y < h)
-		surf2Dwrite<unsigned int>(base + y * w + x, s, x * 4, y);
-}
-
-#define CHECK(x)							\
-	do {								\
-		cudaError_t e_ = (x);					\
-		if (e_ != cudaSuccess) {				\
-			fprintf(stderr, "%s:%d: %s: %s\n", __FILE__,	\
-				__LINE__, #x, cudaGetErrorString(e_));	\
-			exit(1);					\
-		}							\
-	} while (0)
+#include "cudart.h"
+#include "../kernels/textures_2d.cuh"
 
 int main()
 {

@@ -5,18 +5,7 @@
 // as stored or the border, exactly.  broker/sim_kernels.c mirrors each of
 // them; keep the two in step.
 
-// out[y * (w + 2 pad) + x] = the texel at (x - pad, y - pad), for the
-// launched threads within (w + 2 pad) by (h + 2 pad): the pad shows the
-// address mode.
-extern "C" __global__ void tex_read_2d(unsigned long long t, float *out, int w, int h, int pad)
-{
-	int x = blockIdx.x * blockDim.x + threadIdx.x;
-	int y = blockIdx.y * blockDim.y + threadIdx.y;
-	int ow = w + 2 * pad;
-
-	if (x < ow && y < h + 2 * pad)
-		out[y * ow + x] = tex2D<float>(t, x - pad + 0.5f, y - pad + 0.5f);
-}
+#include "textures_2d.cuh"
 
 // out[i] = element i of linear memory, i < n (1-D launch).
 extern "C" __global__ void tex_read_1d(unsigned long long t, float *out, int n)
@@ -48,15 +37,4 @@ extern "C" __global__ void tex_read_3d(unsigned long long t, float *out, int w, 
 
 	if (x < w && y < h && z < d)
 		out[(z * h + y) * w + x] = tex3D<float>(t, x + 0.5f, y + 0.5f, z + 0.5f);
-}
-
-// Element (x, y) of a 2D array of unsigned ints becomes base + y * w + x,
-// written through a surface object (x in bytes).
-extern "C" __global__ void surf_write_2d(unsigned long long s, int w, int h, unsigned int base)
-{
-	int x = blockIdx.x * blockDim.x + threadIdx.x;
-	int y = blockIdx.y * blockDim.y + threadIdx.y;
-
-	if (x < w && y < h)
-		surf2Dwrite<unsigned int>(base + y * w + x, s, x * 4, y);
 }

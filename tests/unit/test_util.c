@@ -117,10 +117,73 @@ START_TEST(test_private_dir)
 }
 END_TEST
 
+/* Sizes as the configuration, gleamctl's tools and linkem write them. */
+START_TEST(test_parse_size)
+{
+	uint64_t v;
+
+	ck_assert_int_eq(gl_parse_size("65536", &v), 0);
+	ck_assert_uint_eq(v, 65536);
+	ck_assert_int_eq(gl_parse_size("64k", &v), 0);
+	ck_assert_uint_eq(v, 64 << 10);
+	ck_assert_int_eq(gl_parse_size("64KiB", &v), 0);
+	ck_assert_uint_eq(v, 64 << 10);
+	ck_assert_int_eq(gl_parse_size("4G", &v), 0);
+	ck_assert_uint_eq(v, 4ULL << 30);
+	ck_assert_int_eq(gl_parse_size("2TB", &v), 0);
+	ck_assert_uint_eq(v, 2ULL << 40);
+	ck_assert_int_eq(gl_parse_size("1.5m", &v), 0);
+	ck_assert_uint_eq(v, 3 << 19);
+	ck_assert_int_eq(gl_parse_size("0x1000", &v), 0);
+	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(gl_parse_size("", &v), -EINVAL);
+	ck_assert_int_eq(gl_parse_size("-1", &v), -EINVAL);
+	ck_assert_int_eq(gl_parse_size("4X", &v), -EINVAL);
+	ck_assert_int_eq(gl_parse_size("16777216T", &v), -EINVAL);
+}
+END_TEST
+
+/* Text that grows; a bounded one leaves out what does not fit. */
+START_TEST(test_buf)
+{
+	struct gl_buf b = { 0 }, small = { .max = 4096 };
+	char big[3000];
+
+	for (int i = 0; i < 1000; i++)
+		gl_buf_printf(&b, "%d,", i % 10);
+	ck_assert_uint_eq(b.len, 2000);
+	ck_assert_uint_eq(strlen(b.b), 2000);
+	ck_assert(!strncmp(b.b, "0,1,2,", 6));
+	free(b.b);
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = 0;
+	gl_buf_printf(&small, "%s", big);
+	gl_buf_printf(&small, "%s", big);
+	gl_buf_printf(&small, "]");
+	ck_assert_uint_eq(small.len, sizeof(big));
+	ck_assert_uint_eq(strlen(small.b), sizeof(big));
+	ck_assert_int_eq(small.b[small.len - 1], ']');
+	free(small.b);
+}
+END_TEST
+
+/* What a peer names goes into text and JSON with nothing that could break them. */
+START_TEST(test_harmless)
+{
+	char s[] = "a b\"c\\d\x01\xe9";
+
+	gl_harmless(s, true);
+	ck_assert_str_eq(s, "a b_c_d__");
+	gl_harmless(s, false);
+	ck_assert_str_eq(s, "a_b_c_d__");
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
 
-	UNIT_TCASE(s, "util", test_secret_eq, test_peer_name, test_escape, test_ident, test_private_dir);
+	UNIT_TCASE(s, "util", test_secret_eq, test_peer_name, test_escape, test_ident, test_private_dir,
+		   test_parse_size, test_buf, test_harmless);
 	return s;
 }

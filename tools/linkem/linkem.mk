@@ -10,8 +10,9 @@ LINKEM_TEST := $(LINKEM_ODIR)/test_linkem
 ALL_TARGETS   += $(LINKEM_BIN)
 CHECK_TARGETS += check-linkem
 
-$(LINKEM_BIN): $(LINKEM_OBJS) | $(BUILD)/bin
-	$(CC) -o $@ $(LINKEM_OBJS) -lm
+# The size parser is common/util.c's.
+$(LINKEM_BIN): $(LINKEM_OBJS) $(BUILD)/obj/common/util.o | $(BUILD)/bin
+	$(CC) -o $@ $(LINKEM_OBJS) $(BUILD)/obj/common/util.o -lm
 
 $(LINKEM_ODIR)/%.o: tools/linkem/%.c | $(LINKEM_ODIR)
 	$(CC) $(CFLAGS_COMMON) -c -o $@ $<

@@ -13,6 +13,7 @@
 #include <netinet/in.h>
 
 #include "linkem.h"
+#include "util.h"
 
 static int parse_number(const char *s, double *v, const char **rest)
 {
@@ -101,34 +102,14 @@ int parse_time(const char *s, uint64_t *ns)
 	return 0;
 }
 
-/* "65536", "64k", "64KiB", "1m": bytes, binary multiples. */
+/* "65536", "64k", "64KiB", "1.5m": bytes, binary multiples, up to 10^12. */
 int parse_size(const char *s, uint64_t *bytes)
 {
-	const char *p;
-	double v, mul = 1;
+	uint64_t v;
 
-	if (parse_number(s, &v, &p))
+	if (gl_parse_size(s, &v) || v > 1000000000000ULL)
 		return -EINVAL;
-	switch (*p) {
-	case 'k': case 'K':
-		mul = 1024;
-		p++;
-		break;
-	case 'm': case 'M':
-		mul = 1024 * 1024;
-		p++;
-		break;
-	case 'g': case 'G':
-		mul = 1024.0 * 1024 * 1024;
-		p++;
-		break;
-	}
-	if (*p && strcasecmp(p, "b") && (mul == 1 || strcasecmp(p, "ib")))
-		return -EINVAL;
-	v *= mul;
-	if (v > 1e12)
-		return -EINVAL;
-	*bytes = (uint64_t)llround(v);
+	*bytes = v;
 	return 0;
 }
 
