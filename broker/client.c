@@ -61,6 +61,14 @@ struct csess {
 	uint64_t held_until;		/* ns; 0: not held */
 	unsigned int ring_shift;
 	/*
+	 * The program's CUDA_VISIBLE_DEVICES (has_visible: it set one), and
+	 * the server's GPUs it names, device by device (nvisible of them).
+	 */
+	bool has_visible;
+	char visible[256];
+	uint8_t vgpus[GLEAM_HELLO_GPUS_MAX];
+	unsigned int nvisible;
+	/*
 	 * Reaching the server: the first time, and again after the session's
 	 * connection dropped.  An attempt connects and sends a hello (of kind
 	 * RESUME once the session has a token); it ends when the server
@@ -744,6 +752,8 @@ static void tell_app(struct csess *s, int err, const char *why)
 static void serve_hello(struct csess *s);
 
 /* The first message on a local connection: a session or gleamctl. */
+_Static_assert(sizeof(struct gleam_local_hello) <= sizeof(((struct bridge *)0)->bellbuf),
+	       "the local hello fits the bell buffer");
 static void local_hello(struct csess *s, int n)
 {
 	struct gleam_local_hello h;
@@ -780,6 +790,12 @@ static void local_hello(struct csess *s, int n)
 		s->control = true;
 		return;
 	}
+	if (h.flags & GLEAM_LOCAL_F_VISIBLE) {
+		s->has_visible = true;
+		memcpy(s->visible, h.visible, sizeof(s->visible));
+		s->visible[sizeof(s->visible) - 1] = 0;
+		gl_harmless(s->visible, false);
+	}
 	if (h.sq_shift)
 		shift = MAX(22u, MIN(h.sq_shift, (unsigned int)GLEAM_RING_MAX_SHIFT));
 	s->ring_shift = shift;
@@ -792,9 +808,9 @@ static void local_hello(struct csess *s, int n)
 }
 
 /* Refuse a held hello: its program's cuInit fails with the reason. */
-static void refuse_hello(struct csess *s, const char *why)
+static void refuse_hello(struct csess *s, int err, const char *why)
 {
-	struct gleam_local_ack ack = { .magic = GLEAM_LOCAL_MAGIC, .status = -EHOSTUNREACH };
+	struct gleam_local_ack ack = { .magic = GLEAM_LOCAL_MAGIC, .status = err };
 
 	s->held_until = 0;
 	gl_send_fd(s->b.bell, &ack, sizeof(ack), -1);
@@ -814,17 +830,36 @@ static void held_hellos(uint64_t now)
 			s->held_until = 0;
 			serve_hello(s);
 		} else if (now >= s->held_until) {
-			refuse_hello(s, why);
+			refuse_hello(s, -EHOSTUNREACH, why);
 		}
 	}
 }
 
 /* A program's session: its ring, the ack that hands it over, its server. */
+/* The GPUs a program's CUDA_VISIBLE_DEVICES names on server srv; false with why. */
+static bool visible_gpus(struct csess *s, const struct server *srv, char *why, size_t len)
+{
+	int n = sched_visible(srv, s->via, s->visible, s->vgpus, GLEAM_HELLO_GPUS_MAX, why, len);
+
+	s->nvisible = n > 0 ? (unsigned int)n : 0;
+	return n > 0;
+}
+
 static void serve_hello(struct csess *s)
 {
 	struct gleam_local_ack ack = { .magic = GLEAM_LOCAL_MAGIC };
+	struct sched_choice c;
+	char why[320];
 	int fd, err;
 
+	/* A CUDA_VISIBLE_DEVICES that names no GPU: cuInit fails, as on the driver. */
+	if (s->has_visible) {
+		sched_preview(s->program, s->via, &c);
+		if (!visible_gpus(s, c.srv, why, sizeof(why))) {
+			refuse_hello(s, -ENODEV, why);
+			return;
+		}
+	}
 	fd = gl_ring_memfd(s->ring_shift, s->ring_shift);
 	if (fd >= 0) {
 		/* Sealed: the application cannot shrink it under gleamd. */
@@ -848,6 +883,12 @@ static void serve_hello(struct csess *s)
 	place(s);
 	gl_info("session %llu: %s (pid %d, uid %u) to %s", (unsigned long long)s->id, s->program,
 		(int)s->pid, (unsigned int)s->uid, s->srv ? s->srv->name : cl.cfg->server);
+	/* Placed elsewhere than foreseen (rare: the load changed): read it again there. */
+	if (s->has_visible && c.srv != s->srv && !visible_gpus(s, s->srv, why, sizeof(why))) {
+		tell_app(s, -ENODEV, why);
+		bridge_close(&s->b);
+		return;
+	}
 	start_connect(s);
 }
 
@@ -952,7 +993,7 @@ static bool client_on_frame(struct bridge *b, uint16_t type, const void *p, uint
 		}
 		/* GLEAM_WIRE_F_GPU comes back where the server honours the GPU named. */
 		if (ack.version != GLEAM_WIRE_VERSION ||
-		    (ack.features & ~(GLEAM_WIRE_F_KNOWN | GLEAM_WIRE_F_GPU)))
+		    (ack.features & ~(GLEAM_WIRE_F_KNOWN | GLEAM_WIRE_F_GPU | GLEAM_WIRE_F_GPUS)))
 			return false;
 		if (b->token)
 			return resumed(s, &ack);
@@ -1113,10 +1154,17 @@ static void on_connect(struct csess *s, int res)
 		link_connected(s, res);
 		return;
 	}
-	/* The GPU the scheduler chose, named only in the first hello: a resume keeps it. */
-	if (s->gpu_named && !s->b.token) {
+	/*
+	 * The GPUs the program named, else the GPU the scheduler chose, named
+	 * only in the first hello: a resume keeps them.
+	 */
+	if (s->nvisible > 1 && !s->b.token) {
+		h.features |= GLEAM_WIRE_F_GPUS;
+		h.gpu = s->nvisible;
+		memcpy(h.gpus, s->vgpus, s->nvisible);
+	} else if ((s->nvisible == 1 || s->gpu_named) && !s->b.token) {
 		h.features |= GLEAM_WIRE_F_GPU;
-		h.gpu = (uint32_t)s->gpu;
+		h.gpu = s->nvisible ? s->vgpus[0] : (uint32_t)s->gpu;
 	}
 	if (cl.cfg->no_cache)
 		h.features &= ~(GLEAM_WIRE_F_CACHE | GLEAM_WIRE_F_PROVE);

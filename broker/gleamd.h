@@ -153,7 +153,7 @@ struct bridge {
 	bool polling;			/* looked at on the flush timer */
 	uint64_t last_active;		/* ns: when records last arrived */
 	int inflight;
-	char bellbuf[256];	/* bells, or the local hello and control requests */
+	char bellbuf[512];	/* bells, or the local hello and control requests */
 	char bellout;
 	struct op op_bell_recv, op_bell_send, op_tcp_recv, op_tcp_send, op_connect;
 	struct sess_stats st;

@@ -188,14 +188,6 @@ static void read_live(nvml_dev d, struct gleam_gpu_nvml *r, const struct nvml_ut
 	*r = n;
 }
 
-void gpu_uuid_str(const uint8_t *u, char *buf, size_t len)
-{
-	snprintf(buf, len,
-		 "GPU-%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12],
-		 u[13], u[14], u[15]);
-}
-
 static const char *nv_error(nvml_ret r)
 {
 	const char *s = nv.error ? nv.error(r) : NULL;
@@ -235,7 +227,7 @@ static int sample(const struct gleam_gpu_info *gpus, unsigned int n)
 	for (unsigned int i = 0; i < n; i++) {
 		char uuid[64];
 
-		gpu_uuid_str(gpus[i].uuid, uuid, sizeof(uuid));
+		gl_uuid_str(gpus[i].uuid, uuid, sizeof(uuid));
 		r = nv.by_uuid(uuid, &dev[i]);
 		if (r != NVML_OK || !dev[i]) {
 			gl_info("NVML does not know GPU %u (%s): %s; its utilisation is not reported",

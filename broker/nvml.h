@@ -32,7 +32,4 @@ void nvml_read(unsigned int gpu, struct gleam_gpu_nvml *out);
  */
 bool nvidia_gpu_present(char *bdf, size_t len);
 
-/* A GPU's UUID as NVIDIA writes it: "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx". */
-void gpu_uuid_str(const uint8_t *u, char *buf, size_t len);
-
 #endif /* GLEAM_NVML_H */

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -1104,6 +1105,78 @@ void sched_retry_now(const char *via)
 			continue;
 		s->retry_at = MIN(s->retry_at, now);
 	}
+}
+
+static const struct sched_pin *pin_for(const char *via);
+
+/*
+ * One entry of CUDA_VISIBLE_DEVICES, as NVIDIA's driver reads it: an index
+ * into the GPUs the process could see, or a GPU's UUID, "GPU-" and as many
+ * of its characters as name one alone.  The position in base, or -1.
+ */
+static int visible_entry(const struct server *s, const uint8_t *base, unsigned int n,
+			 const char *e, size_t len)
+{
+	char uuid[64];
+	int found = -1;
+
+	if (len && strspn(e, "0123456789") >= len) {
+		unsigned long i = strtoul(e, NULL, 10);
+
+		return len <= 3 && i < n ? (int)i : -1;
+	}
+	if (len < 5 || strncmp(e, "GPU-", 4))
+		return -1;
+	for (unsigned int i = 0; i < n; i++) {
+		gl_uuid_str(s->gpus[base[i]].info.uuid, uuid, sizeof(uuid));
+		if (len <= strlen(uuid) && !strncasecmp(uuid, e, len)) {
+			if (found >= 0)
+				return -1;	/* a prefix of two: names neither */
+			found = (int)i;
+		}
+	}
+	return found;
+}
+
+int sched_visible(const struct server *s, const char *via, const char *visible, uint8_t *gpus,
+		  unsigned int max, char *why, size_t len)
+{
+	const struct sched_pin *pin = pin_for(via);
+	int gpu = pin && pin->gpu >= 0 && find(pin->server) == s ? pin->gpu : -1;
+	uint8_t base[GLEAM_GPUS_MAX];
+	unsigned int n = 0, got = 0;
+	uint64_t seen = 0;
+	const char *e = visible;
+
+	if (!s || !s->have_info) {
+		snprintf(why, len, "CUDA_VISIBLE_DEVICES is set, and %.80s has not said yet what "
+			 "GPUs it has", s ? s->name : "no server");
+		return -1;
+	}
+	if (gpu >= 0)
+		base[n++] = (uint8_t)gpu;
+	else
+		for (; n < s->info.ngpus && n < GLEAM_GPUS_MAX; n++)
+			base[n] = (uint8_t)n;
+	/* Entries up to the first that names no GPU, or one named already. */
+	while (got < max) {
+		size_t l = strcspn(e, ",");
+		int i = visible_entry(s, base, n, e, l);
+
+		if (i < 0 || (seen & (1ull << i)))
+			break;
+		seen |= 1ull << i;
+		gpus[got++] = base[i];
+		if (!e[l])
+			break;
+		e += l + 1;
+	}
+	if (!got) {
+		snprintf(why, len, "CUDA_VISIBLE_DEVICES=\"%.64s\" names none of the %u GPU(s) "
+			 "this session may use on %.80s", visible, n, s->name);
+		return -1;
+	}
+	return (int)got;
 }
 
 bool sched_refuse(const char *via, char *why, size_t len)

@@ -148,6 +148,15 @@ void sched_preview(const char *program, const char *via, struct sched_choice *c)
  * ago waits for it instead, as a dropped session does.
  */
 bool sched_refuse(const char *via, char *why, size_t len);
+/*
+ * A program's CUDA_VISIBLE_DEVICES read against the GPUs its session may
+ * use on server s: the GPU a pin of via names, else all of them (the GPU
+ * placement would have chosen yields to the program's own choice).  The
+ * server's indexes of the GPUs it names, in its order, into gpus (at most
+ * max); their number, or -1 with the reason in why.
+ */
+int sched_visible(const struct server *s, const char *via, const char *visible, uint8_t *gpus,
+		  unsigned int max, char *why, size_t len);
 void sched_retry_now(const char *via);
 /*
  * A session's own connection to s answered: s is reachable, whatever its

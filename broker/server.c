@@ -47,6 +47,9 @@ struct ssess {
 	bool usage;		/* control: INFO ends with what is in use */
 	bool nvml;		/* ... and what NVML says of each GPU */
 	int gpu;		/* the one GPU of its worker (GLEAM_WIRE_F_GPU), or -1 */
+	/* GLEAM_WIRE_F_GPUS: its GPUs, in the order of its devices; 0: one or all */
+	uint8_t gpus[GLEAM_HELLO_GPUS_MAX];
+	unsigned int ngpus;
 	uint64_t features;	/* what its hello and ours agreed, for its worker */
 	int slot;		/* its worker's in the usage table, or -1 */
 	uint32_t stamped;	/* the worker's ring position last stamped */
@@ -164,6 +167,8 @@ static void worker_setup(const struct ssess *s, struct wk_setup *st)
 	snprintf(st->cuda_lib, sizeof(st->cuda_lib), "%s", sv.cfg->cuda_lib);
 	st->slot = s->slot;
 	st->gpu = s->gpu;
+	memcpy(st->gpus, s->gpus, sizeof(st->gpus));
+	st->ngpus = s->ngpus;
 	st->tenant = s->tenant->idx;
 	st->mem_session = sv.cfg->gpu_mem_session;
 	st->mem_tenant = sv.cfg->gpu_mem_tenant;
@@ -179,19 +184,27 @@ static void worker_setup(const struct ssess *s, struct wk_setup *st)
  * there for it to see: NVIDIA's driver reads CUDA_VISIBLE_DEVICES once, at
  * cuInit, and a UUID names the GPU whatever the order the driver
  * enumerates in, or the server's own CUDA_VISIBLE_DEVICES; the sim asks
- * wk_pinned_gpu().
+ * wk_server_gpu().
  */
 static int spawn_worker(struct ssess *s)
 {
 	static struct wk_setup st;
 	struct wk_exec x;
-	char uuid[64];
+	char visible[GLEAM_HELLO_GPUS_MAX * 48] = "";
 	int sv_pair[2], fd, err;
 	pid_t pid;
 
+	/* Its GPUs by UUID, in the order of its devices: the driver keeps that order. */
 	if (s->gpu >= 0)
-		gpu_uuid_str(sv.gpus[s->gpu].uuid, uuid, sizeof(uuid));
-	err = wk_exec_prepare(&x, s->gpu >= 0 ? uuid : NULL);
+		gl_uuid_str(sv.gpus[s->gpu].uuid, visible, sizeof(visible));
+	for (unsigned int i = 0; i < s->ngpus; i++) {
+		size_t n = strlen(visible);
+
+		if (i)
+			visible[n++] = ',';
+		gl_uuid_str(sv.gpus[s->gpus[i]].uuid, visible + n, sizeof(visible) - n);
+	}
+	err = wk_exec_prepare(&x, visible[0] ? visible : NULL);
 	if (err)
 		return err;
 	fd = gl_ring_memfd(sv.cfg->ring_shift, sv.cfg->ring_shift);
@@ -355,7 +368,8 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 	s->b.tls = n->b.tls;
 	n->b.tls = NULL;
 	ack.features = GLEAM_WIRE_F_ASYNC | GLEAM_WIRE_F_RESUME |
-		       (s->b.sc ? GLEAM_WIRE_F_CACHE : 0) | (s->gpu >= 0 ? GLEAM_WIRE_F_GPU : 0);
+		       (s->b.sc ? GLEAM_WIRE_F_CACHE : 0) | (s->gpu >= 0 ? GLEAM_WIRE_F_GPU : 0) |
+		       (s->ngpus ? GLEAM_WIRE_F_GPUS : 0);
 	ack.session_id = s->id;
 	ack.resume_token = s->b.token;
 	ack.resume_count = s->b.in_count;
@@ -366,6 +380,14 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 	bridge_kick(&s->b);
 	note_records(s);
 	return false;
+}
+
+/* Whether GPU i is one of the session's: named, listed, or all of them. */
+static bool session_sees(const struct ssess *s, unsigned int i)
+{
+	if (s->ngpus)
+		return memchr(s->gpus, (int)i, s->ngpus) != NULL;
+	return s->gpu < 0 || (unsigned int)s->gpu == i;
 }
 
 /*
@@ -380,7 +402,7 @@ static void count_gpu_sessions(void)
 		if (s->control || !s->worker || s->b.closing)
 			continue;
 		for (unsigned int i = 0; i < sv.info.ngpus; i++)
-			if (s->gpu < 0 || (unsigned int)s->gpu == i)
+			if (session_sees(s, i))
 				sv.gpus[i].sessions++;
 	}
 }
@@ -476,17 +498,59 @@ static bool identify(struct ssess *s)
 	return s->tenant != NULL;
 }
 
+/*
+ * GLEAM_WIRE_F_GPUS: the server's GPUs of a new session, in the order of
+ * its devices; each one the server has, none twice, and nothing past the
+ * list.  0 or EINVAL.
+ */
+static int hello_gpus(struct ssess *s, const struct gleam_hello *h)
+{
+	uint64_t seen = 0;
+	const char *why = NULL;
+
+	if (h->kind != GLEAM_HELLO_SESSION || (h->features & GLEAM_WIRE_F_GPU))
+		why = "a list of GPUs in a hello that is no new session's, or beside one GPU";
+	else if (h->gpu < 2 || h->gpu > GLEAM_HELLO_GPUS_MAX)
+		why = "a list of GPUs of a length the protocol does not have";
+	for (unsigned int i = 0; !why && i < GLEAM_HELLO_GPUS_MAX; i++) {
+		if (i >= h->gpu) {
+			if (h->gpus[i])
+				why = "bytes past its list of GPUs";
+		} else if (h->gpus[i] >= sv.info.ngpus || h->gpus[i] >= 64) {
+			why = "a GPU the server lacks";
+		} else if (seen & (1ull << h->gpus[i])) {
+			why = "a GPU twice";
+		} else {
+			seen |= 1ull << h->gpus[i];
+		}
+	}
+	if (why) {
+		peer_log(s->peer, "%s (%s) named %s (%u GPUs here): refused", s->client, s->program,
+			 why, sv.info.ngpus);
+		return EINVAL;
+	}
+	memcpy(s->gpus, h->gpus, h->gpu);
+	s->ngpus = h->gpu;
+	return 0;
+}
+
 /* What the hello asks that this server will not do: 0, or the errno it answers. */
 static int hello_check(struct ssess *s, const struct gleam_hello *h)
 {
+	static const uint8_t none[GLEAM_HELLO_GPUS_MAX];
+	bool named = h->features & (GLEAM_WIRE_F_GPU | GLEAM_WIRE_F_GPUS);
+
 	if (h->min_version > GLEAM_WIRE_VERSION || h->version < GLEAM_WIRE_VERSION ||
-	    (h->gpu && !(h->features & GLEAM_WIRE_F_GPU)) || h->reserved[0] || h->reserved[1] ||
+	    (h->gpu && !named) ||
+	    (!(h->features & GLEAM_WIRE_F_GPUS) && memcmp(h->gpus, none, sizeof(none))) ||
 	    (h->kind != GLEAM_HELLO_RESUME && (h->resume_token || h->resume_count)) ||
 	    (h->kind != GLEAM_HELLO_SESSION && h->kind != GLEAM_HELLO_CONTROL &&
 	     h->kind != GLEAM_HELLO_RESUME))
 		return EPROTONOSUPPORT;
-	if (!(h->features & GLEAM_WIRE_F_GPU))
+	if (!named)
 		return 0;
+	if (h->features & GLEAM_WIRE_F_GPUS)
+		return hello_gpus(s, h);
 	if (h->kind != GLEAM_HELLO_SESSION) {
 		peer_log(s->peer, "%s (%s) named a GPU in a hello that is no new session's: refused",
 			 s->client, s->program);
@@ -565,12 +629,18 @@ static bool hello_session(struct ssess *s, const struct gleam_hello *h,
 	}
 	if (s->gpu >= 0)
 		ack->features |= GLEAM_WIRE_F_GPU;
+	if (s->ngpus)
+		ack->features |= GLEAM_WIRE_F_GPUS;
 	sv.nsessions++;
 	s->tenant->sessions++;
 	if (s->gpu >= 0)
 		gl_info("session %llu of %s from %s (%s): %s (pid %u), worker %d on GPU %d",
 			(unsigned long long)s->id, s->tenant->name, s->client, s->peer, s->program,
 			h->pid, (int)s->worker, s->gpu);
+	else if (s->ngpus)
+		gl_info("session %llu of %s from %s (%s): %s (pid %u), worker %d on %u GPUs, "
+			"GPU %u first", (unsigned long long)s->id, s->tenant->name, s->client, s->peer,
+			s->program, h->pid, (int)s->worker, s->ngpus, s->gpus[0]);
 	else
 		gl_info("session %llu of %s from %s (%s): %s (pid %u), worker %d",
 			(unsigned long long)s->id, s->tenant->name, s->client, s->peer, s->program,

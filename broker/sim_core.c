@@ -75,12 +75,20 @@ uint64_t sim_mem_total(unsigned int g)
 }
 
 /*
- * The devices this process sees: every GPU of the sim, or only the one
- * its server gave the session (its device 0).
+ * The devices this process sees: every GPU of the sim, or those its
+ * server gave the session, in the order given (a GPU past the sim's own
+ * ends the list, as CUDA_VISIBLE_DEVICES does on the driver).
  */
 static unsigned int sim_ndev(void)
 {
-	return wk_pinned_gpu() >= 0 ? 1 : sim_ngpus();
+	unsigned int n = wk_ngpus();
+
+	if (!n)
+		return sim_ngpus();
+	for (unsigned int i = 0; i < n; i++)
+		if (wk_server_gpu(i) >= sim_ngpus())
+			return i;
+	return n;
 }
 
 bool sim_dev_ok(CUdevice dev)

@@ -302,7 +302,9 @@ static struct usage_table *usage;	/* NULL but in a server and its workers */
 static int usage_fd = -1;		/* the server's, which workers map */
 static int usage_slot = -1;		/* the worker's own */
 static uint64_t usage_asked;		/* when the backend was last asked */
-static int pinned_gpu = -1;		/* the worker's one GPU, by the server's index */
+/* The worker's GPUs by the server's index, device by device; none: all of them. */
+static uint8_t my_gpus[GLEAM_HELLO_GPUS_MAX];
+static unsigned int my_ngpus;
 
 /* The server's view at its last tick, and what the tick found. */
 static struct {
@@ -410,21 +412,27 @@ void wk_usage_bind(int slot, pid_t pid)
 	atomic_store(&usage->pid[slot], pid);
 }
 
-void wk_usage_child(int slot, int gpu)
+void wk_usage_child(int slot, const uint8_t *gpus, unsigned int n)
 {
-	pinned_gpu = gpu;
+	uint64_t mask = 0;
+
+	my_ngpus = MIN(n, (unsigned int)GLEAM_HELLO_GPUS_MAX);
+	memcpy(my_gpus, gpus, my_ngpus);
+	for (unsigned int i = 0; i < my_ngpus; i++)
+		if (my_gpus[i] < 64)
+			mask |= 1ull << my_gpus[i];
 	if (!usage || slot < 0)
 		return;
 	usage_slot = slot;
-	/* A worker given one GPU uses it, whether or not it has a context yet. */
-	if (gpu >= 0 && gpu < GLEAM_GPUS_MAX)
-		atomic_store(&usage->gpus[slot], 1ull << gpu);
+	/* A worker given its GPUs uses them, whether or not it has a context yet. */
+	if (mask)
+		atomic_store(&usage->gpus[slot], mask);
 	atomic_store(&usage->pid[slot], (int32_t)getpid());
 }
 
-int wk_pinned_gpu(void)
+unsigned int wk_ngpus(void)
 {
-	return pinned_gpu;
+	return my_ngpus;
 }
 
 bool wk_usage_charge(int64_t delta, uint64_t limit)
@@ -456,7 +464,9 @@ bool wk_have_clusters[GLEAM_GPUS_MAX];
 
 unsigned int wk_server_gpu(unsigned int dev)
 {
-	return pinned_gpu >= 0 ? (unsigned int)pinned_gpu : dev;
+	if (!my_ngpus)
+		return dev;
+	return dev < my_ngpus ? my_gpus[dev] : GLEAM_GPUS_MAX;
 }
 
 void wk_usage_stamp(int slot, pid_t pid, uint32_t pos, uint64_t now)
@@ -561,7 +571,7 @@ static void usage_update(struct worker *w, uint64_t now)
 	}
 	if (!w->be->mem_in_use(&dev, &bytes))
 		return;
-	/* The worker's device 0 is its server's GPU pinned_gpu when it has one. */
+	/* The worker's devices are its server's GPUs, in the order it was given them. */
 	dev = wk_server_gpu(dev);
 	if (dev >= GLEAM_GPUS_MAX)
 		return;
@@ -1256,7 +1266,11 @@ int worker_exec_main(void)
 	if (wk_usage_attach(WK_FD_USAGE))
 		gl_err("cannot map the server's accounting: this worker goes uncounted");
 	close(WK_FD_USAGE);
-	wk_usage_child(usage ? st.slot : -1, st.gpu);
+	if (st.gpu >= 0 && !st.ngpus) {
+		st.gpus[0] = (uint8_t)st.gpu;
+		st.ngpus = 1;
+	}
+	wk_usage_child(usage ? st.slot : -1, st.gpus, st.ngpus);
 	return worker_main(WK_FD_RING, WK_FD_BELL, st.backend, st.cuda_lib, st.features,
 			   st.mem_session, st.mem_tenant);
 }

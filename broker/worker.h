@@ -146,7 +146,9 @@ struct wk_setup {
 	char backend[16];
 	char cuda_lib[256];
 	int32_t slot;		/* in the usage table, or -1 */
-	int32_t gpu;		/* its one GPU (the server's index), or -1: all */
+	int32_t gpu;		/* its one GPU (the server's index), or -1: all or gpus */
+	uint8_t gpus[GLEAM_HELLO_GPUS_MAX];	/* ngpus > 0: its GPUs, device by device */
+	uint32_t ngpus;
 	uint32_t tenant;	/* its tenant's index in the usage table */
 	uint32_t pad;
 	uint64_t mem_session;	/* device memory it may allocate; 0: no limit */
@@ -177,8 +179,11 @@ int wk_usage_attach(int fd);
 int wk_usage_take(unsigned int tenant);
 /* The server, after the fork: the worker's pid, or <= 0 when the fork failed. */
 void wk_usage_bind(int slot, pid_t pid);
-/* The worker, first thing: its slot and its one GPU (the server's index), or -1. */
-void wk_usage_child(int slot, int gpu);
+/*
+ * The worker, first thing: its slot, and its n GPUs by the server's index,
+ * device by device (n 0: every GPU of the server).
+ */
+void wk_usage_child(int slot, const uint8_t *gpus, unsigned int n);
 /* Tenants the usage table counts device memory for (= TENANTS_MAX). */
 #define WK_TENANTS		1024
 /*
@@ -211,8 +216,8 @@ void wk_usage_sum(const char *backend, unsigned int ngpus, struct gleam_server_u
 /* The NVML sampler: GPU gpu (the server's index) was pct busy just now. */
 void wk_gpu_util(unsigned int gpu, unsigned int pct);
 
-/* The GPU the server gave this worker (its device 0), or -1: it sees them all. */
-int wk_pinned_gpu(void);
+/* How many GPUs the server gave this worker (its devices 0..n-1), or 0: it sees them all. */
+unsigned int wk_ngpus(void);
 /* The server's index of this worker's device dev. */
 unsigned int wk_server_gpu(unsigned int dev);
 /*

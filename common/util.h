@@ -57,6 +57,9 @@ int gl_parse_hostport(const char *s, int dflt_port, struct sockaddr_storage *ss,
 		      socklen_t *len);
 const char *gl_addr_strerror(int err);
 
+/* A GPU's UUID as NVIDIA writes it: "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx". */
+void gl_uuid_str(const uint8_t *u, char *buf, size_t len);
+
 /*
  * A boolean environment variable: unset or empty gives dflt; "0", "off",
  * "no" and "false" (any case) are off; anything else is on.

@@ -242,6 +242,16 @@ static CUresult sock_connect(void)
 	if (!shim.async)
 		h.flags |= GLEAM_LOCAL_F_SYNC;
 	snprintf(h.program, sizeof(h.program), "%s", program_invocation_short_name);
+	/* gleamd reads it against the server's GPUs, as the driver would against its own. */
+	env = getenv("CUDA_VISIBLE_DEVICES");
+	if (env) {
+		if (strlen(env) >= sizeof(h.visible)) {
+			gl_err("CUDA_VISIBLE_DEVICES is longer than %zu characters", sizeof(h.visible) - 1);
+			return CUDA_ERROR_NO_DEVICE;
+		}
+		h.flags |= GLEAM_LOCAL_F_VISIBLE;
+		snprintf(h.visible, sizeof(h.visible), "%s", env);
+	}
 
 	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	if (fd < 0)

@@ -22,7 +22,7 @@
 #include "gleam_wire.h"
 
 #define GLEAM_LOCAL_MAGIC	0x434c4c47	/* "GLLC" */
-#define GLEAM_LOCAL_VERSION	1
+#define GLEAM_LOCAL_VERSION	2
 
 enum {
 	GLEAM_LOCAL_SESSION	= 1,
@@ -37,12 +37,20 @@ struct gleam_local_hello {
 	__u32 cq_shift;
 	__u32 flags;		/* GLEAM_LOCAL_F_* */
 	char program[64];	/* NUL-terminated, for display */
+	/*
+	 * With GLEAM_LOCAL_F_VISIBLE: the program's CUDA_VISIBLE_DEVICES,
+	 * NUL-terminated, which gleamd reads against the GPUs the session
+	 * would see (Documentation/scheduler.md, "Which GPUs a program sees").
+	 */
+	char visible[256];
 	__u64 reserved[2];	/* must be zero */
 };
 
 /* The application wants every call to wait for its reply. */
 #define GLEAM_LOCAL_F_SYNC	(1U << 0)
-#define GLEAM_LOCAL_F_KNOWN	(GLEAM_LOCAL_F_SYNC)
+/* The program has CUDA_VISIBLE_DEVICES set (empty too): see visible. */
+#define GLEAM_LOCAL_F_VISIBLE	(1U << 1)
+#define GLEAM_LOCAL_F_KNOWN	(GLEAM_LOCAL_F_SYNC | GLEAM_LOCAL_F_VISIBLE)
 
 struct gleam_local_ack {
 	__u32 magic;

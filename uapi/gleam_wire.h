@@ -75,6 +75,12 @@ struct gleam_wire_ack {
  */
 #define GLEAM_WIRE_F_GPU	(1ULL << 4)
 /*
+ * Likewise a request: a SESSION hello that has it names several GPUs of
+ * the server, in the order of the session's devices (gleam_hello.gpus);
+ * the server refuses (EINVAL) a list with a GPU it lacks or one twice.
+ */
+#define GLEAM_WIRE_F_GPUS	(1ULL << 9)
+/*
  * Control connections only, and so not in GLEAM_WIRE_F_KNOWN (what a
  * session may have): INFO ends with what is in use.
  */
@@ -104,8 +110,15 @@ struct gleam_hello {
 	char program[64];	/* application name, NUL-terminated */
 	__u64 resume_token;	/* RESUME: the session's token; else zero */
 	__u64 resume_count;	/* RESUME: replies the client has taken; else zero */
-	__u64 reserved[2];	/* must be zero */
+	/*
+	 * With GLEAM_WIRE_F_GPUS (SESSION hellos only): the server's GPUs the
+	 * session sees, in the order of its devices 0 to gpu - 1 (gpu is then
+	 * their number, 2 to GLEAM_HELLO_GPUS_MAX); without it zero.
+	 */
+	__u8 gpus[16];
 };
+
+#define GLEAM_HELLO_GPUS_MAX	16
 
 struct gleam_hello_ack {
 	__u32 version;		/* the version both will speak */

@@ -79,6 +79,40 @@ peers: cuMemcpyPeer from GPU 0 to GPU 1 ok peers: cuMemcpyPeerAsync from GPU 1 t
 else
 	bad "peer copies between two GPUs"; echo "$out"
 fi
+# CUDA_VISIBLE_DEVICES through the client gleamd, read against the
+# server's GPUs as NVIDIA's driver reads it against its own: indexes or
+# UUIDs (whole, or a prefix that names one GPU), in the order given, the
+# list ending at the first entry that names none; none at all is
+# CUDA_ERROR_NO_DEVICE at cuInit, with one line that says why.
+UUID1=GPU-51525354-5556-5758-595a-5b5c5d5e5f61
+vis() {
+	CUDA_VISIBLE_DEVICES=$1 timeout 60 "$BUILD/tests/programs/devinfo" 2>&1 |
+		grep -E '^(devices|device [0-9]|  total memory|libcuda|FAIL)' | tr '\n' ' '
+}
+want1="devices: 1 device 0: Gleam sim device 1   total memory: 8589934592 "
+want10="devices: 2 device 0: Gleam sim device 1   total memory: 8589934592 \
+device 1: Gleam sim device   total memory: 17179869184 "
+for c in "1|$want1|GPU 1 alone" "1,0|$want10|GPU 1 then GPU 0" \
+	"$UUID1|$want1|GPU 1 by its UUID" \
+	"0,7,1|devices: 1 device 0: Gleam sim device   total memory: 17179869184 |GPU 0, the list ending at 7"; do
+	IFS='|' read -r v want what <<<"$c"
+	got=$(vis "$v")
+	if [ "$got" = "$want" ]; then
+		ok "CUDA_VISIBLE_DEVICES=$v: $what"
+	else
+		bad "CUDA_VISIBLE_DEVICES=$v ($what): $got"
+	fi
+done
+# GPU-5152... begins both sim GPUs' UUIDs: it names neither.
+for v in "" 7 GPU-5152 GPU-51525354-5556-5758-595a-5b5c5d5e5f6 "x,0"; do
+	got=$(vis "$v")
+	if grep -q 'CUDA_ERROR_NO_DEVICE' <<<"$got" && grep -q 'names none of the 2 GPU' <<<"$got"; then
+		ok "CUDA_VISIBLE_DEVICES=\"$v\": no device, and the reason: $(grep -o 'libcuda(gleam): [^ ]* [^ ]*' <<<"$got" | head -n 1) ..."
+	else
+		bad "CUDA_VISIBLE_DEVICES=\"$v\": $got"
+	fi
+done
+
 sleep 2.2
 info=$("$T" "$S" info)
 if [ "$(field "$info" 0 util)" = 0 ] && [ "$(field "$info" 0 util_ok)" = 1 ]; then
