@@ -27,7 +27,9 @@
  *                        deviation 0.02), in the tensors of a transformer of
  *                        width 1024 (an embedding of 32000 rows, then layers of
  *                        four 1024 x 1024 projections, two of 1024 x 4096 and
- *                        two norms); SEED 0 or none: bytes new on every run
+ *                        two norms); SEED 0 or none: bytes new on every run;
+ *                        with `verify`, every byte is read back afterwards and
+ *                        compared ("verified" in the report)
  *
  * Every other workload's bytes are new on every run (seeded by the process),
  * so that uploads by content never find them: those rows measure the link.
@@ -348,8 +350,19 @@ int main(int argc, char **argv)
 		}
 		landed(d);
 		t1 = now();
-		report(w, t1 - t0, (double)total, (long)ntens, "gbytes_per_s",
-		       (double)total / (t1 - t0) / 1e9);
+		if (argc > 4 && !strcmp(argv[4], "verify")) {
+			void *back = malloc(total);
+
+			if (!back)
+				return 1;
+			CK(cuMemcpyDtoH(back, d, total));
+			report(w, t1 - t0, (double)total, (long)ntens, "verified",
+			       memcmp(back, h, total) ? 0 : 1);
+			free(back);
+		} else {
+			report(w, t1 - t0, (double)total, (long)ntens, "gbytes_per_s",
+			       (double)total / (t1 - t0) / 1e9);
+		}
 		CK(cuMemFree(d));
 		free(h);
 		free(elems);
@@ -357,7 +370,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: gleam-bench launch-cost|sync-rtt|wait-rtt|launch-heavy|matmul [N]\n"
 				"       gleam-bench htod|dtoh BYTES [pageable]\n"
 				"       gleam-bench load MIB COPIES SEED [each]\n"
-				"       gleam-bench load-bf16 MIB [SEED]\n");
+				"       gleam-bench load-bf16 MIB [SEED [verify]]\n");
 		return 2;
 	}
 	CK(cuStreamDestroy(s));
