@@ -2,7 +2,7 @@
 """make bench: Gleam against running locally and against its own synchronous mode.
 
 For each link profile (loopback, and linkem-emulated 10 Gbit/s 0.1 ms, 1 Gbit/s
-0.5 ms, 300 Mbit/s 3 ms) a client gleamd reaches the server gleamd through the
+0.5 ms, 300 Mbit/s 3 ms, 100 Mbit/s 5 ms) a client gleamd reaches the server gleamd through the
 link, and every workload runs in each mode: directly on the GPU (where there is
 one), through Gleam with every call waiting (GLEAM_ASYNC=0), and through Gleam.
 Each result gets T_floor = G + B/W + S*R (Documentation/benchmarks.md): G the
@@ -12,7 +12,10 @@ link's round trip.  S is never what Gleam happened to do: for the C workloads
 the program states it; for the others it is what the shim counts from the
 program's calls by CUDA's rules (waits_required: synchronisations with work
 to wait for, copies to pageable host memory, questions only the GPU
-answers), beside the waits Gleam made (waits_made).
+answers), beside the waits Gleam made (waits_made).  Copy rows carry the
+rate of one plain TCP stream through the same link, measured in the same
+run (link_gbytes_per_s).  load:bf16-weights loads bf16 weights packed
+(gleam-cold) and with GLEAM_COMPRESS=0 (gleam-nocompress) at every link.
 
 The PyTorch workloads (tests/gpu/torch/models.py: torch:resnet50-b1,
 torch:resnet50, torch:bert, torch:gpt2, torch:gpt2-generate, torch:mlp-train
