@@ -22,6 +22,8 @@
 #include "cache.h"
 #include "gleam_api_gen.h"
 #include "gleamd.h"
+#include "linkmon.h"
+#include "pack.h"
 #include "peerlog.h"
 #include "tls.h"
 #include "util.h"
@@ -282,6 +284,26 @@ static void post_send(struct bridge *b)
 	b->inflight++;
 }
 
+/*
+ * The link's rate, for packing: bytes the peer acknowledged over the time
+ * the connection had data waiting, read from the kernel after each MiB
+ * sent.  Through a socket buffer that absorbs the first sends, or a pause
+ * between uploads, the rate of the sends themselves would mislead.
+ */
+static void measure_link(struct bridge *b, int sent)
+{
+	uint64_t acked, busy;
+
+	b->tx_since += (uint64_t)sent;
+	if (b->tx_since < (1u << 20) || !tcp_acked_busy(b->tcp, &acked, &busy))
+		return;
+	if (b->tx_busy_us && busy > b->tx_busy_us && acked > b->tx_acked)
+		pack_note_send(b->pk, acked - b->tx_acked, (busy - b->tx_busy_us) * 1000);
+	b->tx_acked = acked;
+	b->tx_busy_us = busy;
+	b->tx_since = 0;
+}
+
 int bridge_tls_start(struct bridge *b, struct ssl_ctx_st *ctx, bool server, const char *host)
 {
 	int err;
@@ -521,13 +543,150 @@ bool bridge_header_ok(struct bridge *b, const void *p, uint32_t len, bool record
 	const struct gleam_rec *r = p;
 	const struct gleam_reply *q = p;
 	/* Named uploads come only from a client gleamd that was granted them. */
-	uint16_t known = GLEAM_REC_F_KNOWN | (b && b->sc ? GLEAM_REC_F_CACHED : 0);
+	uint16_t known = GLEAM_REC_F_KNOWN | (b && b->sc ? GLEAM_REC_F_CACHED : 0) |
+			 (b && b->pk && !b->client ? GLEAM_REC_F_PACKED : 0);
 
 	if (record)
 		return r->fn < GL_FN_LIMIT && gl_fn_table[r->fn].name &&
 		       !(r->flags & ~known) && !r->reserved;
 	return q->fn < GL_FN_LIMIT && gl_fn_table[q->fn].name &&
 	       !(q->flags & ~GLEAM_REP_F_KNOWN) && !q->reserved;
+}
+
+int bridge_pack_start(struct bridge *b)
+{
+	struct packer *p = malloc(sizeof(*p));
+
+	if (!p || pack_init(p)) {
+		free(p);
+		return -ENOMEM;
+	}
+	bridge_pack_stop(b);
+	b->pk = p;
+	return 0;
+}
+
+void bridge_pack_stop(struct bridge *b)
+{
+	if (!b->pk)
+		return;
+	pack_fini(b->pk);
+	free(b->pk);
+	b->pk = NULL;
+}
+
+static void count_pack(struct bridge *b, uint64_t raw, uint64_t wire)
+{
+	b->st.pack_raw += raw;
+	b->st.pack_wire += wire;
+	if (b->link_pack) {
+		b->link_pack[0] += raw;
+		b->link_pack[1] += wire;
+	}
+}
+
+/* The packer's output: the largest region is a record's (GLEAM_REC_MAX). */
+static unsigned char *pack_out;
+
+uint32_t bridge_pack_region(struct bridge *b, unsigned char *data, uint32_t n)
+{
+	struct gleam_pack h = { .raw_len = n };
+	uint32_t wire;
+	size_t r;
+	int m;
+
+	if (!b->pk || n < sizeof(h) + 8)
+		return n;
+	if (!pack_out) {
+		pack_out = malloc(GLEAM_REC_MAX);
+		if (!pack_out)
+			return n;
+	}
+	/* What comes out must be smaller once framed and padded. */
+	r = pack_chunk(b->pk, data, n, pack_out, MIN((size_t)n - sizeof(h) - 8,
+							 (size_t)GLEAM_REC_MAX), &m);
+	if (!r || ALIGN8(sizeof(h) + r) >= n) {
+		count_pack(b, n, n);
+		return n;
+	}
+	h.packed_len = (uint32_t)r;
+	h.method = (uint8_t)m;
+	wire = (uint32_t)ALIGN8(sizeof(h) + r);
+	memcpy(data, &h, sizeof(h));
+	memcpy(data + sizeof(h), pack_out, r);
+	memset(data + sizeof(h) + r, 0, wire - sizeof(h) - r);
+	count_pack(b, n, wire);
+	return wire;
+}
+
+uint32_t bridge_pack_rec(struct bridge *b, unsigned char *rec, uint32_t len)
+{
+	struct gleam_rec h;
+	uint32_t doff, n;
+	uint64_t count;
+
+	memcpy(&h, rec, sizeof(h));
+	if ((h.flags & (GLEAM_REC_F_CACHED | GLEAM_REC_F_PACKED)) ||
+	    !upload_region((const struct gleam_rec *)rec, len, &doff, &count) ||
+	    !upload_region_ok(count, len - doff))
+		return len;
+	n = bridge_pack_region(b, rec + doff, len - doff);
+	if (n == len - doff)
+		return len;
+	h.len = doff + n;
+	h.flags |= GLEAM_REC_F_PACKED;
+	memcpy(rec, &h, sizeof(h));
+	return h.len;
+}
+
+/* The packed region of a PACKED record, checked: its header, or false. */
+static bool packed_of(struct bridge *b, const void *rec, uint32_t len, uint32_t *doff,
+		      struct gleam_pack *ph)
+{
+	struct gleam_rec h;
+	uint64_t count;
+
+	memcpy(&h, rec, sizeof(h));
+	if (!b->pk || b->client || (h.flags & GLEAM_REC_F_CACHED) ||
+	    !upload_region(rec, len, doff, &count) || len < *doff + sizeof(*ph))
+		return false;
+	memcpy(ph, (const unsigned char *)rec + *doff, sizeof(*ph));
+	if (ph->reserved0 || ph->reserved1 || ph->reserved2 || !ph->packed_len ||
+	    ph->method < GLEAM_PACK_ZSTD || ph->method >= GLEAM_PACK_METHODS ||
+	    len != *doff + ALIGN8(sizeof(*ph) + (uint64_t)ph->packed_len) ||
+	    (uint64_t)*doff + ph->raw_len > GLEAM_REC_MAX)
+		return false;
+	return upload_region_ok(count, ph->raw_len);
+}
+
+uint32_t bridge_unpacked_len(struct bridge *b, const void *rec, uint32_t len)
+{
+	struct gleam_pack ph;
+	uint32_t doff;
+
+	return packed_of(b, rec, len, &doff, &ph) ? doff + ph.raw_len : 0;
+}
+
+bool bridge_unpack_rec(struct bridge *b, const void *rec, uint32_t len, void *dst)
+{
+	const unsigned char *src = rec;
+	unsigned char *d = dst;
+	struct gleam_pack ph;
+	struct gleam_rec h;
+	uint32_t doff;
+
+	if (!packed_of(b, rec, len, &doff, &ph))
+		return false;
+	if (pack_unpack(b->pk, ph.method, src + doff + sizeof(ph), ph.packed_len, d + doff,
+			ph.raw_len))
+		return false;
+	memcpy(&h, rec, sizeof(h));
+	h.flags &= (uint16_t)~GLEAM_REC_F_PACKED;
+	h.len = doff + ph.raw_len;
+	memcpy(d, &h, sizeof(h));
+	memcpy(d + sizeof(h), src + sizeof(h), doff - sizeof(h));
+	count_pack(b, ph.raw_len, len - doff);
+	return true;
 }
 
 /* Move messages from the ring into one frame while there is room. */
@@ -567,12 +726,15 @@ static void fill_out(struct bridge *b)
 		}
 		if (records && (((struct gleam_rec *)(b->obuf + b->olen))->flags & GLEAM_REC_F_REPLY))
 			b->st.waits++;
+		/* Kept as it is: sent again, it needs no packing. */
 		if (!bridge_keep(b, b->obuf + b->olen, len))
 			break;
 		b->out_count++;
 		gl_ring_consume(b->out_dir, len);
-		b->olen += len;
 		b->st.payload += len - sizeof(struct gleam_rec);
+		if (records && b->pk)
+			len = bridge_pack_rec(b, b->obuf + b->olen, len);
+		b->olen += len;
 		n++;
 	}
 	if (b->out_dir->broken) {
@@ -738,6 +900,15 @@ static bool drain_in(struct bridge *b)
 			}
 			elen = len;
 			if (records && (((const struct gleam_rec *)(b->ibuf + off))->flags &
+					GLEAM_REC_F_PACKED)) {
+				/* Unpacked straight into the ring, at most its declared size. */
+				elen = bridge_unpacked_len(b, b->ibuf + off, len);
+				if (!elen || elen > b->in_dir->size / 2) {
+					peer_err(b, "peer sent a malformed packed record");
+					ok = false;
+					break;
+				}
+			} else if (records && (((const struct gleam_rec *)(b->ibuf + off))->flags &
 					GLEAM_REC_F_CACHED)) {
 				/* Its bytes come back from the session's pinned chunks. */
 				elen = scache_expanded_len(b, b->ibuf + off, len);
@@ -764,10 +935,19 @@ static bool drain_in(struct bridge *b)
 				}
 				break;
 			}
-			if (elen != len)
+			if (records && (((const struct gleam_rec *)(b->ibuf + off))->flags &
+					GLEAM_REC_F_PACKED)) {
+				if (!bridge_unpack_rec(b, b->ibuf + off, len, dst)) {
+					peer_err(b, "peer sent packed bytes that do not unpack to "
+						 "their declared size");
+					ok = false;
+					break;
+				}
+			} else if (elen != len) {
 				scache_expand(b, b->ibuf + off, len, dst);
-			else
+			} else {
 				memcpy(dst, b->ibuf + off, len);
+			}
 			gl_ring_commit(b->in_dir);
 			b->st.payload += len - sizeof(struct gleam_reply);
 			published = true;
@@ -1054,6 +1234,8 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 				shutdown(b->tcp, SHUT_RDWR);
 			return b->closing ? true : lost(b, res ? strerror(-res) : "nothing sent");
 		}
+		if (b->pk && b->client)
+			measure_link(b, res);
 		if (b->tls) {
 			res = tls_sent(b, res);
 			if (res <= 0)

@@ -26,6 +26,7 @@
 
 #include "cache.h"
 #include "hashpool.h"
+#include "pack.h"
 #include "gleam_api_gen.h"
 #include "gleamd.h"
 #include "tenant.h"
@@ -65,6 +66,16 @@ static bool upload_shape(const struct gleam_rec *h, uint32_t len, uint32_t *doff
 static bool region_ok(uint64_t count, uint64_t rlen)
 {
 	return rlen && !(rlen & 7) && (!count || ALIGN8(count) == rlen);
+}
+
+bool upload_region(const struct gleam_rec *h, uint32_t len, uint32_t *doff, uint64_t *count)
+{
+	return upload_shape(h, len, doff, count);
+}
+
+bool upload_region_ok(uint64_t count, uint64_t rlen)
+{
+	return region_ok(count, rlen);
 }
 
 #define CACHE_CHUNK		(1U << 20)	/* = GLEAM_PIECE_MAX: one piece, one chunk */
@@ -649,8 +660,22 @@ void ccache_fill_out(struct bridge *b)
 			if (!q)
 				break;
 			memcpy(d.ref.name, e->name.b, sizeof(d.ref.name));
-			memcpy(q, &d, sizeof(d));
 			memcpy(q + sizeof(d), e->rec + e->doff, e->dlen);
+			if (b->pk) {
+				/* Packed in place: the frame shrinks to what it carries. */
+				uint32_t pn = bridge_pack_region(b, q + sizeof(d), e->dlen);
+
+				if (pn != e->dlen) {
+					struct gleam_frame f;
+
+					d.flags = GLEAM_CACHE_DATA_F_PACKED;
+					memcpy(&f, q - sizeof(f), sizeof(f));
+					f.len = (uint32_t)sizeof(d) + pn;
+					memcpy(q - sizeof(f), &f, sizeof(f));
+					b->olen -= e->dlen - pn;
+				}
+			}
+			memcpy(q, &d, sizeof(d));
 			c->st.bytes_sent += e->dlen;
 			/* Its record follows as a name, and is no hit. */
 			e->state = CE_SENT;
@@ -680,7 +705,7 @@ void ccache_fill_out(struct bridge *b)
 			if (b->olen + e->len > b->ocap || !bridge_keep(b, e->rec, e->len))
 				break;
 			memcpy(b->obuf + b->olen, e->rec, e->len);
-			b->olen += e->len;
+			b->olen += b->pk ? bridge_pack_rec(b, b->obuf + b->olen, e->len) : e->len;
 		}
 		b->out_count++;
 		n++;
@@ -1298,12 +1323,27 @@ static bool on_data(struct bridge *b, const unsigned char *p, uint32_t len, cons
 	struct chunk_name n;
 	struct chunk *k;
 
+	struct gleam_pack ph = { 0 };
+
 	if (len < sizeof(d))
 		return false;
 	memcpy(&d, p, sizeof(d));
-	if (d.reserved || d.ref.reserved || !d.ref.length || d.ref.length > CACHE_CHUNK ||
-	    len != sizeof(d) + ALIGN8(d.ref.length))
+	if ((d.flags & ~GLEAM_CACHE_DATA_F_PACKED) || d.ref.reserved || !d.ref.length ||
+	    d.ref.length > CACHE_CHUNK)
 		return false;
+	if (d.flags & GLEAM_CACHE_DATA_F_PACKED) {
+		/* Packed: it must unpack to exactly the length the name is for. */
+		if (!b->pk || len < sizeof(d) + sizeof(ph))
+			return false;
+		memcpy(&ph, p + sizeof(d), sizeof(ph));
+		if (ph.raw_len != d.ref.length || !ph.packed_len || ph.reserved0 ||
+		    ph.reserved1 || ph.reserved2 || ph.method < GLEAM_PACK_ZSTD ||
+		    ph.method >= GLEAM_PACK_METHODS ||
+		    len != sizeof(d) + ALIGN8(sizeof(ph) + (uint64_t)ph.packed_len))
+			return false;
+	} else if (len != sizeof(d) + ALIGN8(d.ref.length)) {
+		return false;
+	}
 	memcpy(n.b, d.ref.name, sizeof(n.b));
 	e = nset_find(&c->pins, &n);
 	/* Bytes pin too: past the session's share they are refused, and it ends. */
@@ -1314,7 +1354,17 @@ static bool on_data(struct bridge *b, const unsigned char *p, uint32_t len, cons
 	k = chunk_alloc(d.ref.length);
 	if (!k)
 		return false;
-	memcpy(k->data, p + sizeof(d), d.ref.length);
+	if (!ph.packed_len) {
+		memcpy(k->data, p + sizeof(d), d.ref.length);
+	} else if (pack_unpack(b->pk, ph.method, p + sizeof(d) + sizeof(ph), ph.packed_len,
+			       k->data, d.ref.length)) {
+		chunk_unref(k);
+		*why = "a packed chunk that does not unpack to its length";
+		return false;
+	} else {
+		b->st.pack_raw += d.ref.length;
+		b->st.pack_wire += len - sizeof(d);
+	}
 	k->name = n;
 	c->st.bytes_sent += d.ref.length;
 	/*

@@ -115,4 +115,14 @@ void scache_sum(const struct scache *c, struct cache_stats *t);
  */
 void scache_reap(void (*liar)(uint64_t serial));
 
+/*
+ * Whether a record of len bytes is an upload (a copy to the device, a
+ * module image's piece): its host bytes start at *doff; *count is the
+ * copy's ByteCount (0: an image piece, any length).  upload_region_ok():
+ * whether a region of rlen bytes fits count.
+ */
+struct gleam_rec;
+bool upload_region(const struct gleam_rec *h, uint32_t len, uint32_t *doff, uint64_t *count);
+bool upload_region_ok(uint64_t count, uint64_t rlen);
+
 #endif /* GLEAM_CACHE_H */

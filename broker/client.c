@@ -25,6 +25,7 @@
 
 #include "cache.h"
 #include "gleamd.h"
+#include "pack.h"
 #include "linkmon.h"
 #include "metrics.h"
 #include "notify.h"
@@ -198,6 +199,7 @@ static void sess_free(struct csess *s)
 			(unsigned long long)s->b.st.records, (unsigned long long)s->b.st.batches);
 	}
 	ccache_free(s->b.cc);
+	bridge_pack_stop(&s->b);
 	bridge_forget(&s->b);
 	free(s);
 }
@@ -1017,6 +1019,12 @@ static bool client_on_frame(struct bridge *b, uint16_t type, const void *p, uint
 			if (!b->cc)
 				return false;
 		}
+		/* Uploads are packed where that sends them sooner (GLEAM_COMPRESS). */
+		if (ack.features & GLEAM_WIRE_F_PACK) {
+			if (bridge_pack_start(b))
+				return false;
+			b->link_pack = s->srv ? s->srv->pack : NULL;
+		}
 		b->hello_done = true;
 		return true;
 	case GLEAM_FRAME_CACHE_INFO:
@@ -1170,6 +1178,8 @@ static void on_connect(struct csess *s, int res)
 		h.features &= ~(GLEAM_WIRE_F_CACHE | GLEAM_WIRE_F_PROVE);
 	if (!cl.cfg->resume_s)
 		h.features &= ~GLEAM_WIRE_F_RESUME;
+	if (!pack_wanted())
+		h.features &= ~GLEAM_WIRE_F_PACK;
 	if (res < 0) {
 		if (!s->b.token && !s->b.restartable) {
 			char why[200];

@@ -98,6 +98,12 @@ struct sess_stats {
 	uint64_t waits;		/* records that asked for a reply */
 	uint64_t payload;	/* bytes the calls carry, without framing and headers */
 	/*
+	 * Uploads' host bytes that crossed as bytes (not as names): before
+	 * packing, and as the wire carried them (packed or not).
+	 */
+	uint64_t pack_raw;
+	uint64_t pack_wire;
+	/*
 	 * What the program's libcuda.so.1 counted (GLEAM_RING_STAT_*): calls
 	 * that waited, and calls CUDA's rules make wait.  Reports only.
 	 */
@@ -190,6 +196,12 @@ struct bridge {
 	uint64_t ping_at;		/* ns: when we last asked it for a sign of life */
 	struct ccache *cc;		/* client: uploads by content, once granted */
 	struct scache *sc;		/* server: the session's pinned chunks */
+	/* GLEAM_WIRE_F_PACK: the client packs uploads, the server unpacks them. */
+	struct packer *pk;
+	uint64_t tx_since;		/* bytes sent since the link was last measured */
+	uint64_t tx_acked, tx_busy_us;	/* TCP_INFO, as last read */
+	/* Client: where the link's totals are counted too (gleamctl stats), or NULL. */
+	uint64_t *link_pack;		/* [0] raw, [1] on the wire */
 	struct gl_tls *tls;		/* TLS on tcp (common/tls.h); NULL: plain */
 	const char *peer;		/* server: the peer's address, for peer_log(); or NULL */
 	bool tls_refused;		/* its handshake or first record failed: why in tls */
@@ -290,6 +302,20 @@ void bridge_forget(struct bridge *b);
 void bridge_queue_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len);
 /* A message's header as the bridge checks it (records: from the ring or the wire). */
 bool bridge_header_ok(struct bridge *b, const void *p, uint32_t len, bool record);
+/*
+ * Packing (GLEAM_WIRE_F_PACK): pack_region() packs n bytes at data in
+ * place when that sends them sooner, and returns the region's new length
+ * (n when they stay as they are); bridge_pack_rec() does it for an upload
+ * record's host bytes, returning the record's new length.  On the server,
+ * bridge_unpacked_len() checks a PACKED record (0: malformed) and
+ * bridge_unpack_rec() writes it whole into dst.
+ */
+uint32_t bridge_pack_region(struct bridge *b, unsigned char *data, uint32_t n);
+uint32_t bridge_pack_rec(struct bridge *b, unsigned char *rec, uint32_t len);
+uint32_t bridge_unpacked_len(struct bridge *b, const void *rec, uint32_t len);
+bool bridge_unpack_rec(struct bridge *b, const void *rec, uint32_t len, void *dst);
+int bridge_pack_start(struct bridge *b);
+void bridge_pack_stop(struct bridge *b);
 void bridge_ring_bell(struct bridge *b);
 /* Send what the output buffer holds (b->olen bytes, complete frames). */
 void bridge_send_out(struct bridge *b);

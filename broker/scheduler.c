@@ -1352,7 +1352,8 @@ static void server_json(struct gl_buf *b, const struct server *s, uint64_t now)
 		      "\"link\":{\"rtt_ms\":%.3f,\"rtt_min_ms\":%.3f,\"rtt_src\":\"%s\",\"rtt_age_s\":%.3f,"
 		      "\"tcp_rtt_ms\":%.3f,\"tcp_trusted\":%s,"
 		      "\"rate_mbit\":%.3f,\"rate_src\":\"%s\",\"rate_age_s\":%.3f,\"loss_pct\":%.3f,"
-		      "\"loss_age_s\":%.3f,\"iface\":\"%s\",\"iface_up\":%s,\"iface_errors\":%llu}",
+		      "\"loss_age_s\":%.3f,\"iface\":\"%s\",\"iface_up\":%s,\"iface_errors\":%llu,"
+		      "\"upload_bytes_raw\":%llu,\"upload_bytes_wire\":%llu}",
 		      s->name, state_name(s, now), (now - MIN(s->state_since, now)) / 1e9,
 		      why(s, now, t, sizeof(t)), s->own, (unsigned long long)s->placed,
 		      s->held.n, rtt * 1e3, link_rtt_min(&s->link) * 1e3, rtt_src, age_s(rtt_age),
@@ -1360,7 +1361,8 @@ static void server_json(struct gl_buf *b, const struct server *s, uint64_t now)
 		      rate * 8 / 1e6, rate_src,
 		      age_s(rate_age), link_loss(&s->link) * 100, age_s(ewma_age(&s->link.loss, now)),
 		      s->link.ifname, s->link.ifindex ? (s->link.if_up ? "true" : "false") : "null",
-		      (unsigned long long)s->link.if_errors);
+		      (unsigned long long)s->link.if_errors, (unsigned long long)s->pack[0],
+		      (unsigned long long)s->pack[1]);
 	if (!s->have_info) {
 		gl_buf_printf(b, ",\"info_age_s\":-1,\"gpus\":[]}");
 		return;
@@ -1406,6 +1408,9 @@ static void server_text(struct gl_buf *b, const struct server *s, uint64_t now)
 	gl_buf_printf(b, "), loss %.2f%%, interface %s%s\n", link_loss(&s->link) * 100,
 		      s->link.ifindex ? s->link.ifname : "?",
 		      !s->link.ifindex ? "" : s->link.if_up ? " (up)" : " (DOWN)");
+	gl_buf_printf(b, "  uploads' bytes: %llu before compression, %llu on the wire (%.1f%%)\n",
+		      (unsigned long long)s->pack[0], (unsigned long long)s->pack[1],
+		      s->pack[0] ? 100.0 * (double)s->pack[1] / (double)s->pack[0] : 100.0);
 	if (!s->have_info)
 		return;
 	for (unsigned int g = 0; g < s->info.ngpus; g++) {

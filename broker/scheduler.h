@@ -54,6 +54,8 @@ struct server {
 	uint64_t retry_at;		/* ns: the next connection attempt */
 	unsigned int tries;
 	void *conn;			/* client.c's control connection, or NULL */
+	/* Uploads' bytes that crossed to it as bytes: before packing, and on the wire. */
+	uint64_t pack[2];
 	/* What the last INFO said. */
 	bool have_info, have_usage, have_nvml;
 	uint64_t info_at, info_asked;	/* ns */

@@ -21,6 +21,7 @@
 
 #include "cache.h"
 #include "gleamd.h"
+#include "pack.h"
 #include "metrics.h"
 #include "notify.h"
 #include "nvml.h"
@@ -134,6 +135,7 @@ static void sess_maybe_free(struct ssess *s)
 	free(s->b.ibuf);
 	bridge_forget(&s->b);
 	scache_free(s->b.sc);
+	bridge_pack_stop(&s->b);
 	if (s->worker) {
 		struct sess_stats st = link_st(s);
 
@@ -623,6 +625,8 @@ static bool hello_session(struct ssess *s, const struct gleam_hello *h,
 		if (!b->sc)
 			ack->features &= ~(GLEAM_WIRE_F_CACHE | GLEAM_WIRE_F_PROVE);
 	}
+	if ((ack->features & GLEAM_WIRE_F_PACK) && bridge_pack_start(b))
+		ack->features &= ~GLEAM_WIRE_F_PACK;
 	if (ack->features & GLEAM_WIRE_F_RESUME) {
 		b->resumable = true;
 		b->token = ack->resume_token = new_token();
@@ -676,6 +680,9 @@ static bool on_hello(struct ssess *s, const void *p, uint32_t len)
 	if (err)
 		return refuse(s, &ack, err);
 	ack.features = h.features & GLEAM_WIRE_F_KNOWN;
+	/* Packing: sessions only, and not where GLEAM_COMPRESS=0 turned it off. */
+	if (!pack_wanted() || h.kind != GLEAM_HELLO_SESSION)
+		ack.features &= ~GLEAM_WIRE_F_PACK;
 	if (!scache_enabled() || h.kind != GLEAM_HELLO_SESSION)
 		ack.features &= ~(GLEAM_WIRE_F_CACHE | GLEAM_WIRE_F_PROVE);
 	if (!(ack.features & GLEAM_WIRE_F_CACHE))

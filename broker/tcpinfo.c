@@ -58,3 +58,17 @@ void link_sample_tcp(struct link_est *l, int fd, struct tcp_sample *prev, uint64
 	prev->total_retrans = ti.tcpi_total_retrans;
 }
 
+
+bool tcp_acked_busy(int fd, uint64_t *acked, uint64_t *busy_us)
+{
+	struct tcp_info ti;
+	socklen_t len = sizeof(ti);
+
+	memset(&ti, 0, sizeof(ti));
+	if (fd < 0 || getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) < 0 ||
+	    len < offsetof(struct tcp_info, tcpi_busy_time) + sizeof(ti.tcpi_busy_time))
+		return false;
+	*acked = ti.tcpi_bytes_acked;
+	*busy_us = ti.tcpi_busy_time;
+	return true;
+}

@@ -2,12 +2,13 @@
 # and hostile-input tests against running daemons.
 UNIT_SRCS := tests/unit/runner.c tests/unit/unit.c tests/unit/test_ring.c tests/unit/test_table.c \
 	tests/unit/test_image.c tests/unit/test_shim.c tests/unit/test_export.c \
-	tests/unit/test_chunkstore.c tests/unit/test_cubin.c tests/unit/test_util.c
+	tests/unit/test_chunkstore.c tests/unit/test_cubin.c tests/unit/test_util.c \
+	tests/unit/test_pack.c
 # The export tables' algorithms depend on nothing else in the shim: linked in.
 UNIT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(UNIT_SRCS)) $(COMMON_OBJS) \
 	$(BUILD)/obj/libcuda-shim/md2.o $(BUILD)/obj/libcuda-shim/cls.o
 # The chunk store and hashing pool (broker/broker.mk) stand alone: linked in.
-UNIT_OBJS += $(CACHE_OBJS)
+UNIT_OBJS += $(CACHE_OBJS) $(BUILD)/obj/broker/pack.o
 UNIT_BIN  := $(BUILD)/tests/unit-tests
 HOSTILE_BIN := $(BUILD)/tests/hostile
 
@@ -17,7 +18,7 @@ $(BUILD)/obj/tests/hostile/%.o: CFLAGS_EXTRA := -Itests/hostile
 $(UNIT_BIN): $(UNIT_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(UNIT_OBJS) $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread) -ldl \
-		$(CACHE_LIBS)
+		$(CACHE_LIBS) -lzstd -lm
 
 $(HOSTILE_BIN): $(BUILD)/obj/tests/hostile/hostile.o $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
@@ -37,6 +38,7 @@ check-valgrind: $(UNIT_BIN) $(SHIM_LIB)
 
 check-integration: all
 	BUILD=$(BUILD) tests/integration/run.sh
+	BUILD=$(BUILD) tests/integration/pack.sh
 
 # A program, its worker, the client or the server gleamd killed at seeded
 # points; the daemons must come back to where they started.
@@ -72,7 +74,7 @@ CHECK_TARGETS += check-sched
 BENCH_BIN := $(BUILD)/bin/gleam-bench
 $(BENCH_BIN): tests/bench/gleam-bench.c tests/lib/cuctx.h
 	@mkdir -p $(dir $@)
-	$(CC) $(OPT) $(WARN) -I$(CUDA)/include -o $@ $< -L$(CUDA)/lib64/stubs -lcuda
+	$(CC) $(OPT) $(WARN) -I$(CUDA)/include -o $@ $< -L$(CUDA)/lib64/stubs -lcuda -lm
 
 ALL_TARGETS += $(BENCH_BIN)
 

@@ -2,7 +2,7 @@
 """make bench: Gleam against running locally and against its own synchronous mode.
 
 For each link profile (loopback, and linkem-emulated 10 Gbit/s 0.1 ms, 1 Gbit/s
-0.5 ms, 300 Mbit/s 3 ms) a client gleamd reaches the server gleamd through the
+0.5 ms, 300 Mbit/s 3 ms, 100 Mbit/s 5 ms) a client gleamd reaches the server gleamd through the
 link, and every workload runs in each mode: directly on the GPU (where there is
 one), through Gleam with every call waiting (GLEAM_ASYNC=0), and through Gleam.
 Each result gets T_floor = G + B/W + S*R (Documentation/benchmarks.md): G the
@@ -12,7 +12,10 @@ link's round trip.  S is never what Gleam happened to do: for the C workloads
 the program states it; for the others it is what the shim counts from the
 program's calls by CUDA's rules (waits_required: synchronisations with work
 to wait for, copies to pageable host memory, questions only the GPU
-answers), beside the waits Gleam made (waits_made).
+answers), beside the waits Gleam made (waits_made).  Copy rows carry the
+rate of one plain TCP stream through the same link, measured in the same
+run (link_gbytes_per_s).  load:bf16-weights loads bf16 weights packed
+(gleam-cold) and with GLEAM_COMPRESS=0 (gleam-nocompress) at every link.
 
 The PyTorch workloads (tests/gpu/torch/models.py: torch:resnet50-b1,
 torch:resnet50, torch:bert, torch:gpt2, torch:gpt2-generate, torch:mlp-train
@@ -54,7 +57,14 @@ PROFILES = [
     ("10gbit-0.1ms", 10e9, 0.00005),
     ("1gbit-0.5ms", 1e9, 0.00025),
     ("300mbit-3ms", 300e6, 0.0015),
+    ("100mbit-5ms", 100e6, 0.0025),
 ]
+
+# Packed uploads (Documentation/design.md, "Compression"): a model's bf16
+# weights (gleam-bench load-bf16), new bytes on every run, through a client
+# gleamd that names uploads and packs them (gleam-cold) and one started
+# with GLEAM_COMPRESS=0 (gleam-nocompress), at every link profile.
+BF16 = ("load:bf16-weights", 256)
 
 
 def have_gpu():
@@ -74,6 +84,8 @@ def workloads(gpu):
         ("wait-rtt", ["wait-rtt", "500"]),
         ("htod", ["htod", str(big)]),
         ("dtoh", ["dtoh", str(big)]),
+        ("htod-pageable", ["htod", str(big), "pageable"]),
+        ("dtoh-pageable", ["dtoh", str(big), "pageable"]),
         ("launch-heavy", ["launch-heavy", "10000"]),
         ("matmul", ["matmul", "2048" if gpu else "256"]),
     ]
@@ -182,10 +194,10 @@ class Daemons(Procs):
     def spawn(self, argv, log):
         return Procs.spawn(self, argv, log, self.env)
 
-    def client_via(self, name, target, rate, delay, lport, args):
+    def client_via(self, name, target, rate, delay, lport, args, env=None):
         """A client gleamd of target's with these options, through a linkem
         on lport at this rate and delay unless rate is 0 (loopback): its
-        socket, and the processes to stop."""
+        socket, and the processes to stop; env: more of its environment."""
         procs = []
         if rate:
             procs.append(self.spawn([os.path.join(BIN, "linkem"), "--listen",
@@ -194,21 +206,24 @@ class Daemons(Procs):
                                      "%dus" % int(delay * 1e6)], "linkem-%s.log" % name))
             target = "127.0.0.1:%d" % lport
         sock = os.path.join(self.tmp, "gleamd-%s.sock" % name)
-        procs.append(self.spawn([os.path.join(BIN, "gleamd"), "client", "--server", target,
-                                 "--socket", sock] + args + GLEAMD_ARGS,
-                                "client-%s.log" % name))
+        argv = [os.path.join(BIN, "gleamd"), "client", "--server", target,
+                "--socket", sock] + args + GLEAMD_ARGS
+        if env:
+            procs.append(Procs.spawn(self, argv, "client-%s.log" % name, dict(self.env, **env)))
+        else:
+            procs.append(self.spawn(argv, "client-%s.log" % name))
         env = dict(os.environ, GLEAM_SOCKET=sock)
         wait(lambda: subprocess.run([os.path.join(BIN, "gleamctl"), "status"],
                                     env=env, capture_output=True).returncode == 0, STARTED)
         return sock, procs
 
-    def link(self, name, rate, delay, cache=False):
+    def link(self, name, rate, delay, cache=False, env=None):
         """A client gleamd for this profile, through linkem unless loopback.
         Without cache it never names uploads: the rows that measure the link
         go through it, so that what they send is what the link carries."""
         return self.client_via(name, "127.0.0.1:%d" % self.port, rate, delay,
                                self.port + 1 + len(self.procs),
-                               ["--cache", "on" if cache else "off"])
+                               ["--cache", "on" if cache else "off"], env)
 
     def stop(self, procs=None):
         for p in procs if procs is not None else self.procs:
@@ -243,6 +258,50 @@ def echo_server():
 
     threading.Thread(target=accept, daemon=True).start()
     return srv.getsockname()[1]
+
+
+def sink_server():
+    """A TCP server on loopback that reads and drops everything, in a thread; its port."""
+    import socket
+    import threading
+    srv = socket.socket()
+    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+
+    def serve(c):
+        buf = bytearray(4 << 20)
+        while c.recv_into(buf):
+            pass
+        c.sendall(b"k")
+        c.close()
+
+    def accept():
+        while True:
+            c, _ = srv.accept()
+            threading.Thread(target=serve, args=(c,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    return srv.getsockname()[1]
+
+
+def stream_rate(port, nbytes):
+    """Bytes a second one plain TCP stream moves to what listens on port
+    (the sink, directly or through linkem): the link's rate, measured."""
+    import socket
+    c = socket.create_connection(("127.0.0.1", port))
+    data = memoryview(bytes(4 << 20))
+    t0 = time.perf_counter()
+    left = nbytes
+    while left > 0:
+        n = min(left, len(data))
+        c.sendall(data[:n])
+        left -= n
+    c.shutdown(socket.SHUT_WR)
+    c.recv(1)
+    secs = time.perf_counter() - t0
+    c.close()
+    return nbytes / secs
 
 
 def can_connect(port):
@@ -325,6 +384,7 @@ def main():
     failures = []
     notes = []
     rtts = {}
+    streams = {}
     py = torch_python(gpu, notes)
     torch_items = [(w, m, n) for w, m, n, dflt in TORCH if py and wanted(w, dflt)]
     torch_loads = [(w, m) for w, m in TORCH_LOAD if py and wanted(w)]
@@ -382,6 +442,7 @@ def main():
                                     detail=rep or {}))
                 print("direct %-14s %9.4f s" % (w, direct[w]), flush=True)
         echo = echo_server()
+        sink = sink_server()
         want = os.environ.get("GLEAM_BENCH_PROFILES")
         for name, rate, delay in PROFILES:
             if want and name not in want.split(","):
@@ -400,6 +461,21 @@ def main():
                 rtt = measure_rtt(echo)
             print("link %-13s measured round trip %.1f us" % (name, rtt * 1e6), flush=True)
             rtts[name] = rtt
+            # One plain TCP stream through the same link: what copies are measured against.
+            copy_bytes = 64 << 20 if not rate or rate >= 1e9 else int(rate / 8 * 2)
+            if rate:
+                sport = d.port + 150 + len(d.procs)
+                probe = d.spawn([os.path.join(BIN, "linkem"), "--listen", "127.0.0.1:%d" % sport,
+                                 "--connect", "127.0.0.1:%d" % sink, "--rate",
+                                 "%dbit" % int(rate), "--delay", "%dus" % int(delay * 1e6)],
+                                "linkem-stream-%s.log" % name)
+                wait(lambda: can_connect(sport), STARTED, 10)
+                stream_bps = stream_rate(sport, copy_bytes)
+                d.stop([probe])
+            else:
+                stream_bps = stream_rate(sink, copy_bytes)
+            streams[name] = stream_bps
+            print("link %-13s one TCP stream %.3f GB/s" % (name, stream_bps / 1e9), flush=True)
             w_rate = (rate / 8.0) if rate else None
             for w, argv in items:
                 async_waits = None
@@ -422,6 +498,8 @@ def main():
                                round_trips=sess.get("waits", 0),
                                waits_made=sess.get("waits_made", 0),
                                waits_required=async_waits, detail=rep or {})
+                    if rep and "gbytes_per_s" in rep:
+                        res["link_gbytes_per_s"] = stream_bps / 1e9
                     results.append(res)
                     print("%-13s %-14s %-10s %9.4f s  floor %9.4f s  wire %11d B  waits %6d" %
                           (name, w, mode, secs, floor, wire, res["round_trips"]), flush=True)
@@ -430,6 +508,8 @@ def main():
                     continue
                 bench_torch(py, w, m, n, tmp, base_env, sock, name, w_rate, rtt, direct[w],
                             results, failures, notes)
+            if wanted(BF16[0]):
+                bench_bf16(d, name, rate, delay, base_env, w_rate, results, failures)
             if (loads or torch_loads) and name in LOAD_LINKS:
                 csock, cprocs = d.link(name + "-cache", rate, delay, cache=True)
                 for w, mib, copies in loads:
@@ -446,9 +526,11 @@ def main():
         shutil.rmtree(tmp, ignore_errors=True)
     out = os.path.join(BUILD, "bench", "results.json")
     with open(out, "w") as f:
-        json.dump(dict(backend=backend, rtt_seconds=rtts, results=results, failures=failures,
-                       notes=notes), f, indent=1)
+        json.dump(dict(backend=backend, rtt_seconds=rtts, stream_bytes_per_s=streams,
+                       results=results, failures=failures, notes=notes), f, indent=1)
     table(results, gpu)
+    copy_table(results)
+    bf16_table(results)
     torch_table(results)
     waits_table(results)
     load_table(results, {n: r / 8.0 for n, r, _ in PROFILES if r})
@@ -492,6 +574,65 @@ def bench_load(w, mib, copies, base_env, sock, csock, link, w_rate, rtt, g, resu
                             round_trips=sess.get("waits", 0), detail=detail))
         print("%-13s %-18s %-13s %9.4f s  floor %9.4f s  wire %11d B  sent %11d B" %
               (link, w, mode, rep["seconds"], floor, wire, sent), flush=True)
+
+
+def bench_bf16(d, link, rate, delay, base_env, w_rate, results, failures):
+    """bf16 weights through one link, packed (gleam-cold) and not
+    (gleam-nocompress): each through a client gleamd of its own that names
+    uploads, the bytes new on every run."""
+    w, mib = BF16
+    for mode, env in (("gleam-cold", None), ("gleam-nocompress", {"GLEAM_COMPRESS": "0"})):
+        sock, procs = d.link("%s-%s" % (link, mode), rate, delay, cache=True, env=env)
+        try:
+            renv = dict(base_env, GLEAM_SOCKET=sock, LD_LIBRARY_PATH=os.path.join(BUILD, "lib"))
+            rep, wall = run([os.path.join(BIN, "gleam-bench"), "load-bf16", str(mib)], renv)
+        except RuntimeError as e:
+            failures.append(dict(workload=w, link=link, mode=mode, error=str(e)))
+            d.stop(procs)
+            continue
+        sess = session_of(sock, rep.get("pid") if rep else None) or {}
+        d.stop(procs)
+        if rep is None:
+            failures.append(dict(workload=w, link=link, mode=mode, error="no report"))
+            continue
+        total = rep["bytes"]
+        wire = sess.get("bytes_out", 0) + sess.get("bytes_in", 0)
+        floor = total / w_rate if w_rate else 0.0
+        results.append(dict(workload=w, link=link, mode=mode, seconds=rep["seconds"],
+                            floor_seconds=floor, wire_bytes=wire,
+                            round_trips=sess.get("waits", 0), detail=rep))
+        print("%-13s %-18s %-16s %9.4f s  wire %11d B for %11d B (%.1f%%)" %
+              (link, w, mode, rep["seconds"], wire, total, 100.0 * wire / total), flush=True)
+
+
+def copy_table(results):
+    """Copies against one plain TCP stream through the same link, same run."""
+    rows = [r for r in results if r.get("link_gbytes_per_s") and r["mode"] == "gleam"]
+    if not rows:
+        return
+    print("\n%-8s %-13s %10s %14s %8s" % ("copy", "link", "GB/s", "TCP stream GB/s", "share"))
+    for r in rows:
+        g = r["detail"]["gbytes_per_s"]
+        print("%-8s %-13s %10.3f %14.3f %7.0f%%" % (r["workload"], r["link"], g,
+                                                   r["link_gbytes_per_s"],
+                                                   100 * g / r["link_gbytes_per_s"]))
+
+
+def bf16_table(results):
+    """Packed uploads: bf16 weights with and without packing, per link."""
+    by = {(r["link"], r["mode"]): r for r in results if r["workload"] == BF16[0]}
+    links = [n for n, _, _ in PROFILES if (n, "gleam-cold") in by]
+    if not links:
+        return
+    print("\n%-13s %10s %12s %12s %12s %10s %10s" % (
+        "bf16 weights", "packed s", "unpacked s", "packed B", "unpacked B", "time", "bytes"))
+    for n in links:
+        c, u = by.get((n, "gleam-cold")), by.get((n, "gleam-nocompress"))
+        if not c or not u:
+            continue
+        print("%-13s %10.4f %12.4f %12d %12d %9.0f%% %9.0f%%" % (
+            n, c["seconds"], u["seconds"], c["wire_bytes"], u["wire_bytes"],
+            100 * c["seconds"] / u["seconds"], 100.0 * c["wire_bytes"] / max(u["wire_bytes"], 1)))
 
 
 def hash_rate():

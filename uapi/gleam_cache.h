@@ -152,10 +152,13 @@ struct gleam_cache_have {
  * and the connection is closed (-EBADMSG): no client can place bytes under
  * a name they do not have.  A chunk that arrives is pinned for the session,
  * as if queried with GLEAM_CACHE_Q_PIN; it must fit under pin_max.
+ * With GLEAM_CACHE_DATA_F_PACKED in flags (GLEAM_WIRE_F_PACK, gleam_pack.h)
+ * struct gleam_pack and the packed bytes follow instead, padded to 8; the
+ * server unpacks exactly length bytes before it hashes them.
  */
 struct gleam_cache_data {
 	struct gleam_cache_ref ref;
-	__u64 reserved;		/* must be zero */
+	__u64 flags;		/* GLEAM_CACHE_DATA_F_PACKED, or zero */
 };
 
 /* Pins given back: followed by count names (32 bytes each); count 0: all. */

@@ -63,9 +63,12 @@ struct gleam_wire_ack {
  * its programs; without it the worker sends none.
  */
 #define GLEAM_WIRE_F_HOST	(1ULL << 6)
-/* Bit 1 is GLEAM_WIRE_F_CACHE, bit 5 GLEAM_WIRE_F_PROVE (gleam_cache.h). */
+/*
+ * Bit 1 is GLEAM_WIRE_F_CACHE, bit 5 GLEAM_WIRE_F_PROVE (gleam_cache.h),
+ * bit 8 GLEAM_WIRE_F_PACK (gleam_pack.h).
+ */
 #define GLEAM_WIRE_F_KNOWN	(GLEAM_WIRE_F_ASYNC | (1ULL << 1) | GLEAM_WIRE_F_RESUME | \
-				 (1ULL << 5) | GLEAM_WIRE_F_HOST)
+				 (1ULL << 5) | GLEAM_WIRE_F_HOST | (1ULL << 8))
 /*
  * A request, not a capability, and so not in GLEAM_WIRE_F_KNOWN: a SESSION
  * hello that has it names the one GPU the session runs on (gleam_hello.gpu);

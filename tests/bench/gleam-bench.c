@@ -10,8 +10,9 @@
  *   sync-rtt [N]         N synchronisations of an idle stream (nothing to wait
  *                        for: no waits count towards the floor)
  *   wait-rtt [N]         N empty kernels, each waited for: N round trips
- *   htod BYTES           host-to-device copy throughput (pinned source)
- *   dtoh BYTES           device-to-host copy throughput
+ *   htod BYTES [pageable] host-to-device copy throughput (pinned source, or
+ *                        pageable memory from malloc)
+ *   dtoh BYTES [pageable] device-to-host copy throughput (to pinned or pageable)
  *   launch-heavy [N]     N small kernels, a synchronisation every 100
  *   matmul [N]           tiled matrix multiply of N x N (default 2048), 5 times
  *   load MIB COPIES SEED a model's weights loaded: MIB MiB in COPIES copies of
@@ -21,10 +22,19 @@
  *                        copy gets an allocation of its own, made just before
  *                        it (as PyTorch's caching allocator does for large
  *                        tensors), instead of one allocation for all
+ *   load-bf16 MIB [SEED] a model's bf16 weights loaded as load does, at least
+ *                        MIB MiB: drawn as trained weights are (normal, standard
+ *                        deviation 0.02), in the tensors of a transformer of
+ *                        width 1024 (an embedding of 32000 rows, then layers of
+ *                        four 1024 x 1024 projections, two of 1024 x 4096 and
+ *                        two norms); SEED 0 or none: bytes new on every run;
+ *                        with `verify`, every byte is read back afterwards and
+ *                        compared ("verified" in the report)
  *
  * Every other workload's bytes are new on every run (seeded by the process),
  * so that uploads by content never find them: those rows measure the link.
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -96,6 +106,33 @@ static void fill(void *p, size_t n, uint64_t seed)
 		b[i] = (unsigned char)(x >> (8 * (i & 7)));
 }
 
+/* bf16 numbers, normal with standard deviation 0.02, from seed. */
+static void fill_bf16(uint16_t *p, size_t n, uint64_t seed)
+{
+	uint64_t x = seed * 0x9e3779b97f4a7c15ull | 1;
+
+	for (size_t i = 0; i < n; i += 2) {
+		double u[2], r, t;
+
+		for (int k = 0; k < 2; k++) {
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			u[k] = ((double)(x >> 11) + 1.0) / 9007199254740993.0;
+		}
+		r = 0.02 * sqrt(-2.0 * log(u[0]));
+		t = 6.283185307179586 * u[1];
+		for (int k = 0; k < 2 && i + k < n; k++) {
+			float f = (float)(r * (k ? sin(t) : cos(t)));
+			uint32_t b;
+
+			memcpy(&b, &f, 4);
+			/* Rounded to nearest even, as a cast to bf16 does. */
+			p[i + k] = (uint16_t)((b + 0x7fff + ((b >> 16) & 1)) >> 16);
+		}
+	}
+}
+
 static uint64_t fresh_seed(void)
 {
 	return (uint64_t)getpid() << 32 ^ (uint64_t)(now() * 1e9);
@@ -154,10 +191,17 @@ int main(int argc, char **argv)
 		report(w, t1 - t0, 0, n, "us_per_call", (t1 - t0) / (double)n * 1e6);
 	} else if (!strcmp(w, "htod") || !strcmp(w, "dtoh")) {
 		size_t bytes = n ? (size_t)n : (256u << 20);
+		bool pageable = argc > 3 && !strcmp(argv[3], "pageable");
 		CUdeviceptr d;
 		void *h;
 
-		CK(cuMemAllocHost(&h, bytes));
+		if (pageable) {
+			h = malloc(bytes);
+			if (!h)
+				return 1;
+		} else {
+			CK(cuMemAllocHost(&h, bytes));
+		}
 		fill(h, bytes, fresh_seed());
 		CK(cuMemAlloc(&d, bytes));
 		CK(cuMemcpyHtoD(d, h, bytes));
@@ -175,7 +219,10 @@ int main(int argc, char **argv)
 		t1 = now();
 		report(w, t1 - t0, (double)bytes, 1, "gbytes_per_s", (double)bytes / (t1 - t0) / 1e9);
 		CK(cuMemFree(d));
-		CK(cuMemFreeHost(h));
+		if (pageable)
+			free(h);
+		else
+			CK(cuMemFreeHost(h));
 	} else if (!strcmp(w, "launch-heavy")) {
 		n = n ? n : 10000;
 		t0 = now();
@@ -267,9 +314,63 @@ int main(int argc, char **argv)
 			CK(cuMemFree(d));
 		free(dv);
 		free(h);
+	} else if (!strcmp(w, "load-bf16")) {
+		size_t want = (size_t)(n ? n : 256) << 20, total = 0, ntens = 0, cap = 64;
+		uint64_t seed = argc > 3 && strtoull(argv[3], NULL, 10) ? strtoull(argv[3], NULL, 10) :
+				fresh_seed();
+		static const size_t layer[] = { 1024 * 1024, 1024 * 1024, 1024 * 1024, 1024 * 1024,
+						1024 * 4096, 4096 * 1024, 1024, 1024 };
+		size_t *elems = malloc(cap * sizeof(*elems));
+		uint16_t *h;
+		CUdeviceptr d;
+
+		if (!elems)
+			return 1;
+		elems[ntens++] = 32000 * 1024;
+		total = 32000 * 1024 * 2;
+		for (size_t i = 0; total < want; i++) {
+			if (ntens == cap) {
+				cap *= 2;
+				elems = realloc(elems, cap * sizeof(*elems));
+				if (!elems)
+					return 1;
+			}
+			elems[ntens] = layer[i % (sizeof(layer) / sizeof(layer[0]))];
+			total += elems[ntens++] * 2;
+		}
+		h = malloc(total);
+		if (!h)
+			return 1;
+		fill_bf16(h, total / 2, seed);
+		CK(cuMemAlloc(&d, total));
+		t0 = now();
+		for (size_t i = 0, off = 0; i < ntens; off += elems[i++] * 2) {
+			CK(cuMemcpyHtoDAsync(d + off, (unsigned char *)h + off, elems[i] * 2, s));
+			CK(cuStreamSynchronize(s));
+		}
+		landed(d);
+		t1 = now();
+		if (argc > 4 && !strcmp(argv[4], "verify")) {
+			void *back = malloc(total);
+
+			if (!back)
+				return 1;
+			CK(cuMemcpyDtoH(back, d, total));
+			report(w, t1 - t0, (double)total, (long)ntens, "verified",
+			       memcmp(back, h, total) ? 0 : 1);
+			free(back);
+		} else {
+			report(w, t1 - t0, (double)total, (long)ntens, "gbytes_per_s",
+			       (double)total / (t1 - t0) / 1e9);
+		}
+		CK(cuMemFree(d));
+		free(h);
+		free(elems);
 	} else {
-		fprintf(stderr, "usage: gleam-bench launch-cost|sync-rtt|wait-rtt|htod|dtoh|launch-heavy|matmul [N]\n"
-				"       gleam-bench load MIB COPIES SEED [each]\n");
+		fprintf(stderr, "usage: gleam-bench launch-cost|sync-rtt|wait-rtt|launch-heavy|matmul [N]\n"
+				"       gleam-bench htod|dtoh BYTES [pageable]\n"
+				"       gleam-bench load MIB COPIES SEED [each]\n"
+				"       gleam-bench load-bf16 MIB [SEED [verify]]\n");
 		return 2;
 	}
 	CK(cuStreamDestroy(s));

@@ -796,7 +796,7 @@ START_TEST(test_wire_layout)
 	ck_assert_uint_eq(offsetof(struct gleam_cache_have, held), 12);
 	ck_assert_uint_eq(offsetof(struct gleam_cache_have, prove), 16);
 	ck_assert_uint_eq(offsetof(struct gleam_cache_proof, proof), 40);
-	ck_assert_uint_eq(offsetof(struct gleam_cache_data, reserved), 40);
+	ck_assert_uint_eq(offsetof(struct gleam_cache_data, flags), 40);
 	ck_assert_uint_eq(offsetof(struct gleam_cache_refs, length), 8);
 	ck_assert_uint_eq(GLEAM_CACHE_NAME_LEN, CHUNK_NAME_LEN);
 	ck_assert_uint_eq(GLEAM_CACHE_CHUNK_MAX, CHUNK_SIZE_MAX);

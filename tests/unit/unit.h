@@ -13,6 +13,7 @@ Suite *config_suite(void);
 Suite *chunkstore_suite(void);
 Suite *cubin_suite(void);
 Suite *util_suite(void);
+Suite *pack_suite(void);
 
 /*
  * The libcuda.so.1 under test ($GLEAM_SHIM, else build/lib/), opened and

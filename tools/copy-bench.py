@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Copy throughput against the link, side by side in one run.
+
+For each size (GLEAM_COPY_SIZES, MiB, default 16,64,256) and kind (pinned,
+pageable) and direction (htod, dtoh), gleam-bench's copy through a server
+and a client gleamd on loopback (sim backend unless GLEAM_BACKEND says
+otherwise), and, just before it, one plain TCP stream of the same bytes
+through loopback: the link's rate in the same run.  Runs each measurement
+GLEAM_COPY_RUNS times (default 3) and keeps the best.  Prints a table and
+writes build/bench/copy.json.
+
+Environment: GLEAM_BENCH_GLEAMD_ARGS (options for both gleamd),
+GLEAM_COPY_CLIENT_ARGS (options for the client gleamd only, such as
+"--cache off"), GLEAM_COPY_ENV (VAR=VALUE pairs for the program).
+"""
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from benchlib import BIN, BUILD, GLEAMD_ARGS, Procs, wait
+
+
+def tcp_stream(nbytes):
+    """Seconds one TCP connection on loopback takes to move nbytes (4 MiB sends)."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    buf = bytearray(4 << 20)
+    got = [0]
+
+    def rx():
+        c, _ = srv.accept()
+        mv = memoryview(buf)
+        while True:
+            n = c.recv_into(mv)
+            if not n:
+                break
+            got[0] += n
+        c.close()
+
+    t = threading.Thread(target=rx)
+    t.start()
+    s = socket.create_connection(srv.getsockname())
+    data = memoryview(bytes(4 << 20))
+    t0 = time.perf_counter()
+    left = nbytes
+    while left > 0:
+        n = min(left, len(data))
+        s.sendall(data[:n])
+        left -= n
+    s.shutdown(socket.SHUT_WR)
+    t.join()
+    secs = time.perf_counter() - t0
+    s.close()
+    srv.close()
+    assert got[0] == nbytes
+    return secs
+
+
+def main():
+    sizes = [int(x) for x in os.environ.get("GLEAM_COPY_SIZES", "16,64,256").split(",")]
+    runs = int(os.environ.get("GLEAM_COPY_RUNS", "3"))
+    backend = os.environ.get("GLEAM_BACKEND", "sim")
+    tmp = tempfile.mkdtemp(prefix="gleam-copy.")
+    env = dict(os.environ)
+    env.pop("LD_LIBRARY_PATH", None)
+    procs = Procs(tmp)
+    port = 23000 + os.getpid() % 20000
+    sock = os.path.join(tmp, "gleamd.sock")
+    rows = []
+    try:
+        procs.spawn([os.path.join(BIN, "gleamd"), "server", "--listen", "127.0.0.1:%d" % port,
+                     "--backend", backend] + GLEAMD_ARGS, "server.log", env)
+        wait(lambda: b"unreachable" not in subprocess.run(
+            [os.path.join(BIN, "gleamctl"), "server-info", "127.0.0.1:%d" % port],
+            capture_output=True).stdout, "server did not start")
+        procs.spawn([os.path.join(BIN, "gleamd"), "client", "--server", "127.0.0.1:%d" % port,
+                     "--socket", sock] + GLEAMD_ARGS +
+                    os.environ.get("GLEAM_COPY_CLIENT_ARGS", "").split(), "client.log", env)
+        cenv = dict(env, GLEAM_SOCKET=sock)
+        wait(lambda: subprocess.run([os.path.join(BIN, "gleamctl"), "status"], env=cenv,
+                                    capture_output=True).returncode == 0, "client did not start")
+        penv = dict(cenv, LD_LIBRARY_PATH=os.path.join(BUILD, "lib"),
+                    GLEAM_TEST_KERNELS=os.path.join(BUILD, "tests", "kernels"))
+        for kv in os.environ.get("GLEAM_COPY_ENV", "").split():
+            k, _, v = kv.partition("=")
+            penv[k] = v
+        for mib in sizes:
+            for kind in ("pinned", "pageable"):
+                for way in ("htod", "dtoh"):
+                    best_tcp = best_gleam = 0.0
+                    for _ in range(runs):
+                        nbytes = mib << 20
+                        tcp = nbytes / tcp_stream(nbytes) / 1e9
+                        argv = [os.path.join(BIN, "gleam-bench"), way, str(nbytes)]
+                        if kind == "pageable":
+                            argv.append("pageable")
+                        r = subprocess.run(argv, env=penv, capture_output=True, timeout=600)
+                        if r.returncode:
+                            raise RuntimeError(r.stderr.decode()[-300:])
+                        rep = json.loads(r.stdout.decode().strip().splitlines()[-1])
+                        best_tcp = max(best_tcp, tcp)
+                        best_gleam = max(best_gleam, rep["gbytes_per_s"])
+                    rows.append(dict(mib=mib, kind=kind, way=way, tcp_gbps=best_tcp,
+                                     gleam_gbps=best_gleam, share=best_gleam / best_tcp))
+                    print("%4d MiB %-8s %-4s  tcp %6.3f GB/s  gleam %6.3f GB/s  share %4.2f" %
+                          (mib, kind, way, best_tcp, best_gleam, best_gleam / best_tcp),
+                          flush=True)
+    finally:
+        for p in procs.procs:
+            p.terminate()
+            p.wait()
+        if os.environ.get("GLEAM_COPY_KEEP"):
+            print("logs in", tmp)
+        else:
+            shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(os.path.join(BUILD, "bench"), exist_ok=True)
+    with open(os.path.join(BUILD, "bench", "copy.json"), "w") as f:
+        json.dump(rows, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
