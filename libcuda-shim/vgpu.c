@@ -77,8 +77,8 @@ static const struct shim_transport vgpu_transport = {
 /*
  * The nodes this process may open, in index order; with CUDA_VISIBLE_DEVICES
  * only those it names, as indices into that list.  As CUDA does, the list
- * ends at the first entry that is not an index (a UUID, say); indices
- * beyond the list are skipped.  Checking access instead of opening keeps
+ * ends at the first entry that is not an index (a UUID, say), an index
+ * beyond the list, or one named already.  Checking access instead of opening keeps
  * the probe free of sessions.
  */
 static unsigned int candidates(unsigned int *out)
@@ -112,12 +112,14 @@ static unsigned int candidates(unsigned int *out)
 		if (errno || (*end && *end != ',' && *end != ' '))
 			break;
 		env = end;
+		/* An index past the list, or one named already, ends it, as on the driver. */
 		if (k >= nall)
-			continue;
+			break;
 		for (unsigned int j = 0; j < n; j++)
 			dup |= out[j] == all[k];
-		if (!dup)
-			out[n++] = all[k];
+		if (dup)
+			break;
+		out[n++] = all[k];
 	}
 	return n;
 }
