@@ -9,7 +9,7 @@
 # table.  Logs and results go to $OUT (default build/gpu).
 #
 # GLEAM_GPU_PARTS chooses parts (default all): gpu-check occupancy torch
-# jax cudart cache resume silent outage kill probe bench.  GLEAM_SKIP_BENCH=1
+# jax cudart visible nvml cache resume silent outage kill probe tls bench.  GLEAM_SKIP_BENCH=1
 # leaves the benchmarks out.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -20,11 +20,11 @@ mkdir -p "$OUT"
 export BUILD
 
 nvidia-smi -L || { echo "SKIP: no NVIDIA GPU"; exit 77; }
-PARTS=${GLEAM_GPU_PARTS:-gpu-check occupancy torch jax cudart cache resume silent outage kill probe bench}
+PARTS=${GLEAM_GPU_PARTS:-gpu-check occupancy torch jax cudart visible nvml cache resume silent outage kill probe tls bench}
 [ "${GLEAM_SKIP_BENCH:-0}" = 1 ] && PARTS=${PARTS/bench/}
 part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 # A part not run: its verdict says so, and does not fail the run.
-check_rc=0 occ_rc=0 torch_rc=0 jax_rc=0 cache_rc=0 resume_rc=0 silent_rc=0 outage_rc=0 kill_rc=0 bench_rc=0 cudart_fail=0 expect_fail=0
+check_rc=0 occ_rc=0 torch_rc=0 jax_rc=0 vis_fail=0 nvml_rc=0 tls_rc=0 cache_rc=0 resume_rc=0 silent_rc=0 outage_rc=0 kill_rc=0 bench_rc=0 cudart_fail=0 expect_fail=0
 torch_res=skipped
 mem_before=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
 
@@ -97,11 +97,10 @@ cudart_rows=""
 mkdir -p "$OUT/cudart"
 part cudart || cudart_rows="(skipped)
 "
-for prog in basics basics-shared runtime runtime-shared graphs graphs-shared managed \
-	managed-shared exports; do
+for bin in "$BUILD"/tests/cudart/*; do
 	part cudart || break
-	bin=$BUILD/tests/cudart/$prog
-	[ -x "$bin" ] || continue
+	prog=$(basename "$bin")
+	[ -f "$bin" ] && [ -x "$bin" ] || continue
 	timeout 300 "$bin" >"$OUT/cudart/$prog.direct" 2>&1
 	d=$?
 	timeout 300 "$BUILD/bin/gleam-run" "$bin" >"$OUT/cudart/$prog.gleam" 2>&1
@@ -120,6 +119,39 @@ for prog in basics basics-shared runtime runtime-shared graphs graphs-shared man
 done
 
 cp /run/gleam/*.log "$OUT/" 2>/dev/null
+
+# CUDA_VISIBLE_DEVICES: devinfo directly and through Gleam with each value
+# (an index, the GPU's UUID, one past the GPUs, an empty list), the same
+# exit status and the same devices.
+vis_rows=""
+if part visible; then
+	uuid=$(nvidia-smi --query-gpu=uuid --format=csv,noheader | head -n 1)
+	mkdir -p "$OUT/visible"
+	n=0
+	for v in 0 "$uuid" "0,0" 9 ""; do
+		n=$((n + 1))
+		CUDA_VISIBLE_DEVICES=$v timeout 120 "$BUILD/tests/programs/devinfo" \
+			>"$OUT/visible/$n.direct" 2>/dev/null
+		d=$?
+		CUDA_VISIBLE_DEVICES=$v timeout 120 "$BUILD/bin/gleam-run" "$BUILD/tests/programs/devinfo" \
+			>"$OUT/visible/$n.gleam" 2>"$OUT/visible/$n.err"
+		g=$?
+		res=PASS
+		if [ $d -ne $g ] || ! cmp -s <(grep -E '^(devices|device )' "$OUT/visible/$n.direct") \
+			<(grep -E '^(devices|device )' "$OUT/visible/$n.gleam"); then
+			res=FAIL
+			vis_fail=$((vis_fail + 1))
+		fi
+		vis_rows="$vis_rows$(printf '%-44s %6s %6s  %s' "\"$v\"" $d $g $res)
+"
+	done
+fi
+
+# NVIDIA's nvidia-smi through Gleam's libnvidia-ml.so.1 (tests/gpu/nvml-check.sh).
+if part nvml; then
+	OUT=$OUT/nvml-check timeout 200 tests/gpu/nvml-check.sh >"$OUT/nvml-check.log" 2>&1
+	nvml_rc=$?
+fi
 
 # Uploads by content with the chunk store in front of the GPU
 # (tests/cache/run.sh): every size around the chunk boundaries intact, warm
@@ -172,6 +204,14 @@ kill_mem1=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | h
 # What the driver answers in the export-table slots still being learned.
 part probe && "$BUILD/bin/gleam-export-probe" >"$OUT/export-probe.log" 2>&1
 
+# What mutual TLS costs against plain TCP, side by side (tools/tls-bench.py).
+if part tls; then
+	GLEAM_BENCH_TLS_RUNS=${GLEAM_BENCH_TLS_RUNS:-3} timeout 300 python3 tools/tls-bench.py \
+		>"$OUT/tls-bench.log" 2>&1
+	tls_rc=$?
+	cp "$BUILD/bench/tls.json" "$OUT/" 2>/dev/null
+fi
+
 if part bench; then
 	python3 tools/bench.py >"$OUT/bench.log" 2>&1
 	bench_rc=$?
@@ -193,6 +233,13 @@ grep -E '^(JAX|PASS|FAIL|SKIP)' "$OUT/jax-check.log" 2>/dev/null
 echo "== cudart programs"
 printf '%-16s %6s %6s %10s  %s\n' program direct gleam gleam-sync result
 printf '%s' "$cudart_rows"
+echo "== CUDA_VISIBLE_DEVICES, directly and through Gleam"
+printf '%-44s %6s %6s  %s\n' value direct gleam result
+printf '%s' "$vis_rows"
+echo "== nvidia-smi through Gleam (nvml-check, exit $nvml_rc)"
+grep -E '^(ok|FAIL|SKIP|PASS)' "$OUT/nvml-check.log" 2>/dev/null
+echo "== TLS against plain (tls-bench, exit $tls_rc)"
+sed -n '/^TLS against plain/,$p' "$OUT/tls-bench.log" 2>/dev/null
 echo "== expected outputs: $expect_fail differ"
 [ -f "$OUT/expected.log" ] && cat "$OUT/expected.log"
 echo "== uploads by content on the GPU (exit $cache_rc)"
@@ -220,6 +267,9 @@ printf '%-22s %s\n' "cuBLAS, PyTorch" "$torch_res"
 printf '%-22s %s\n' "JAX" "$jax_res"
 printf '%-22s %s\n' "cudart programs" "$(verdict cudart "$([ $cudart_fail -eq 0 ] && echo PASS || echo "FAIL ($cudart_fail)")")"
 printf '%-22s %s\n' "expected outputs" "$(verdict gpu-check "$([ $expect_fail -eq 0 ] && echo PASS || echo "FAIL ($expect_fail)")")"
+printf '%-22s %s\n' "CUDA_VISIBLE_DEVICES" "$(verdict visible "$([ $vis_fail -eq 0 ] && echo PASS || echo "FAIL ($vis_fail)")")"
+printf '%-22s %s\n' "nvidia-smi (NVML)" "$(verdict nvml "$([ $nvml_rc -eq 0 ] && echo PASS || echo FAIL)")"
+printf '%-22s %s\n' "TLS cost" "$(verdict tls "$([ $tls_rc -eq 0 ] && echo ran || echo FAIL)")"
 printf '%-22s %s\n' "uploads by content" "$(verdict cache "$([ $cache_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "cut links" "$(verdict resume "$([ $resume_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "silent link" "$(verdict silent "$([ $silent_rc -eq 0 ] && echo PASS || echo FAIL)")"
@@ -227,4 +277,5 @@ printf '%-22s %s\n' "links that die" "$(verdict outage "$([ $outage_rc -eq 0 ] &
 printf '%-22s %s\n' "kills" "$(verdict kill "$([ $kill_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "bench" "$(verdict bench "$([ $bench_rc -eq 0 ] && echo ran || echo FAIL)")"
 [ $check_rc -eq 0 ] && [ $occ_rc -eq 0 ] && { [ $torch_rc -eq 0 ] || [ $torch_rc -eq 77 ]; } &&
-	{ [ $jax_rc -eq 0 ] || [ $jax_rc -eq 77 ]; } && [ $expect_fail -eq 0 ] && [ $cudart_fail -eq 0 ] && [ $bench_rc -eq 0 ] && [ $resume_rc -eq 0 ] && [ $cache_rc -eq 0 ] && [ $silent_rc -eq 0 ] && [ $outage_rc -eq 0 ] && [ $kill_rc -eq 0 ]
+	{ [ $jax_rc -eq 0 ] || [ $jax_rc -eq 77 ]; } && [ $vis_fail -eq 0 ] && [ $nvml_rc -eq 0 ] &&
+	[ $tls_rc -eq 0 ] && [ $expect_fail -eq 0 ] && [ $cudart_fail -eq 0 ] && [ $bench_rc -eq 0 ] && [ $resume_rc -eq 0 ] && [ $cache_rc -eq 0 ] && [ $silent_rc -eq 0 ] && [ $outage_rc -eq 0 ] && [ $kill_rc -eq 0 ]
