@@ -8,7 +8,8 @@
 # CI's sim runs are compared with), and the benchmarks.  Ends with a short
 # table.  Logs and results go to $OUT (default build/gpu).
 #
-# GLEAM_GPU_PARTS chooses parts (default all): gpu-check occupancy torch
+# GLEAM_GPU_DEADLINE (seconds) leaves out the parts that would begin
+# later.  GLEAM_GPU_PARTS chooses parts (default all): gpu-check occupancy torch
 # jax cudart visible nvml cache resume silent outage kill probe tls bench.  GLEAM_SKIP_BENCH=1
 # leaves the benchmarks out.
 set -u
@@ -22,7 +23,22 @@ export BUILD
 nvidia-smi -L || { echo "SKIP: no NVIDIA GPU"; exit 77; }
 PARTS=${GLEAM_GPU_PARTS:-gpu-check occupancy torch jax cudart visible nvml cache resume silent outage kill probe tls bench}
 [ "${GLEAM_SKIP_BENCH:-0}" = 1 ] && PARTS=${PARTS/bench/}
-part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
+# GLEAM_GPU_DEADLINE: seconds this script may take; a part not begun by
+# then is left out, and the table says so.
+DEADLINE=${GLEAM_GPU_DEADLINE:-0}
+late=""
+begun=""
+part() {
+	case " $begun " in *" $1 "*) return 0 ;; esac
+	case " $PARTS " in *" $1 "*) ;; *) return 1 ;; esac
+	if [ "$DEADLINE" -eq 0 ] || [ $SECONDS -lt "$DEADLINE" ]; then
+		begun="$begun $1"
+		return 0
+	fi
+	late="$late $1"
+	PARTS=${PARTS/$1/}
+	return 1
+}
 # A part not run: its verdict says so, and does not fail the run.
 check_rc=0 occ_rc=0 torch_rc=0 jax_rc=0 vis_fail=0 nvml_rc=0 tls_rc=0 cache_rc=0 resume_rc=0 silent_rc=0 outage_rc=0 kill_rc=0 bench_rc=0 cudart_fail=0 expect_fail=0
 torch_res=skipped
@@ -57,19 +73,6 @@ elif [ $torch_rc -eq 77 ]; then
 	torch_res="SKIP ($(grep -m1 '^SKIP' "$OUT/torch-check.log"))"
 else
 	torch_res="FAIL ($(grep -c '^FAIL' "$OUT/torch-check.log"))"
-fi
-
-# A JAX program (jit of matrix products and reductions), directly and
-# through Gleam, with the same results; skipped where python3 has no jax.
-jax_res=skipped
-if part jax; then
-	OUT=$OUT/jax-check tests/gpu/jax-check.sh >"$OUT/jax-check.log" 2>&1
-	jax_rc=$?
-	case $jax_rc in
-	0) jax_res=PASS ;;
-	77) jax_res="SKIP ($(grep -m1 '^SKIP' "$OUT/jax-check.log"))" ;;
-	*) jax_res=FAIL ;;
-	esac
 fi
 
 for exp in tests/programs/expected/*.out; do
@@ -201,6 +204,19 @@ if part kill; then
 fi
 kill_mem1=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
 
+# A JAX program (jit of matrix products and reductions), directly and
+# through Gleam, with the same results; skipped where python3 has no jax.
+jax_res=skipped
+if part jax; then
+	OUT=$OUT/jax-check tests/gpu/jax-check.sh >"$OUT/jax-check.log" 2>&1
+	jax_rc=$?
+	case $jax_rc in
+	0) jax_res=PASS ;;
+	77) jax_res="SKIP ($(grep -m1 '^SKIP' "$OUT/jax-check.log"))" ;;
+	*) jax_res=FAIL ;;
+	esac
+fi
+
 # What the driver answers in the export-table slots still being learned.
 part probe && "$BUILD/bin/gleam-export-probe" >"$OUT/export-probe.log" 2>&1
 
@@ -259,6 +275,7 @@ sed -n '/^workload/,$p' "$OUT/bench.log" 2>/dev/null
 [ $bench_rc -ne 0 ] && tail -n 20 "$OUT/bench.log"
 echo "== GPU memory used: $mem_before MiB before, $mem_after MiB after"
 echo
+[ -n "$late" ] && echo "not run, out of time (GLEAM_GPU_DEADLINE=$DEADLINE s):$late"
 # part name verdict: the summary line, "skipped" for a part not run.
 verdict() { if part "$1"; then echo "$2"; else echo skipped; fi; }
 printf '%-22s %s\n' "gpu-check" "$(verdict gpu-check "$([ $check_rc -eq 0 ] && echo PASS || echo FAIL)")"
