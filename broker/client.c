@@ -341,121 +341,126 @@ static struct cache_stats cache_sum(void)
 	return t;
 }
 
-static char *status(bool json)
+/* One live session's line of gleamctl status. */
+static void status_text_session(struct gl_buf *b, const struct csess *s)
 {
-	struct gl_buf b = { .max = GLEAM_CTL_REPLY_MAX };
-	bool first = true;
+	const struct sess_stats *st = &s->b.st;
 
-	if (json) {
-		gl_buf_printf(&b, "{\"role\":\"client\",\"server\":\"%s\",\"servers\":[",
-			      cl.cfg->server);
-		for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
-			const struct server *v = sched_server(i);
+	gl_buf_printf(b, "%-6llu %-16s %7d %10llu %10llu %9llu %9.1f %8llu %12llu %12llu %-8s %s\n",
+		      (unsigned long long)s->id, s->program, (int)s->pid,
+		      (unsigned long long)st->records, (unsigned long long)st->replies,
+		      (unsigned long long)st->batches,
+		      st->batches ? (double)st->records / (double)st->batches : 0.0,
+		      (unsigned long long)st->waits, (unsigned long long)st->bytes_out,
+		      (unsigned long long)st->bytes_in, s->via, s->srv ? s->srv->name : "-");
+}
 
-			if (v && !v->removed)
-				gl_buf_printf(&b, "%s\"%s\"", first ? "" : ",", v->name);
-			if (v && !v->removed)
-				first = false;
+/* gleamctl status: servers, live sessions, what the cache saved. */
+static void status_text(struct gl_buf *b)
+{
+	struct cache_stats t = cache_sum();
+	bool any = false;
+
+	/* gleamctl status asks each "server: " line's server for its GPUs. */
+	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+		const struct server *v = sched_server(i);
+
+		if (v && !v->removed) {
+			gl_buf_printf(b, "server: %s\n", v->name);
+			any = true;
 		}
-		first = true;
-		gl_buf_printf(&b, "],\"placement\":\"%s\",\"sessions_total\":%llu,"
-			      "\"sessions\":[", sched_placement(), (unsigned long long)cl.sessions_total);
-	} else {
-		/* gleamctl status asks each "server: " line's server for its GPUs. */
-		bool any = false;
-
-		for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
-			const struct server *v = sched_server(i);
-
-			if (v && !v->removed) {
-				gl_buf_printf(&b, "server: %s\n", v->name);
-				any = true;
-			}
-		}
-		if (!any)
-			gl_buf_printf(&b, "server: %s\n", cl.cfg->server);
-		gl_buf_printf(&b, "sessions: %llu since start\n",
-			      (unsigned long long)cl.sessions_total);
 	}
-	if (!json) {
-		status_vgpu(&b, false);
-		gl_buf_printf(&b, "%-6s %-16s %7s %10s %10s %9s %9s %8s %12s %12s %-8s %s\n",
-			      "id", "program", "pid", "records", "replies", "batches", "rec/batch", "waits",
-			      "bytes out", "bytes in", "via", "server");
-	}
+	if (!any)
+		gl_buf_printf(b, "server: %s\n", cl.cfg->server);
+	gl_buf_printf(b, "sessions: %llu since start\n", (unsigned long long)cl.sessions_total);
+	status_vgpu(b, false);
+	gl_buf_printf(b, "%-6s %-16s %7s %10s %10s %9s %9s %8s %12s %12s %-8s %s\n",
+		      "id", "program", "pid", "records", "replies", "batches", "rec/batch", "waits",
+		      "bytes out", "bytes in", "via", "server");
 	for (struct csess *s = cl.sessions; s; s = s->next) {
-		const struct sess_stats *st = &s->b.st;
-
 		if (s->control || !s->local_hello)
 			continue;
 		bridge_ring_stats(&s->b.ring, &s->b.st);
-		if (json)
-			gl_buf_printf(&b, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"uid\":%u,"
-				      "\"via\":\"%s\",\"to\":\"%s\",\"gpu\":%d,\"server_session\":%llu,"
-				      "\"records\":%llu,\"replies\":%llu,"
-				      "\"batches\":%llu,\"waits\":%llu,\"waits_made\":%llu,"
-				      "\"waits_required\":%llu,\"bytes_out\":%llu,\"bytes_in\":%llu",
-				      first ? "" : ",", (unsigned long long)s->id, s->program, (int)s->pid,
-				      (unsigned int)s->uid, s->via, s->srv ? s->srv->name : "", s->gpu,
-				      (unsigned long long)s->server_session,
-				      (unsigned long long)st->records, (unsigned long long)st->replies,
-				      (unsigned long long)st->batches, (unsigned long long)st->waits,
-				      (unsigned long long)st->waits_made, (unsigned long long)st->waits_required,
-				      (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in);
-		if (json) {
-			cache_json(&b, s->b.cc ? ccache_stats(s->b.cc) : &no_cache);
-			gl_buf_printf(&b, "}");
-		} else
-			gl_buf_printf(&b, "%-6llu %-16s %7d %10llu %10llu %9llu %9.1f %8llu %12llu %12llu %-8s %s\n",
-				      (unsigned long long)s->id, s->program, (int)s->pid,
-				      (unsigned long long)st->records, (unsigned long long)st->replies,
-				      (unsigned long long)st->batches,
-				      st->batches ? (double)st->records / (double)st->batches : 0.0,
-				      (unsigned long long)st->waits,
-				      (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in,
-				      s->via, s->srv ? s->srv->name : "-");
+		status_text_session(b, s);
+	}
+	gl_buf_printf(b, "uploads by content: %llu of %llu MiB named, %llu hits, "
+		      "%llu MiB saved (%.0f%%), %llu MiB sent, %llu questions\n",
+		      (unsigned long long)t.uploads, (unsigned long long)(t.bytes >> 20),
+		      (unsigned long long)t.hits, (unsigned long long)(t.bytes_saved >> 20),
+		      t.bytes ? 100.0 * (double)t.bytes_saved / (double)t.bytes : 0.0,
+		      (unsigned long long)(t.bytes_sent >> 20), (unsigned long long)t.queries);
+}
+
+/* A session's counters in JSON, live or ended (its object left open). */
+static void status_json_stats(struct gl_buf *b, const struct sess_stats *st)
+{
+	gl_buf_printf(b, "\"records\":%llu,\"replies\":%llu,\"batches\":%llu,\"waits\":%llu,"
+		      "\"waits_made\":%llu,\"waits_required\":%llu,\"bytes_out\":%llu,"
+		      "\"bytes_in\":%llu",
+		      (unsigned long long)st->records, (unsigned long long)st->replies,
+		      (unsigned long long)st->batches, (unsigned long long)st->waits,
+		      (unsigned long long)st->waits_made, (unsigned long long)st->waits_required,
+		      (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in);
+}
+
+/* gleamctl status --json: the same, and the sessions that ended lately. */
+static void status_json(struct gl_buf *b)
+{
+	unsigned int n = MIN(cl.nended, (unsigned int)ENDED_MAX);
+	struct cache_stats t = cache_sum();
+	bool first = true;
+
+	gl_buf_printf(b, "{\"role\":\"client\",\"server\":\"%s\",\"servers\":[", cl.cfg->server);
+	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+		const struct server *v = sched_server(i);
+
+		if (!v || v->removed)
+			continue;
+		gl_buf_printf(b, "%s\"%s\"", first ? "" : ",", v->name);
 		first = false;
 	}
-	if (!json) {
-		struct cache_stats t = cache_sum();
-
-		gl_buf_printf(&b, "uploads by content: %llu of %llu MiB named, %llu hits, "
-			      "%llu MiB saved (%.0f%%), %llu MiB sent, %llu questions\n",
-			      (unsigned long long)t.uploads, (unsigned long long)(t.bytes >> 20),
-			      (unsigned long long)t.hits, (unsigned long long)(t.bytes_saved >> 20),
-			      t.bytes ? 100.0 * (double)t.bytes_saved / (double)t.bytes : 0.0,
-			      (unsigned long long)(t.bytes_sent >> 20), (unsigned long long)t.queries);
+	gl_buf_printf(b, "],\"placement\":\"%s\",\"sessions_total\":%llu,\"sessions\":[",
+		      sched_placement(), (unsigned long long)cl.sessions_total);
+	first = true;
+	for (struct csess *s = cl.sessions; s; s = s->next) {
+		if (s->control || !s->local_hello)
+			continue;
+		bridge_ring_stats(&s->b.ring, &s->b.st);
+		gl_buf_printf(b, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"uid\":%u,"
+			      "\"via\":\"%s\",\"to\":\"%s\",\"gpu\":%d,\"server_session\":%llu,",
+			      first ? "" : ",", (unsigned long long)s->id, s->program, (int)s->pid,
+			      (unsigned int)s->uid, s->via, s->srv ? s->srv->name : "", s->gpu,
+			      (unsigned long long)s->server_session);
+		status_json_stats(b, &s->b.st);
+		cache_json(b, s->b.cc ? ccache_stats(s->b.cc) : &no_cache);
+		gl_buf_printf(b, "}");
+		first = false;
 	}
-	if (json) {
-		unsigned int n = MIN(cl.nended, (unsigned int)ENDED_MAX);
+	gl_buf_printf(b, "],\"ended\":[");
+	for (unsigned int i = 0; i < n; i++) {
+		const struct ended *e = &cl.ended[(cl.nended - n + i) % ENDED_MAX];
 
-		gl_buf_printf(&b, "],\"ended\":[");
-		for (unsigned int i = 0; i < n; i++) {
-			const struct ended *e = &cl.ended[(cl.nended - n + i) % ENDED_MAX];
-
-			gl_buf_printf(&b, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"via\":\"%s\","
-				      "\"records\":%llu,\"replies\":%llu,\"batches\":%llu,\"waits\":%llu,"
-				      "\"waits_made\":%llu,\"waits_required\":%llu,"
-				      "\"bytes_out\":%llu,\"bytes_in\":%llu,\"payload\":%llu",
-				      i ? "," : "", (unsigned long long)e->id, e->program, (int)e->pid, e->via,
-				      (unsigned long long)e->st.records, (unsigned long long)e->st.replies,
-				      (unsigned long long)e->st.batches, (unsigned long long)e->st.waits,
-				      (unsigned long long)e->st.waits_made,
-				      (unsigned long long)e->st.waits_required,
-				      (unsigned long long)e->st.bytes_out, (unsigned long long)e->st.bytes_in,
-				      (unsigned long long)e->st.payload);
-			cache_json(&b, &e->cache);
-			gl_buf_printf(&b, "}");
-		}
-		gl_buf_printf(&b, "]");
-		{
-			struct cache_stats t = cache_sum();
-
-			cache_json(&b, &t);
-		}
-		status_vgpu(&b, true);
-		gl_buf_printf(&b, "}\n");
+		gl_buf_printf(b, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"via\":\"%s\",",
+			      i ? "," : "", (unsigned long long)e->id, e->program, (int)e->pid, e->via);
+		status_json_stats(b, &e->st);
+		gl_buf_printf(b, ",\"payload\":%llu", (unsigned long long)e->st.payload);
+		cache_json(b, &e->cache);
+		gl_buf_printf(b, "}");
 	}
+	gl_buf_printf(b, "]");
+	cache_json(b, &t);
+	status_vgpu(b, true);
+	gl_buf_printf(b, "}\n");
+}
+
+static char *status(bool json)
+{
+	struct gl_buf b = { .max = GLEAM_CTL_REPLY_MAX };
+
+	if (json)
+		status_json(&b);
+	else
+		status_text(&b);
 	return b.b;
 }
 
