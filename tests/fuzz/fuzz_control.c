@@ -214,7 +214,7 @@ static int message(const uint8_t **p, const uint8_t *end, unsigned char *buf)
 
 static void local(const uint8_t *p, const uint8_t *end)
 {
-	unsigned char buf[256];
+	unsigned char buf[512];	/* as the bell buffer: a local hello fits */
 	struct fz_op o;
 
 	while (p < end) {
