@@ -117,14 +117,10 @@ CUresult sim_cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t size, CUmemoryPoo
 CUresult sim_cuMemFreeAsync(CUdeviceptr d, CUstream s)
 {
 	struct sim_capture *cap;
-	CUresult r;
+	CUresult r = sim_stream_begin(s, &cap);
 
-	CTX_OK();
-	r = sim_stream_work(s, &cap);
-	if (r)
-		return r;
-	if (!cap)
-		return sim_cuMemFree(d);
+	if (r || !cap)
+		return r ? r : sim_cuMemFree(d);
 	long a = sim_alloc_at(d);
 
 	for (size_t i = 0; i < cap->g->mem->n; i++) {

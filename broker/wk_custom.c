@@ -222,37 +222,42 @@ static const void *image(struct wk_call *k, size_t alen)
 	return k->body + k->pos;
 }
 
-CUresult wk_cuModuleLoadData(struct wk_call *k)
+/*
+ * A module's or a library's image; id is the new handle's, alen the
+ * length of the record's arguments.
+ */
+static CUresult load_data(struct wk_call *k, size_t alen, __u64 id, bool library)
 {
-	const struct gl_a_cuModuleLoadData *a = wk_args(k, sizeof(*a));
-	const unsigned char *img = image(k, sizeof(*a));
-	CUmodule m = NULL;
+	const unsigned char *img = image(k, alen);
+	void *h = NULL;
 	CUresult r;
 
-	if (!a || !img || wk_handle_taken(k->w, a->module))
+	if (!img || wk_handle_taken(k->w, id))
 		return CUDA_ERROR_INVALID_VALUE;
 	/* The image must lie whole inside the record, by its own headers. */
 	if (!gl_image_size(img, k->blen - k->pos))
 		return CUDA_ERROR_INVALID_IMAGE;
-	r = k->w->be->op.f_cuModuleLoadData(&m, img);
-	wk_handle_new(k->w, GL_H_MODULE, a->module, m, r);
+	if (library)
+		r = k->w->be->op.f_cuLibraryLoadData((CUlibrary *)&h, img, NULL, NULL, 0, NULL,
+						     NULL, 0);
+	else
+		r = k->w->be->op.f_cuModuleLoadData((CUmodule *)&h, img);
+	wk_handle_new(k->w, library ? GL_H_LIBRARY : GL_H_MODULE, id, h, r);
 	return r;
+}
+
+CUresult wk_cuModuleLoadData(struct wk_call *k)
+{
+	const struct gl_a_cuModuleLoadData *a = wk_args(k, sizeof(*a));
+
+	return a ? load_data(k, sizeof(*a), a->module, false) : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult wk_cuLibraryLoadData(struct wk_call *k)
 {
 	const struct gl_a_cuLibraryLoadData *a = wk_args(k, sizeof(*a));
-	const unsigned char *img = image(k, sizeof(*a));
-	CUlibrary l = NULL;
-	CUresult r;
 
-	if (!a || !img || wk_handle_taken(k->w, a->pLib))
-		return CUDA_ERROR_INVALID_VALUE;
-	if (!gl_image_size(img, k->blen - k->pos))
-		return CUDA_ERROR_INVALID_IMAGE;
-	r = k->w->be->op.f_cuLibraryLoadData(&l, img, NULL, NULL, 0, NULL, NULL, 0);
-	wk_handle_new(k->w, GL_H_LIBRARY, a->pLib, l, r);
-	return r;
+	return a ? load_data(k, sizeof(*a), a->pLib, true) : CUDA_ERROR_INVALID_VALUE;
 }
 
 static CUresult reply_info(struct wk_call *k, const struct gleam_funcinfo *fi,

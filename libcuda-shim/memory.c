@@ -955,21 +955,35 @@ CUresult shim_cuMemFreeHost(void *p)
 CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p);
 
 
-/* The flags of the page-locked allocation holding p; false when none does. */
-static bool host_alloc_flags(const void *p, unsigned int *flags)
+/*
+ * The page-locked allocation that holds p: its start, size and flags
+ * (each pointer may be NULL); false when none does.
+ */
+static bool host_alloc_find(const void *p, void **base, size_t *size, unsigned int *flags)
 {
 	bool found = false;
 
 	pthread_mutex_lock(&host_allocs.lock);
 	for (struct host_alloc *h = host_allocs.list; h; h = h->next) {
 		if ((const char *)p >= (char *)h->p && (const char *)p < (char *)h->p + h->size) {
-			*flags = h->flags;
+			if (base)
+				*base = h->p;
+			if (size)
+				*size = h->size;
+			if (flags)
+				*flags = h->flags;
 			found = true;
 			break;
 		}
 	}
 	pthread_mutex_unlock(&host_allocs.lock);
 	return found;
+}
+
+/* The flags of the page-locked allocation holding p; false when none does. */
+static bool host_alloc_flags(const void *p, unsigned int *flags)
+{
+	return host_alloc_find(p, NULL, NULL, flags);
 }
 
 bool shim_host_pinned(const void *p)
@@ -987,19 +1001,7 @@ CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p)
 /* The allocation that holds p: its start and size; false when none does. */
 static bool host_alloc_of(const void *p, void **base, size_t *size)
 {
-	bool found = false;
-
-	pthread_mutex_lock(&host_allocs.lock);
-	for (struct host_alloc *h = host_allocs.list; h; h = h->next) {
-		if ((const char *)p >= (char *)h->p && (const char *)p < (char *)h->p + h->size) {
-			*base = h->p;
-			*size = h->size;
-			found = true;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&host_allocs.lock);
-	return found;
+	return host_alloc_find(p, base, size, NULL);
 }
 
 /*

@@ -183,33 +183,48 @@ CUresult shim_cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
 	return shim_cuModuleLoadData(module, fatCubin);
 }
 
-CUresult shim_cuModuleLoad(CUmodule *module, const char *fname)
+CUresult shim_read_image(const char *path, char **buf, size_t *len)
 {
 	struct stat st;
-	char *buf;
-	CUresult r;
 	int fd, err;
 
-	if (!module || !fname)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (!shim.initialised)
-		return CUDA_ERROR_NOT_INITIALIZED;
-	fd = open(fname, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return CUDA_ERROR_FILE_NOT_FOUND;
 	if (fstat(fd, &st) < 0 || st.st_size <= 0 || st.st_size >= GLEAM_IMAGE_MAX) {
 		close(fd);
 		return CUDA_ERROR_INVALID_IMAGE;
 	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
+	*buf = malloc((size_t)st.st_size + 1);
+	if (!*buf) {
 		close(fd);
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
-	err = gl_read_full(fd, buf, (size_t)st.st_size);
+	err = gl_read_full(fd, *buf, (size_t)st.st_size);
 	close(fd);
-	buf[st.st_size] = 0;
-	r = err ? CUDA_ERROR_FILE_NOT_FOUND : shim_cuModuleLoadData(module, buf);
+	(*buf)[st.st_size] = 0;
+	*len = (size_t)st.st_size;
+	if (err) {
+		free(*buf);
+		return CUDA_ERROR_FILE_NOT_FOUND;
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuModuleLoad(CUmodule *module, const char *fname)
+{
+	char *buf;
+	size_t len;
+	CUresult r;
+
+	if (!module || !fname)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	r = shim_read_image(fname, &buf, &len);
+	if (r)
+		return r;
+	r = shim_cuModuleLoadData(module, buf);
 	free(buf);
 	return r;
 }
