@@ -343,21 +343,33 @@ static CUresult func_or_kernel(struct worker *w, uint64_t id, CUfunction *f)
 }
 
 /* The size-prefixed parameter block at the reader's position. */
-static CUresult params(struct wk_call *k, const void **p, size_t *len)
+/*
+ * The packed parameters at the reader's position, as a launch's extra
+ * (whose size entry points at *len); the driver checks the block's size
+ * against the function's own.
+ */
+static CUresult params(struct wk_call *k, void *extra[5], size_t *len)
 {
 	const uint64_t *n = wk_data(k, 8);
+	const void *p;
 
 	if (!n || *n > GLEAM_PARAMS_MAX)
 		return CUDA_ERROR_INVALID_VALUE;
 	*len = (size_t)*n;
-	*p = *len ? wk_data(k, *len) : "";
-	return *p ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+	p = *len ? wk_data(k, *len) : "";
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	extra[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
+	extra[1] = (void *)p;
+	extra[2] = CU_LAUNCH_PARAM_BUFFER_SIZE;
+	extra[3] = len;
+	extra[4] = CU_LAUNCH_PARAM_END;
+	return CUDA_SUCCESS;
 }
 
 CUresult wk_cuLaunchKernel(struct wk_call *k)
 {
 	const struct gl_a_cuLaunchKernel *a = wk_args(k, sizeof(*a));
-	const void *pb;
 	size_t plen;
 	void *extra[5];
 	CUfunction f;
@@ -370,15 +382,9 @@ CUresult wk_cuLaunchKernel(struct wk_call *k)
 	if (!r)
 		r = wk_stream(k->w, a->hStream, &s);
 	if (!r)
-		r = params(k, &pb, &plen);
+		r = params(k, extra, &plen);
 	if (r)
 		return r;
-	/* The driver checks the block's size against the function's own. */
-	extra[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
-	extra[1] = (void *)pb;
-	extra[2] = CU_LAUNCH_PARAM_BUFFER_SIZE;
-	extra[3] = &plen;
-	extra[4] = CU_LAUNCH_PARAM_END;
 	return k->w->be->op.f_cuLaunchKernel(f, (unsigned int)a->gridDimX, (unsigned int)a->gridDimY,
 					     (unsigned int)a->gridDimZ, (unsigned int)a->blockDimX,
 					     (unsigned int)a->blockDimY, (unsigned int)a->blockDimZ,
@@ -426,7 +432,6 @@ CUresult wk_cuLaunchKernelEx(struct wk_call *k)
 	const struct gl_a_cuLaunchKernelEx *a = wk_args(k, sizeof(*a));
 	CUlaunchAttribute attrs[GLEAM_LAUNCH_ATTRS_MAX];
 	CUlaunchConfig cfg;
-	const void *pb;
 	size_t plen;
 	void *extra[5];
 	CUfunction f;
@@ -438,14 +443,9 @@ CUresult wk_cuLaunchKernelEx(struct wk_call *k)
 	if (!r)
 		r = func_or_kernel(k->w, a->f, &f);
 	if (!r)
-		r = params(k, &pb, &plen);
+		r = params(k, extra, &plen);
 	if (r)
 		return r;
-	extra[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
-	extra[1] = (void *)pb;
-	extra[2] = CU_LAUNCH_PARAM_BUFFER_SIZE;
-	extra[3] = &plen;
-	extra[4] = CU_LAUNCH_PARAM_END;
 	return k->w->be->op.f_cuLaunchKernelEx(&cfg, f, NULL, extra);
 }
 

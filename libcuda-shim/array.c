@@ -228,34 +228,36 @@ void shim_mipmap_put(struct shim_mipmap *m)
 	}
 }
 
-CUresult shim_cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR *d, CUarray h)
+/* The array h for a call that writes its descriptor to d. */
+static CUresult described(CUarray h, const void *d, struct shim_array **a)
 {
-	struct shim_array *a;
 	CUresult r;
 
 	if (!shim.initialised)
 		return CUDA_ERROR_NOT_INITIALIZED;
-	r = shim_array_get(h, &a);
+	r = shim_array_get(h, a);
 	if (r)
 		return r;
-	if (!d)
-		return CUDA_ERROR_INVALID_VALUE;
-	*d = a->d;
-	return CUDA_SUCCESS;
+	return d ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult shim_cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR *d, CUarray h)
+{
+	struct shim_array *a;
+	CUresult r = described(h, d, &a);
+
+	if (!r)
+		*d = a->d;
+	return r;
 }
 
 CUresult shim_cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR *d, CUarray h)
 {
 	struct shim_array *a;
-	CUresult r;
+	CUresult r = described(h, d, &a);
 
-	if (!shim.initialised)
-		return CUDA_ERROR_NOT_INITIALIZED;
-	r = shim_array_get(h, &a);
 	if (r)
 		return r;
-	if (!d)
-		return CUDA_ERROR_INVALID_VALUE;
 	d->Width = a->d.Width;
 	d->Height = a->d.Height;
 	d->Format = a->d.Format;

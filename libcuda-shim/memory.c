@@ -476,50 +476,48 @@ CUresult shim_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream, int per_thread)
 	return r ? r : free_range(&c, dptr);
 }
 
-uint64_t shim_mem_buffer_id(CUdeviceptr p)
+/* A copy of the allocation that holds p, in *out; false when none does. */
+static bool alloc_holding(uint64_t p, struct alloc *out)
 {
-	uint64_t id = 0;
+	bool found;
 	long i;
 
 	pthread_mutex_lock(&dev_allocs.lock);
 	i = find_le(p);
-	if (i >= 0 && p - dev_allocs.a[i].base < dev_allocs.a[i].size)
-		id = dev_allocs.a[i].buffer_id;
+	found = i >= 0 && p - dev_allocs.a[i].base < dev_allocs.a[i].size;
+	if (found)
+		*out = dev_allocs.a[i];
 	pthread_mutex_unlock(&dev_allocs.lock);
-	return id;
+	return found;
+}
+
+uint64_t shim_mem_buffer_id(CUdeviceptr p)
+{
+	struct alloc a;
+
+	return alloc_holding(p, &a) ? a.buffer_id : 0;
 }
 
 CUmemoryPool shim_mem_pool(CUdeviceptr p)
 {
-	CUmemoryPool pool = NULL;
-	long i;
+	struct alloc a;
 
-	pthread_mutex_lock(&dev_allocs.lock);
-	i = find_le(p);
-	if (i >= 0 && p - dev_allocs.a[i].base < dev_allocs.a[i].size)
-		pool = dev_allocs.a[i].pool;
-	pthread_mutex_unlock(&dev_allocs.lock);
-	return pool;
+	return alloc_holding(p, &a) ? a.pool : NULL;
 }
 
 CUresult shim_cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr)
 {
-	CUresult r = CUDA_ERROR_NOT_FOUND;
-	long i;
+	struct alloc a;
 
 	if (!shim.initialised)
 		return CUDA_ERROR_NOT_INITIALIZED;
-	pthread_mutex_lock(&dev_allocs.lock);
-	i = find_le(dptr);
-	if (i >= 0 && dptr - dev_allocs.a[i].base < dev_allocs.a[i].size) {
-		if (pbase)
-			*pbase = (CUdeviceptr)dev_allocs.a[i].base;
-		if (psize)
-			*psize = (size_t)dev_allocs.a[i].size;
-		r = CUDA_SUCCESS;
-	}
-	pthread_mutex_unlock(&dev_allocs.lock);
-	return r;
+	if (!alloc_holding(dptr, &a))
+		return CUDA_ERROR_NOT_FOUND;
+	if (pbase)
+		*pbase = (CUdeviceptr)a.base;
+	if (psize)
+		*psize = (size_t)a.size;
+	return CUDA_SUCCESS;
 }
 
 /* ---- slabs: cuMemAlloc without a round trip ---- */

@@ -351,6 +351,8 @@ static CUresult get_func(unsigned int fn, unsigned int kind, unsigned int parent
 	struct iovec iov;
 	CUresult r;
 
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
 	r = shim_begin_io(&c, fn, &a, sizeof(a), NULL, 0);
 	if (r)
 		return r;
@@ -410,8 +412,6 @@ static CUresult get_func(unsigned int fn, unsigned int kind, unsigned int parent
 
 CUresult shim_cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
 {
-	if (!hfunc)
-		return CUDA_ERROR_INVALID_VALUE;
 	return get_func(GL_FN_cuModuleGetFunction, GL_H_FUNC, GL_H_MODULE, hmod, name,
 			(struct shim_func **)hfunc);
 }
@@ -451,8 +451,6 @@ CUresult shim_module_functions(CUmodule hmod, void (*fn)(void *, CUfunction, uin
 
 CUresult shim_cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name)
 {
-	if (!pKernel)
-		return CUDA_ERROR_INVALID_VALUE;
 	return get_func(GL_FN_cuLibraryGetKernel, GL_H_KERNEL, GL_H_LIBRARY, library, name,
 			(struct shim_func **)pKernel);
 }
