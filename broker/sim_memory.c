@@ -47,15 +47,8 @@ int sim_alloc_insert(const struct sim_alloc *e)
 {
 	long i;
 
-	if (sim.n == sim.cap) {
-		size_t cap = sim.cap ? 2 * sim.cap : 64;
-		struct sim_alloc *a = realloc(sim.a, cap * sizeof(*a));
-
-		if (!a)
-			return -1;
-		sim.a = a;
-		sim.cap = cap;
-	}
+	if (gl_grow((void **)&sim.a, sim.n, &sim.cap, sizeof(*sim.a), 64))
+		return -1;
 	i = find_le(e->base) + 1;
 	memmove(&sim.a[i + 1], &sim.a[i], (sim.n - (size_t)i) * sizeof(sim.a[0]));
 	sim.a[i] = *e;

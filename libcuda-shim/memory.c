@@ -99,16 +99,9 @@ static int alloc_insert(uint64_t base, uint64_t size, uint64_t ctx, CUmemoryPool
 	long i;
 
 	pthread_mutex_lock(&dev_allocs.lock);
-	if (dev_allocs.n == dev_allocs.cap) {
-		size_t cap = dev_allocs.cap ? 2 * dev_allocs.cap : 64;
-		struct alloc *a = realloc(dev_allocs.a, cap * sizeof(*a));
-
-		if (!a) {
-			pthread_mutex_unlock(&dev_allocs.lock);
-			return -1;
-		}
-		dev_allocs.a = a;
-		dev_allocs.cap = cap;
+	if (gl_grow((void **)&dev_allocs.a, dev_allocs.n, &dev_allocs.cap, sizeof(*dev_allocs.a), 64)) {
+		pthread_mutex_unlock(&dev_allocs.lock);
+		return -1;
 	}
 	i = find_le(base) + 1;
 	memmove(&dev_allocs.a[i + 1], &dev_allocs.a[i],

@@ -112,16 +112,9 @@ static void view_put(const CUDA_RESOURCE_VIEW_DESC *v, struct gleam_view_desc *w
 static CUresult keep(const struct texobj *t)
 {
 	pthread_mutex_lock(&objs.lock);
-	if (objs.n == objs.cap) {
-		size_t cap = objs.cap ? 2 * objs.cap : 16;
-		struct texobj *o = realloc(objs.o, cap * sizeof(*o));
-
-		if (!o) {
-			pthread_mutex_unlock(&objs.lock);
-			return CUDA_ERROR_OUT_OF_MEMORY;
-		}
-		objs.o = o;
-		objs.cap = cap;
+	if (gl_grow((void **)&objs.o, objs.n, &objs.cap, sizeof(*objs.o), 16)) {
+		pthread_mutex_unlock(&objs.lock);
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	objs.o[objs.n++] = *t;
 	pthread_mutex_unlock(&objs.lock);
