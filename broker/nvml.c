@@ -86,26 +86,31 @@ void nvml_read(unsigned int gpu, struct gleam_gpu_nvml *out)
 #define NVML_CLOCK_SM		1
 #define NVML_CLOCK_MEM		2
 
-static void sym(void *h, void *fn, const char *name)
-{
-	*(void **)fn = dlsym(h, name);
-}
-
 static void bind_readers(void *h)
 {
-	sym(h, &nv.memory, "nvmlDeviceGetMemoryInfo");
-	sym(h, &nv.temp, "nvmlDeviceGetTemperature");
-	sym(h, &nv.power, "nvmlDeviceGetPowerUsage");
-	sym(h, &nv.plimit, "nvmlDeviceGetEnforcedPowerLimit");
-	sym(h, &nv.pci, "nvmlDeviceGetPciInfo_v3");
-	sym(h, &nv.fan, "nvmlDeviceGetFanSpeed");
-	sym(h, &nv.pstate, "nvmlDeviceGetPerformanceState");
-	sym(h, &nv.clock, "nvmlDeviceGetClockInfo");
-	sym(h, &nv.max_clock, "nvmlDeviceGetMaxClockInfo");
-	sym(h, &nv.persist, "nvmlDeviceGetPersistenceMode");
-	sym(h, &nv.cmode, "nvmlDeviceGetComputeMode");
-	sym(h, &nv.cc, "nvmlDeviceGetCudaComputeCapability");
-	sym(h, &nv.driver, "nvmlSystemGetDriverVersion");
+	static const struct {
+		size_t off;		/* of the pointer in nv */
+		const char *name;
+	} readers[] = {
+#define READER(fn, name) { offsetof(__typeof__(nv), fn), name }
+		READER(memory, "nvmlDeviceGetMemoryInfo"),
+		READER(temp, "nvmlDeviceGetTemperature"),
+		READER(power, "nvmlDeviceGetPowerUsage"),
+		READER(plimit, "nvmlDeviceGetEnforcedPowerLimit"),
+		READER(pci, "nvmlDeviceGetPciInfo_v3"),
+		READER(fan, "nvmlDeviceGetFanSpeed"),
+		READER(pstate, "nvmlDeviceGetPerformanceState"),
+		READER(clock, "nvmlDeviceGetClockInfo"),
+		READER(max_clock, "nvmlDeviceGetMaxClockInfo"),
+		READER(persist, "nvmlDeviceGetPersistenceMode"),
+		READER(cmode, "nvmlDeviceGetComputeMode"),
+		READER(cc, "nvmlDeviceGetCudaComputeCapability"),
+		READER(driver, "nvmlSystemGetDriverVersion"),
+#undef READER
+	};
+
+	for (size_t i = 0; i < sizeof(readers) / sizeof(readers[0]); i++)
+		*(void **)((char *)&nv + readers[i].off) = dlsym(h, readers[i].name);
 }
 
 /* True when fn exists and answered: the caller sets the flag. */

@@ -1339,14 +1339,25 @@ static double age_s(uint64_t age)
 	return age == UINT64_MAX ? -1.0 : age / 1e9;
 }
 
-static void server_json(struct gl_buf *b, const struct server *s, uint64_t now)
-{
+/* A link's round trip time and rate now, how old each is and where it came from. */
+struct link_now {
+	double rtt, rate;
 	uint64_t rtt_age, rate_age;
 	const char *rtt_src, *rate_src;
-	double rtt = link_rtt(&s->link, now, &rtt_age, &rtt_src);
-	double rate = link_rate(&s->link, now, &rate_age, &rate_src);
+};
+
+static void link_now(const struct link_est *k, uint64_t now, struct link_now *l)
+{
+	l->rtt = link_rtt(k, now, &l->rtt_age, &l->rtt_src);
+	l->rate = link_rate(k, now, &l->rate_age, &l->rate_src);
+}
+
+static void server_json(struct gl_buf *b, const struct server *s, uint64_t now)
+{
+	struct link_now l;
 	char t[128];
 
+	link_now(&s->link, now, &l);
 	gl_buf_printf(b, "{\"address\":\"%s\",\"state\":\"%s\",\"for_s\":%.3f,\"why\":\"%s\","
 		      "\"own_sessions\":%u,\"placed\":%llu,\"chunks_known\":%zu,"
 		      "\"link\":{\"rtt_ms\":%.3f,\"rtt_min_ms\":%.3f,\"rtt_src\":\"%s\",\"rtt_age_s\":%.3f,"
@@ -1356,10 +1367,10 @@ static void server_json(struct gl_buf *b, const struct server *s, uint64_t now)
 		      "\"upload_bytes_raw\":%llu,\"upload_bytes_wire\":%llu}",
 		      s->name, state_name(s, now), (now - MIN(s->state_since, now)) / 1e9,
 		      why(s, now, t, sizeof(t)), s->own, (unsigned long long)s->placed,
-		      s->held.n, rtt * 1e3, link_rtt_min(&s->link) * 1e3, rtt_src, age_s(rtt_age),
+		      s->held.n, l.rtt * 1e3, link_rtt_min(&s->link) * 1e3, l.rtt_src, age_s(l.rtt_age),
 		      s->link.rtt_tcp.v * 1e3, link_tcp_trusted(&s->link) ? "true" : "false",
-		      rate * 8 / 1e6, rate_src,
-		      age_s(rate_age), link_loss(&s->link) * 100, age_s(ewma_age(&s->link.loss, now)),
+		      l.rate * 8 / 1e6, l.rate_src,
+		      age_s(l.rate_age), link_loss(&s->link) * 100, age_s(ewma_age(&s->link.loss, now)),
 		      s->link.ifname, s->link.ifindex ? (s->link.if_up ? "true" : "false") : "null",
 		      (unsigned long long)s->link.if_errors, (unsigned long long)s->pack[0],
 		      (unsigned long long)s->pack[1]);
@@ -1387,24 +1398,22 @@ static void server_json(struct gl_buf *b, const struct server *s, uint64_t now)
 
 static void server_text(struct gl_buf *b, const struct server *s, uint64_t now)
 {
-	uint64_t rtt_age, rate_age;
-	const char *rtt_src, *rate_src;
-	double rtt = link_rtt(&s->link, now, &rtt_age, &rtt_src);
-	double rate = link_rate(&s->link, now, &rate_age, &rate_src);
+	struct link_now l;
 	char t[128];
 
+	link_now(&s->link, now, &l);
 	gl_buf_printf(b, "%s: %s for %.1f s", s->name, state_name(s, now),
 		      (now - MIN(s->state_since, now)) / 1e9);
 	if (!sched_usable(s, now))
 		gl_buf_printf(b, " (%s)", why(s, now, t, sizeof(t)));
 	gl_buf_printf(b, "; %u own session(s), %llu placed\n", s->own, (unsigned long long)s->placed);
-	gl_buf_printf(b, "  link: rtt %.3f ms, least %.3f (%s", rtt * 1e3, link_rtt_min(&s->link) * 1e3,
-		      rtt_src);
-	if (rtt_age != UINT64_MAX)
-		gl_buf_printf(b, ", %.1f s old", age_s(rtt_age));
-	gl_buf_printf(b, "), rate %.1f Mbit/s (%s", rate * 8 / 1e6, rate_src);
-	if (rate_age != UINT64_MAX)
-		gl_buf_printf(b, ", %.1f s old", age_s(rate_age));
+	gl_buf_printf(b, "  link: rtt %.3f ms, least %.3f (%s", l.rtt * 1e3,
+		      link_rtt_min(&s->link) * 1e3, l.rtt_src);
+	if (l.rtt_age != UINT64_MAX)
+		gl_buf_printf(b, ", %.1f s old", age_s(l.rtt_age));
+	gl_buf_printf(b, "), rate %.1f Mbit/s (%s", l.rate * 8 / 1e6, l.rate_src);
+	if (l.rate_age != UINT64_MAX)
+		gl_buf_printf(b, ", %.1f s old", age_s(l.rate_age));
 	gl_buf_printf(b, "), loss %.2f%%, interface %s%s\n", link_loss(&s->link) * 100,
 		      s->link.ifindex ? s->link.ifname : "?",
 		      !s->link.ifindex ? "" : s->link.if_up ? " (up)" : " (DOWN)");

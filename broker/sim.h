@@ -278,6 +278,14 @@ CUresult sim_capture_op(struct sim_capture *cap, CUstream s, const struct sim_op
 CUresult sim_host_copy_captured(struct sim_capture *cap);
 CUresult sim_ctx_sync_check(struct sim_ctx *c);
 
+/* A stream-ordered call's checks: its context (sim_ctx_ok), then sim_stream_work. */
+static inline CUresult sim_stream_begin(CUstream s, struct sim_capture **cap)
+{
+	CUresult r = sim_ctx_ok();
+
+	return r ? r : sim_stream_work(s, cap);
+}
+
 /* sim_stream.c: operations copied, freed, run. */
 CUresult sim_ops_copy(struct sim_op **out, const struct sim_op *ops, size_t n);
 void sim_ops_free(struct sim_op *ops, size_t n);

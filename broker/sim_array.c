@@ -557,7 +557,8 @@ CUresult sim_cuMemcpyAtoHAsync(void *dst, CUarray h, size_t off, size_t n, CUstr
 	return atoh(dst, h, off, n, s);
 }
 
-CUresult sim_cuMemcpyDtoA(CUarray h, size_t off, CUdeviceptr src, size_t n)
+/* n bytes between an array at off and device memory at dev: to the array, or from it. */
+static CUresult dev_array_copy(CUarray h, size_t off, CUdeviceptr dev, size_t n, bool to_array)
 {
 	unsigned char *p, *d;
 	CUresult r;
@@ -566,27 +567,24 @@ CUresult sim_cuMemcpyDtoA(CUarray h, size_t off, CUdeviceptr src, size_t n)
 	r = work(NULL);
 	if (r || !(p = linear(h, off, n, &r)) || !n)
 		return r;
-	d = sim_mem(NULL, src, n);
+	d = sim_mem(NULL, dev, n);
 	if (!d)
 		return CUDA_ERROR_INVALID_VALUE;
-	memmove(p, d, n);
+	if (to_array)
+		memmove(p, d, n);
+	else
+		memmove(d, p, n);
 	return CUDA_SUCCESS;
+}
+
+CUresult sim_cuMemcpyDtoA(CUarray h, size_t off, CUdeviceptr src, size_t n)
+{
+	return dev_array_copy(h, off, src, n, true);
 }
 
 CUresult sim_cuMemcpyAtoD(CUdeviceptr dst, CUarray h, size_t off, size_t n)
 {
-	unsigned char *p, *d;
-	CUresult r;
-
-	CTX_OK();
-	r = work(NULL);
-	if (r || !(p = linear(h, off, n, &r)) || !n)
-		return r;
-	d = sim_mem(NULL, dst, n);
-	if (!d)
-		return CUDA_ERROR_INVALID_VALUE;
-	memmove(d, p, n);
-	return CUDA_SUCCESS;
+	return dev_array_copy(h, off, dst, n, false);
 }
 
 CUresult sim_cuMemcpyAtoA(CUarray dst, size_t doff, CUarray src, size_t soff, size_t n)

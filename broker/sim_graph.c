@@ -271,41 +271,6 @@ void sim_graph_launch_begin(const struct sim_op *ops, size_t n)
 
 /* ---- nodes ---- */
 
-static int nodev_add(struct nodev *s, struct sim_gnode *n)
-{
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 4;
-		struct sim_gnode **v = realloc(s->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		s->v = v;
-		s->cap = cap;
-	}
-	s->v[s->n++] = n;
-	return 0;
-}
-
-static bool nodev_del(struct nodev *s, const struct sim_gnode *n)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		if (s->v[i] == n) {
-			memmove(&s->v[i], &s->v[i + 1], (s->n - i - 1) * sizeof(s->v[0]));
-			s->n--;
-			return true;
-		}
-	}
-	return false;
-}
-
-static bool nodev_has(const struct nodev *s, const struct sim_gnode *n)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (s->v[i] == n)
-			return true;
-	return false;
-}
-
 static struct sim_gnodes *gn_of(struct sim_graph *g)
 {
 	if (!g->gn)
@@ -556,15 +521,8 @@ static CUresult set_alloc(struct sim_gnode *n, struct sim_graph *g,
 	    a->poolProps.location.type != CU_MEM_LOCATION_TYPE_DEVICE || !a->bytesize ||
 	    a->accessDescCount)
 		return CUDA_ERROR_INVALID_VALUE;
-	if (gm->n == gm->cap) {
-		size_t cap = gm->cap ? 2 * gm->cap : 8;
-		struct sim_gmem *m = realloc(gm->m, cap * sizeof(*m));
-
-		if (!m)
-			return CUDA_ERROR_OUT_OF_MEMORY;
-		gm->m = m;
-		gm->cap = cap;
-	}
+	if (gl_grow((void **)&gm->m, gm->n, &gm->cap, sizeof(*gm->m), 8))
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	r = sim_alloc_mem(&a->dptr, a->bytesize, NULL);
 	if (r)
 		return r;
@@ -711,9 +669,9 @@ CUresult sim_cuGraphAddNode(CUgraphNode *out, CUgraph h, const CUgraphNode *deps
 	n->serial = ++node_serials;
 	r = node_set(n, g, np);
 	for (size_t i = 0; i < ndeps && !r; i++)
-		if (nodev_add(&n->deps, (struct sim_gnode *)deps[i]))
+		if (gl_ptrs_add(&n->deps, (struct sim_gnode *)deps[i]))
 			r = CUDA_ERROR_OUT_OF_MEMORY;
-	if (!r && nodev_add(&g->gn->all, n))
+	if (!r && gl_ptrs_add(&g->gn->all, n))
 		r = CUDA_ERROR_OUT_OF_MEMORY;
 	if (r) {
 		node_free(n);
@@ -763,8 +721,8 @@ CUresult sim_cuGraphDestroyNode(CUgraphNode h)
 		return CUDA_ERROR_INVALID_VALUE;
 	gs = n->g->gn;
 	for (size_t i = 0; i < gs->all.n; i++)
-		nodev_del(&gs->all.v[i]->deps, n);
-	nodev_del(&gs->all, n);
+		gl_ptrs_del(&gs->all.v[i]->deps, n);
+	gl_ptrs_del(&gs->all, n);
 	if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
 		gs->conds--;
 	node_free(n);
@@ -786,7 +744,7 @@ static CUresult edges_change(CUgraph h, const CUgraphNode *from, const CUgraphNo
 		const struct sim_gnode *t = (const struct sim_gnode *)to[i];
 
 		if (!sim_is(f, K_GNODE) || !sim_is(t, K_GNODE) || f->g != g || t->g != g ||
-		    f == t || nodev_has(&t->deps, f) != !add)
+		    f == t || gl_ptrs_has(&t->deps, f) != !add)
 			return CUDA_ERROR_INVALID_VALUE;
 		for (size_t j = 0; j < i; j++)
 			if (from[j] == from[i] && to[j] == to[i])
@@ -796,8 +754,8 @@ static CUresult edges_change(CUgraph h, const CUgraphNode *from, const CUgraphNo
 		struct sim_gnode *t = (struct sim_gnode *)to[i];
 
 		if (!add)
-			nodev_del(&t->deps, (const struct sim_gnode *)from[i]);
-		else if (nodev_add(&t->deps, (struct sim_gnode *)from[i]))
+			gl_ptrs_del(&t->deps, (const struct sim_gnode *)from[i]);
+		else if (gl_ptrs_add(&t->deps, (struct sim_gnode *)from[i]))
 			return CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	return CUDA_SUCCESS;
@@ -875,7 +833,7 @@ static struct sim_graph *graph_clone(const struct sim_graph *g, CUresult *r)
 		const struct sim_gnode *o = g->gn->all.v[i];
 		struct sim_gnode *cn = sim_obj_new(sizeof(*cn), K_GNODE);
 
-		if (!cn || nodev_add(&c->gn->all, cn)) {
+		if (!cn || gl_ptrs_add(&c->gn->all, cn)) {
 			if (cn)
 				sim_obj_free(cn);
 			*r = CUDA_ERROR_OUT_OF_MEMORY;
@@ -912,7 +870,7 @@ static struct sim_graph *graph_clone(const struct sim_graph *g, CUresult *r)
 		const struct sim_gnode *o = g->gn->all.v[i];
 
 		for (size_t j = 0; j < o->deps.n && !*r; j++)
-			if (nodev_add(&c->gn->all.v[i]->deps, c->gn->all.v[o->deps.v[j]->pos]))
+			if (gl_ptrs_add(&c->gn->all.v[i]->deps, c->gn->all.v[o->deps.v[j]->pos]))
 				*r = CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	if (!*r)
@@ -966,15 +924,8 @@ static int opv_add(struct opv *v, const struct sim_op *op)
 {
 	if (v->n >= SIM_EXEC_OPS_MAX)
 		return -1;
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? 2 * v->cap : 16;
-		struct sim_op *o = realloc(v->v, cap * sizeof(*o));
-
-		if (!o)
-			return -1;
-		v->v = o;
-		v->cap = cap;
-	}
+	if (gl_grow((void **)&v->v, v->n, &v->cap, sizeof(*v->v), 16))
+		return -1;
 	v->v[v->n++] = *op;
 	return 0;
 }

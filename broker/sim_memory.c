@@ -47,15 +47,8 @@ int sim_alloc_insert(const struct sim_alloc *e)
 {
 	long i;
 
-	if (sim.n == sim.cap) {
-		size_t cap = sim.cap ? 2 * sim.cap : 64;
-		struct sim_alloc *a = realloc(sim.a, cap * sizeof(*a));
-
-		if (!a)
-			return -1;
-		sim.a = a;
-		sim.cap = cap;
-	}
+	if (gl_grow((void **)&sim.a, sim.n, &sim.cap, sizeof(*sim.a), 64))
+		return -1;
 	i = find_le(e->base) + 1;
 	memmove(&sim.a[i + 1], &sim.a[i], (sim.n - (size_t)i) * sizeof(sim.a[0]));
 	sim.a[i] = *e;
@@ -215,42 +208,38 @@ CUresult sim_cuMemcpyDtoD(CUdeviceptr dst, CUdeviceptr src, size_t n)
 	return r ? r : sim_dtod(dst, src, n);
 }
 
-CUresult sim_cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, CUstream s)
+/* A copy between the host and dev in s's order: to dev from src, or from it to dst. */
+static CUresult host_copy_async(CUstream s, bool to_dev, CUdeviceptr dev, void *dst,
+				const void *src, size_t n)
 {
 	struct sim_capture *cap;
-	CUresult r;
+	CUresult r = sim_stream_begin(s, &cap);
 
-	CTX_OK();
-	r = sim_stream_work(s, &cap);
 	if (r)
 		return r;
-	return cap ? sim_host_copy_captured(cap) : htod(dst, src, n);
+	if (cap)
+		return sim_host_copy_captured(cap);
+	return to_dev ? htod(dev, src, n) : dtoh(dst, dev, n);
+}
+
+CUresult sim_cuMemcpyHtoDAsync(CUdeviceptr dst, const void *src, size_t n, CUstream s)
+{
+	return host_copy_async(s, true, dst, NULL, src, n);
 }
 
 CUresult sim_cuMemcpyDtoHAsync(void *dst, CUdeviceptr src, size_t n, CUstream s)
 {
-	struct sim_capture *cap;
-	CUresult r;
-
-	CTX_OK();
-	r = sim_stream_work(s, &cap);
-	if (r)
-		return r;
-	return cap ? sim_host_copy_captured(cap) : dtoh(dst, src, n);
+	return host_copy_async(s, false, src, dst, NULL, n);
 }
 
 CUresult sim_cuMemcpyDtoDAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
 {
 	struct sim_op op = { .kind = OP_COPY, .dst = dst, .src = src, .n = n };
 	struct sim_capture *cap;
-	CUresult r;
+	CUresult r = sim_stream_begin(s, &cap);
 
-	CTX_OK();
-	r = sim_stream_work(s, &cap);
-	if (r)
-		return r;
-	if (!cap)
-		return sim_dtod(dst, src, n);
+	if (r || !cap)
+		return r ? r : sim_dtod(dst, src, n);
 	if (!sim_mem(NULL, dst, n) || !sim_mem(NULL, src, n))
 		return CUDA_ERROR_INVALID_VALUE;
 	return sim_capture_op(cap, s, &op);
@@ -285,14 +274,10 @@ static CUresult set_async(CUdeviceptr dst, uint32_t v, size_t n, unsigned int w,
 {
 	struct sim_op op = { .kind = OP_SET, .dst = dst, .n = n, .width = w, .value = v };
 	struct sim_capture *cap;
-	CUresult r;
+	CUresult r = sim_stream_begin(s, &cap);
 
-	CTX_OK();
-	r = sim_stream_work(s, &cap);
-	if (r)
-		return r;
-	if (!cap)
-		return sim_set_n(dst, v, n, w);
+	if (r || !cap)
+		return r ? r : sim_set_n(dst, v, n, w);
 	if (!set_range(dst, n, w))
 		return CUDA_ERROR_INVALID_VALUE;
 	return sim_capture_op(cap, s, &op);

@@ -81,15 +81,8 @@ static CUresult alloc_async(CUdeviceptr *dptr, size_t size, struct sim_pool *poo
 	if (!cap)
 		return sim_alloc_mem(dptr, size, pool);
 	gm = cap->g->mem;
-	if (gm->n == gm->cap) {
-		size_t n = gm->cap ? 2 * gm->cap : 8;
-		struct sim_gmem *m = realloc(gm->m, n * sizeof(*m));
-
-		if (!m)
-			return CUDA_ERROR_OUT_OF_MEMORY;
-		gm->m = m;
-		gm->cap = n;
-	}
+	if (gl_grow((void **)&gm->m, gm->n, &gm->cap, sizeof(*gm->m), 8))
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	r = sim_alloc_mem(dptr, size, NULL);
 	if (!r)
 		gm->m[gm->n++] = (struct sim_gmem){ *dptr, false };
@@ -117,14 +110,10 @@ CUresult sim_cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t size, CUmemoryPoo
 CUresult sim_cuMemFreeAsync(CUdeviceptr d, CUstream s)
 {
 	struct sim_capture *cap;
-	CUresult r;
+	CUresult r = sim_stream_begin(s, &cap);
 
-	CTX_OK();
-	r = sim_stream_work(s, &cap);
-	if (r)
-		return r;
-	if (!cap)
-		return sim_cuMemFree(d);
+	if (r || !cap)
+		return r ? r : sim_cuMemFree(d);
 	long a = sim_alloc_at(d);
 
 	for (size_t i = 0; i < cap->g->mem->n; i++) {

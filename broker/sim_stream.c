@@ -101,15 +101,8 @@ CUresult sim_capture_op(struct sim_capture *cap, CUstream s, const struct sim_op
 		cap->invalidated = true;
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
-	if (g->n == g->cap) {
-		size_t n = g->cap ? 2 * g->cap : 16;
-		struct sim_op *ops = realloc(g->ops, n * sizeof(*ops));
-
-		if (!ops)
-			return CUDA_ERROR_OUT_OF_MEMORY;
-		g->ops = ops;
-		g->cap = n;
-	}
+	if (gl_grow((void **)&g->ops, g->n, &g->cap, sizeof(*g->ops), 16))
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	g->ops[g->n++] = *op;
 	cstate(s)->last = g->n;
 	return CUDA_SUCCESS;
@@ -162,15 +155,8 @@ static bool is_member(const struct sim_capture *cap, const struct sim_cstate *cs
 
 static CUresult add_member(struct sim_capture *cap, struct sim_cstate *cs)
 {
-	if (cap->nm == cap->mcap) {
-		size_t n = cap->mcap ? 2 * cap->mcap : 4;
-		struct sim_cstate **m = realloc(cap->members, n * sizeof(*m));
-
-		if (!m)
-			return CUDA_ERROR_OUT_OF_MEMORY;
-		cap->members = m;
-		cap->mcap = n;
-	}
+	if (gl_grow((void **)&cap->members, cap->nm, &cap->mcap, sizeof(*cap->members), 4))
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	cap->members[cap->nm++] = cs;
 	cs->cap = cap;
 	cs->last = cs->joined = 0;

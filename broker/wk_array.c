@@ -255,18 +255,9 @@ static bool api_fits(unsigned int fn, unsigned int api)
 }
 
 /* One end, for the driver: host memory at host (pitch and rows its own), or mapped. */
-struct xend {
-	CUmemorytype type;
-	size_t x, y, z;
-	const void *host;
-	CUdeviceptr dptr;
-	CUarray array;
-	size_t pitch, height;
-	CUcontext ctx;
-};
 
 static CUresult end_of(struct wk_call *k, unsigned int api, const struct gleam_copy_end *e,
-		       struct xend *x)
+		       struct gl_copy_side *x)
 {
 	CUresult r;
 
@@ -309,8 +300,9 @@ static CUresult end_of(struct wk_call *k, unsigned int api, const struct gleam_c
  * One copy (or piece) to the backend, by the driver function the program
  * called: host memory at host, its rows gapless.
  */
-static CUresult replay(struct wk_call *k, const struct gleam_copy *g, const struct xend *src,
-		       const struct xend *dst, void *host, CUstream s, bool async)
+static CUresult replay(struct wk_call *k, const struct gleam_copy *g,
+		       const struct gl_copy_side *src, const struct gl_copy_side *dst, void *host,
+		       CUstream s, bool async)
 {
 	const struct gl_backend_ops *op = &k->w->be->op;
 	CUDA_MEMCPY3D_PEER p;
@@ -418,7 +410,7 @@ static CUresult copy_in(struct wk_call *k)
 {
 	bool async = stream_word(k->hdr.fn) >= 0;
 	struct gleam_copy g;
-	struct xend src, dst;
+	struct gl_copy_side src, dst;
 	const void *data = NULL;
 	CUstream s;
 	uint64_t n;
@@ -498,7 +490,7 @@ static CUresult copy_out(struct wk_call *k)
 {
 	bool async = k->hdr.fn == GL_FN_cuMemcpyAtoHAsync;
 	struct gleam_copy g, p;
-	struct xend src, dst, psrc, pdst;
+	struct gl_copy_side src, dst, psrc, pdst;
 	unsigned char *buf;
 	uint64_t off = 0, n, total;
 	CUstream s;

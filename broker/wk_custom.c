@@ -222,37 +222,42 @@ static const void *image(struct wk_call *k, size_t alen)
 	return k->body + k->pos;
 }
 
-CUresult wk_cuModuleLoadData(struct wk_call *k)
+/*
+ * A module's or a library's image; id is the new handle's, alen the
+ * length of the record's arguments.
+ */
+static CUresult load_data(struct wk_call *k, size_t alen, __u64 id, bool library)
 {
-	const struct gl_a_cuModuleLoadData *a = wk_args(k, sizeof(*a));
-	const unsigned char *img = image(k, sizeof(*a));
-	CUmodule m = NULL;
+	const unsigned char *img = image(k, alen);
+	void *h = NULL;
 	CUresult r;
 
-	if (!a || !img || wk_handle_taken(k->w, a->module))
+	if (!img || wk_handle_taken(k->w, id))
 		return CUDA_ERROR_INVALID_VALUE;
 	/* The image must lie whole inside the record, by its own headers. */
 	if (!gl_image_size(img, k->blen - k->pos))
 		return CUDA_ERROR_INVALID_IMAGE;
-	r = k->w->be->op.f_cuModuleLoadData(&m, img);
-	wk_handle_new(k->w, GL_H_MODULE, a->module, m, r);
+	if (library)
+		r = k->w->be->op.f_cuLibraryLoadData((CUlibrary *)&h, img, NULL, NULL, 0, NULL,
+						     NULL, 0);
+	else
+		r = k->w->be->op.f_cuModuleLoadData((CUmodule *)&h, img);
+	wk_handle_new(k->w, library ? GL_H_LIBRARY : GL_H_MODULE, id, h, r);
 	return r;
+}
+
+CUresult wk_cuModuleLoadData(struct wk_call *k)
+{
+	const struct gl_a_cuModuleLoadData *a = wk_args(k, sizeof(*a));
+
+	return a ? load_data(k, sizeof(*a), a->module, false) : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult wk_cuLibraryLoadData(struct wk_call *k)
 {
 	const struct gl_a_cuLibraryLoadData *a = wk_args(k, sizeof(*a));
-	const unsigned char *img = image(k, sizeof(*a));
-	CUlibrary l = NULL;
-	CUresult r;
 
-	if (!a || !img || wk_handle_taken(k->w, a->pLib))
-		return CUDA_ERROR_INVALID_VALUE;
-	if (!gl_image_size(img, k->blen - k->pos))
-		return CUDA_ERROR_INVALID_IMAGE;
-	r = k->w->be->op.f_cuLibraryLoadData(&l, img, NULL, NULL, 0, NULL, NULL, 0);
-	wk_handle_new(k->w, GL_H_LIBRARY, a->pLib, l, r);
-	return r;
+	return a ? load_data(k, sizeof(*a), a->pLib, true) : CUDA_ERROR_INVALID_VALUE;
 }
 
 static CUresult reply_info(struct wk_call *k, const struct gleam_funcinfo *fi,
@@ -338,21 +343,33 @@ static CUresult func_or_kernel(struct worker *w, uint64_t id, CUfunction *f)
 }
 
 /* The size-prefixed parameter block at the reader's position. */
-static CUresult params(struct wk_call *k, const void **p, size_t *len)
+/*
+ * The packed parameters at the reader's position, as a launch's extra
+ * (whose size entry points at *len); the driver checks the block's size
+ * against the function's own.
+ */
+static CUresult params(struct wk_call *k, void *extra[5], size_t *len)
 {
 	const uint64_t *n = wk_data(k, 8);
+	const void *p;
 
 	if (!n || *n > GLEAM_PARAMS_MAX)
 		return CUDA_ERROR_INVALID_VALUE;
 	*len = (size_t)*n;
-	*p = *len ? wk_data(k, *len) : "";
-	return *p ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+	p = *len ? wk_data(k, *len) : "";
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	extra[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
+	extra[1] = (void *)p;
+	extra[2] = CU_LAUNCH_PARAM_BUFFER_SIZE;
+	extra[3] = len;
+	extra[4] = CU_LAUNCH_PARAM_END;
+	return CUDA_SUCCESS;
 }
 
 CUresult wk_cuLaunchKernel(struct wk_call *k)
 {
 	const struct gl_a_cuLaunchKernel *a = wk_args(k, sizeof(*a));
-	const void *pb;
 	size_t plen;
 	void *extra[5];
 	CUfunction f;
@@ -365,15 +382,9 @@ CUresult wk_cuLaunchKernel(struct wk_call *k)
 	if (!r)
 		r = wk_stream(k->w, a->hStream, &s);
 	if (!r)
-		r = params(k, &pb, &plen);
+		r = params(k, extra, &plen);
 	if (r)
 		return r;
-	/* The driver checks the block's size against the function's own. */
-	extra[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
-	extra[1] = (void *)pb;
-	extra[2] = CU_LAUNCH_PARAM_BUFFER_SIZE;
-	extra[3] = &plen;
-	extra[4] = CU_LAUNCH_PARAM_END;
 	return k->w->be->op.f_cuLaunchKernel(f, (unsigned int)a->gridDimX, (unsigned int)a->gridDimY,
 					     (unsigned int)a->gridDimZ, (unsigned int)a->blockDimX,
 					     (unsigned int)a->blockDimY, (unsigned int)a->blockDimZ,
@@ -421,7 +432,6 @@ CUresult wk_cuLaunchKernelEx(struct wk_call *k)
 	const struct gl_a_cuLaunchKernelEx *a = wk_args(k, sizeof(*a));
 	CUlaunchAttribute attrs[GLEAM_LAUNCH_ATTRS_MAX];
 	CUlaunchConfig cfg;
-	const void *pb;
 	size_t plen;
 	void *extra[5];
 	CUfunction f;
@@ -433,14 +443,9 @@ CUresult wk_cuLaunchKernelEx(struct wk_call *k)
 	if (!r)
 		r = func_or_kernel(k->w, a->f, &f);
 	if (!r)
-		r = params(k, &pb, &plen);
+		r = params(k, extra, &plen);
 	if (r)
 		return r;
-	extra[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
-	extra[1] = (void *)pb;
-	extra[2] = CU_LAUNCH_PARAM_BUFFER_SIZE;
-	extra[3] = &plen;
-	extra[4] = CU_LAUNCH_PARAM_END;
 	return k->w->be->op.f_cuLaunchKernelEx(&cfg, f, NULL, extra);
 }
 

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cudarules.h"
 #include "gleam_local.h"
 #include "util.h"
 #include "worker.h"
@@ -888,24 +889,6 @@ int wk_reply_piece(struct wk_call *k, uint64_t offset, const void *p, uint64_t l
 	return err;
 }
 
-bool wk_sticky(CUresult r)
-{
-	switch (r) {
-	case CUDA_ERROR_ILLEGAL_ADDRESS:
-	case CUDA_ERROR_LAUNCH_FAILED:
-	case CUDA_ERROR_MISALIGNED_ADDRESS:
-	case CUDA_ERROR_HARDWARE_STACK_ERROR:
-	case CUDA_ERROR_ILLEGAL_INSTRUCTION:
-	case CUDA_ERROR_INVALID_ADDRESS_SPACE:
-	case CUDA_ERROR_INVALID_PC:
-	case CUDA_ERROR_ASSERT:
-	case CUDA_ERROR_ECC_UNCORRECTABLE:
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* ---- replay ---- */
 
 static struct wk_handle *ctx_entry(struct worker *w, uint64_t id)
@@ -957,7 +940,7 @@ static int replay(struct worker *w, const struct gleam_rec *hdr, const unsigned 
 	}
 	w->replayed++;
 	/* A failed context runs no more host functions: the shim stops waiting for them. */
-	if (w->hf && wk_sticky(r))
+	if (w->hf && gl_cuda_sticky(r))
 		wk_host_ctx_failed(w, hdr->ctx);
 	ce = ctx_entry(w, hdr->ctx);
 	if (!(hdr->flags & GLEAM_REC_F_REPLY)) {

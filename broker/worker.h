@@ -283,9 +283,6 @@ void wk_output_send(struct worker *w);
 bool wk_output_flush_point(unsigned int fn);
 void wk_output_end(struct worker *w);
 
-/* Whether r leaves its context unusable (CUDA's sticky errors). */
-bool wk_sticky(CUresult r);
-
 typedef CUresult (*wk_handler_fn)(struct wk_call *k);
 extern const wk_handler_fn wk_handlers[GL_FN_LIMIT];
 

@@ -15,6 +15,7 @@
 #define GLEAM_CUARRAY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <cuda.h>
@@ -46,6 +47,21 @@ unsigned int gl_mipmap_levels(const CUDA_ARRAY3D_DESCRIPTOR *d, unsigned int lev
 /* The descriptor of level l of a mipmapped array of d. */
 void gl_mipmap_level(const CUDA_ARRAY3D_DESCRIPTOR *d, unsigned int l,
 		     CUDA_ARRAY3D_DESCRIPTOR *out);
+
+/*
+ * One end of a copy, as CUDA_MEMCPY3D_PEER describes it: its kind of
+ * memory, the byte, row and slice it starts at, the memory (host, device
+ * or array), its pitch and rows to a slice, and its context.
+ */
+struct gl_copy_side {
+	CUmemorytype type;
+	size_t x, y, z;
+	const void *host;
+	CUdeviceptr dptr;
+	CUarray array;
+	size_t pitch, height;
+	CUcontext ctx;
+};
 
 /* An array's extent for copies. */
 struct gl_array_extent {

@@ -24,6 +24,25 @@
 #include "cubin.h"
 #include "gleam_record.h"
 
+/* Whether r leaves its context unusable: CUDA fails every later call in it. */
+static inline bool gl_cuda_sticky(CUresult r)
+{
+	switch (r) {
+	case CUDA_ERROR_ILLEGAL_ADDRESS:
+	case CUDA_ERROR_LAUNCH_FAILED:
+	case CUDA_ERROR_MISALIGNED_ADDRESS:
+	case CUDA_ERROR_HARDWARE_STACK_ERROR:
+	case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+	case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+	case CUDA_ERROR_INVALID_PC:
+	case CUDA_ERROR_ASSERT:
+	case CUDA_ERROR_ECC_UNCORRECTABLE:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* The attributes the driver reports for a freshly loaded function. */
 void gl_func_attrs(const int32_t *dev, const struct gl_kres *res,
 		   int32_t attr[GLEAM_FUNC_ATTR_MAX]);

@@ -493,3 +493,47 @@ long gl_find_le(const void *array, size_t n, size_t size, uint64_t p)
 	}
 	return best;
 }
+
+int gl_grow(void **arr, size_t n, size_t *cap, size_t size, size_t first)
+{
+	size_t c;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? 2 * *cap : first;
+	p = realloc(*arr, c * size);
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = c;
+	return 0;
+}
+
+int gl_ptrs_add_(void ***v, size_t *n, size_t *cap, void *p)
+{
+	if (gl_grow((void **)v, *n, cap, sizeof(**v), 4))
+		return -1;
+	(*v)[(*n)++] = p;
+	return 0;
+}
+
+bool gl_ptrs_del_(void **v, size_t *n, const void *p)
+{
+	for (size_t i = 0; i < *n; i++) {
+		if (v[i] == p) {
+			memmove(&v[i], &v[i + 1], (*n - i - 1) * sizeof(v[0]));
+			(*n)--;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool gl_ptrs_has_(void *const *v, size_t n, const void *p)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == p)
+			return true;
+	return false;
+}

@@ -122,6 +122,33 @@ void gl_buf_printf(struct gl_buf *b, const char *fmt, ...) __attribute__((format
  */
 long gl_find_le(const void *array, size_t n, size_t size, uint64_t p);
 
+/*
+ * Room for one more element in a growable array of elements of size
+ * bytes, n of them used and *cap allocated at *arr: the allocation
+ * doubles, from first elements.  0; -1 when memory runs out (the array
+ * is left as it was).
+ */
+int gl_grow(void **arr, size_t n, size_t *cap, size_t size, size_t first);
+
+/*
+ * Sets of pointers that keep the order their members came in (a graph's
+ * nodes, a node's dependencies): any struct with a member v (an array of
+ * pointers to one type), and n and cap (size_t).  gl_ptrs_add is 0, or -1
+ * when memory runs out; gl_ptrs_del whether p was there.  The unevaluated
+ * comparison has the compiler check p's type against the members'.
+ */
+#define gl_ptrs_add(s, p) \
+	((void)sizeof(*(s)->v == (p)), \
+	 gl_ptrs_add_((void ***)&(s)->v, &(s)->n, &(s)->cap, (void *)(p)))
+#define gl_ptrs_del(s, p) \
+	((void)sizeof(*(s)->v == (p)), gl_ptrs_del_((void **)(s)->v, &(s)->n, (p)))
+#define gl_ptrs_has(s, p) \
+	((void)sizeof(*(s)->v == (p)), gl_ptrs_has_((void *const *)(s)->v, (s)->n, (p)))
+
+int gl_ptrs_add_(void ***v, size_t *n, size_t *cap, void *p);
+bool gl_ptrs_del_(void **v, size_t *n, const void *p);
+bool gl_ptrs_has_(void *const *v, size_t n, const void *p);
+
 /* "PROG (Gleam) VERSION[, git HASH]" on stdout, for --version. */
 void gl_print_version(const char *prog);
 /* VERSION, as the build found it. */

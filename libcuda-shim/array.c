@@ -228,34 +228,36 @@ void shim_mipmap_put(struct shim_mipmap *m)
 	}
 }
 
-CUresult shim_cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR *d, CUarray h)
+/* The array h for a call that writes its descriptor to d. */
+static CUresult described(CUarray h, const void *d, struct shim_array **a)
 {
-	struct shim_array *a;
 	CUresult r;
 
 	if (!shim.initialised)
 		return CUDA_ERROR_NOT_INITIALIZED;
-	r = shim_array_get(h, &a);
+	r = shim_array_get(h, a);
 	if (r)
 		return r;
-	if (!d)
-		return CUDA_ERROR_INVALID_VALUE;
-	*d = a->d;
-	return CUDA_SUCCESS;
+	return d ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult shim_cuArray3DGetDescriptor(CUDA_ARRAY3D_DESCRIPTOR *d, CUarray h)
+{
+	struct shim_array *a;
+	CUresult r = described(h, d, &a);
+
+	if (!r)
+		*d = a->d;
+	return r;
 }
 
 CUresult shim_cuArrayGetDescriptor(CUDA_ARRAY_DESCRIPTOR *d, CUarray h)
 {
 	struct shim_array *a;
-	CUresult r;
+	CUresult r = described(h, d, &a);
 
-	if (!shim.initialised)
-		return CUDA_ERROR_NOT_INITIALIZED;
-	r = shim_array_get(h, &a);
 	if (r)
 		return r;
-	if (!d)
-		return CUDA_ERROR_INVALID_VALUE;
 	d->Width = a->d.Width;
 	d->Height = a->d.Height;
 	d->Format = a->d.Format;
@@ -345,26 +347,17 @@ CUresult shim_cuMipmappedArrayGetLevel(CUarray *out, CUmipmappedArray h, unsigne
 /* ---- copies ---- */
 
 /* One end of a copy as the program described it. */
-struct end {
-	CUmemorytype type;
-	size_t x, y, z;
-	const void *host;
-	CUdeviceptr dptr;
-	CUarray array;
-	size_t pitch, height;
-	CUcontext ctx;
-};
 
 struct copy {
 	unsigned int api;	/* GLEAM_COPY_* */
 	size_t width, height, depth;
-	struct end src, dst;
+	struct gl_copy_side src, dst;
 };
 
-static void end_of(struct end *e, size_t x, size_t y, size_t z, CUmemorytype type,
+static void end_of(struct gl_copy_side *e, size_t x, size_t y, size_t z, CUmemorytype type,
 		   const void *host, CUdeviceptr dptr, CUarray array, size_t pitch, size_t height)
 {
-	*e = (struct end){ type, x, y, z, host, dptr, array, pitch, height, NULL };
+	*e = (struct gl_copy_side){ type, x, y, z, host, dptr, array, pitch, height, NULL };
 }
 
 /*
@@ -375,7 +368,7 @@ static void end_of(struct end *e, size_t x, size_t y, size_t z, CUmemorytype typ
  * allocations the shim knows.  *host_at: where the copy's first row
  * starts in host memory.
  */
-static CUresult end_put(struct end *e, const struct copy *c, struct gleam_copy_end *w,
+static CUresult end_put(struct gl_copy_side *e, const struct copy *c, struct gleam_copy_end *w,
 			char **host_at)
 {
 	const int32_t *attr = dev_attrs();
@@ -504,7 +497,7 @@ static void host_rows(const struct copy *c, const char *src, char *dst)
  * From host memory, in pieces: each a copy of its own carrying its rows
  * without gaps, gathered into buf where the program's rows have gaps.
  */
-static CUresult upload(struct shim_call *c, struct gleam_copy *g, const struct end *h,
+static CUresult upload(struct shim_call *c, struct gleam_copy *g, const struct gl_copy_side *h,
 		       const char *at, unsigned int fn, __u64 sid)
 {
 	uint64_t max = shim_piece_max() - sizeof(*g) - 256, off = 0, n;
@@ -554,8 +547,8 @@ static CUresult upload(struct shim_call *c, struct gleam_copy *g, const struct e
  * stream, which waits: the data pieces land in the program's rows as
  * they come.  Like cuMemcpyDtoH, its answer covers its stream.
  */
-static CUresult download(struct shim_call *c, const struct gleam_copy *g, const struct end *h,
-			 char *at, bool async, __u64 sid, int per_thread)
+static CUresult download(struct shim_call *c, const struct gleam_copy *g,
+			 const struct gl_copy_side *h, char *at, bool async, __u64 sid, int per_thread)
 {
 	unsigned int fn = async ? GL_FN_cuMemcpyAtoHAsync : GL_FN_cuMemcpyAtoH;
 	struct shim_rows rows = { at, g->width, g->height, h->pitch,
@@ -722,22 +715,6 @@ CUresult shim_copy3d_check(const CUDA_MEMCPY3D *p, struct gleam_copy *g, char **
 	return r ? r : end_put(&cp.dst, &cp, &g->dst, dst_host);
 }
 
-CUresult shim_cuMemcpy3D(const CUDA_MEMCPY3D *p, int per_thread)
-{
-	struct copy cp;
-	CUresult r = from_3d(p, &cp);
-
-	return r ? r : copy_run(&cp, false, NULL, per_thread);
-}
-
-CUresult shim_cuMemcpy3DAsync(const CUDA_MEMCPY3D *p, CUstream s, int per_thread)
-{
-	struct copy cp;
-	CUresult r = from_3d(p, &cp);
-
-	return r ? r : copy_run(&cp, true, s, per_thread);
-}
-
 static CUresult from_peer(const CUDA_MEMCPY3D_PEER *p, struct copy *cp)
 {
 	if (!p)
@@ -754,20 +731,33 @@ static CUresult from_peer(const CUDA_MEMCPY3D_PEER *p, struct copy *cp)
 	return CUDA_SUCCESS;
 }
 
-CUresult shim_cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *p, int per_thread)
+/* cuMemcpy3D and cuMemcpy3DPeer (p a CUDA_MEMCPY3D_PEER), and their Async forms. */
+static CUresult copy_3d(const void *p, bool peer, bool async, CUstream s, int per_thread)
 {
 	struct copy cp;
-	CUresult r = from_peer(p, &cp);
+	CUresult r = peer ? from_peer(p, &cp) : from_3d(p, &cp);
 
-	return r ? r : copy_run(&cp, false, NULL, per_thread);
+	return r ? r : copy_run(&cp, async, s, per_thread);
+}
+
+CUresult shim_cuMemcpy3D(const CUDA_MEMCPY3D *p, int per_thread)
+{
+	return copy_3d(p, false, false, NULL, per_thread);
+}
+
+CUresult shim_cuMemcpy3DAsync(const CUDA_MEMCPY3D *p, CUstream s, int per_thread)
+{
+	return copy_3d(p, false, true, s, per_thread);
+}
+
+CUresult shim_cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *p, int per_thread)
+{
+	return copy_3d(p, true, false, NULL, per_thread);
 }
 
 CUresult shim_cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *p, CUstream s, int per_thread)
 {
-	struct copy cp;
-	CUresult r = from_peer(p, &cp);
-
-	return r ? r : copy_run(&cp, true, s, per_thread);
+	return copy_3d(p, true, true, s, per_thread);
 }
 
 /*
@@ -779,7 +769,7 @@ static CUresult linear(CUarray arr, size_t off, void *host, size_t n, bool to_ho
 		       CUstream s, int per_thread)
 {
 	struct copy cp = { .api = GLEAM_COPY_LINEAR, .width = n, .height = 1, .depth = 1 };
-	struct end *a = to_host ? &cp.src : &cp.dst, *h = to_host ? &cp.dst : &cp.src;
+	struct gl_copy_side *a = to_host ? &cp.src : &cp.dst, *h = to_host ? &cp.dst : &cp.src;
 
 	if (!shim.initialised)
 		return CUDA_ERROR_NOT_INITIALIZED;

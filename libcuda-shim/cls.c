@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "export.h"
+#include "util.h"
 
 struct cls_entry {
 	uint64_t ctx;
@@ -66,16 +67,9 @@ int shim_cls_put(uint64_t ctx, void *key, void *value, shim_cls_dtor dtor)
 		pthread_mutex_unlock(&cls.lock);
 		return -EEXIST;
 	}
-	if (cls.n == cls.cap) {
-		size_t cap = cls.cap ? 2 * cls.cap : 16;
-		struct cls_entry *e = realloc(cls.e, cap * sizeof(*e));
-
-		if (!e) {
-			pthread_mutex_unlock(&cls.lock);
-			return -ENOMEM;
-		}
-		cls.e = e;
-		cls.cap = cap;
+	if (gl_grow((void **)&cls.e, cls.n, &cls.cap, sizeof(*cls.e), 16)) {
+		pthread_mutex_unlock(&cls.lock);
+		return -ENOMEM;
 	}
 	cls.e[cls.n++] = (struct cls_entry){ ctx, key, value, dtor, ++cls.seq };
 	changed();

@@ -120,42 +120,6 @@ size_t shim_gnode_size(void)
 
 /* ---- sets of nodes ---- */
 
-static int nodes_add(struct nodes *s, struct shim_gnode *n)
-{
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 4;
-		struct shim_gnode **v = realloc(s->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		s->v = v;
-		s->cap = cap;
-	}
-	s->v[s->n++] = n;
-	return 0;
-}
-
-/* Keeps the order: the driver answers in the order nodes and edges came. */
-static bool nodes_del(struct nodes *s, const struct shim_gnode *n)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		if (s->v[i] == n) {
-			memmove(&s->v[i], &s->v[i + 1], (s->n - i - 1) * sizeof(s->v[0]));
-			s->n--;
-			return true;
-		}
-	}
-	return false;
-}
-
-static bool nodes_has(const struct nodes *s, const struct shim_gnode *n)
-{
-	for (size_t i = 0; i < s->n; i++)
-		if (s->v[i] == n)
-			return true;
-	return false;
-}
-
 /* The answer of the driver's list questions: count, or up to *num entries and NULLs. */
 static void nodes_out(const struct nodes *s, CUgraphNode *out, CUgraphEdgeData *edges,
 		      size_t *num)
@@ -796,14 +760,14 @@ static int node_link(struct shim_graph *g, struct shim_gnode *n, const CUgraphNo
 {
 	struct shim_gnodes *gs = graph_gn(g);
 
-	if (!gs || nodes_add(&gs->all, n))
+	if (!gs || gl_ptrs_add(&gs->all, n))
 		return -1;
 	for (size_t i = 0; i < ndeps; i++) {
 		struct shim_gnode *d;
 
 		if (node_get(deps[i], &d) || d->g != g)
 			continue;
-		if (nodes_add(&n->deps, d) || nodes_add(&d->outs, n))
+		if (gl_ptrs_add(&n->deps, d) || gl_ptrs_add(&d->outs, n))
 			return -1;
 	}
 	if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
@@ -1538,7 +1502,7 @@ CUresult shim_cuGraphGetRootNodes(CUgraph h, CUgraphNode *roots, size_t *num)
 	pthread_mutex_lock(&gn.lock);
 	all = graph_nodes(g);
 	for (size_t i = 0; all && i < all->n && !res; i++)
-		if (!all->v[i]->deps.n && nodes_add(&r, all->v[i]))
+		if (!all->v[i]->deps.n && gl_ptrs_add(&r, all->v[i]))
 			res = CUDA_ERROR_OUT_OF_MEMORY;
 	if (all && !res)
 		nodes_out(&r, roots, NULL, num);
@@ -1695,7 +1659,7 @@ static CUresult edges_change(unsigned int fn, CUgraph hg, const CUgraphNode *fro
 		struct shim_gnode *f, *t;
 
 		if (node_get(from[i], &f) || node_get(to[i], &t) || f->g != g || t->g != g ||
-		    f == t || nodes_has(&t->deps, f) != !add) {
+		    f == t || gl_ptrs_has(&t->deps, f) != !add) {
 			r = CUDA_ERROR_INVALID_VALUE;
 			break;
 		}
@@ -1729,12 +1693,12 @@ static CUresult edges_change(unsigned int fn, CUgraph hg, const CUgraphNode *fro
 
 		if (node_get(from[i], &f) || node_get(to[i], &t))
 			continue;
-		if (add && !nodes_has(&t->deps, f)) {
-			if (nodes_add(&t->deps, f) || nodes_add(&f->outs, t))
+		if (add && !gl_ptrs_has(&t->deps, f)) {
+			if (gl_ptrs_add(&t->deps, f) || gl_ptrs_add(&f->outs, t))
 				r = CUDA_ERROR_OUT_OF_MEMORY;
 		} else if (!add) {
-			nodes_del(&t->deps, f);
-			nodes_del(&f->outs, t);
+			gl_ptrs_del(&t->deps, f);
+			gl_ptrs_del(&f->outs, t);
 		}
 	}
 	pthread_mutex_unlock(&gn.lock);
@@ -1773,12 +1737,12 @@ static void node_unlink(struct shim_gnode *n)
 	struct shim_gnodes *gs = n->g->gn;
 
 	for (size_t i = 0; i < n->deps.n; i++)
-		nodes_del(&n->deps.v[i]->outs, n);
+		gl_ptrs_del(&n->deps.v[i]->outs, n);
 	for (size_t i = 0; i < n->outs.n; i++)
-		nodes_del(&n->outs.v[i]->deps, n);
+		gl_ptrs_del(&n->outs.v[i]->deps, n);
 	n->deps.n = n->outs.n = 0;
 	if (gs) {
-		nodes_del(&gs->all, n);
+		gl_ptrs_del(&gs->all, n);
 		if (n->type == CU_GRAPH_NODE_TYPE_CONDITIONAL)
 			gs->conds--;
 	}
@@ -1981,7 +1945,7 @@ CUresult shim_cuGraphClone(CUgraph *out, CUgraph h)
 		const struct shim_gnode *o = g->gn->all.v[i];
 
 		nn[i] = (struct shim_gnode *)shim_obj_new(GL_H_GRAPHNODE);
-		if (!nn[i] || keep_copy(nn[i], o) || nodes_add(&cl->gn->all, nn[i])) {
+		if (!nn[i] || keep_copy(nn[i], o) || gl_ptrs_add(&cl->gn->all, nn[i])) {
 			r = CUDA_ERROR_OUT_OF_MEMORY;
 			break;
 		}
@@ -1999,8 +1963,8 @@ CUresult shim_cuGraphClone(CUgraph *out, CUgraph h)
 
 			for (k = 0; k < n && g->gn->all.v[k] != o->deps.v[j]; k++)
 				;
-			if (k == n || nodes_add(&nn[i]->deps, nn[k]) ||
-			    nodes_add(&nn[k]->outs, nn[i]))
+			if (k == n || gl_ptrs_add(&nn[i]->deps, nn[k]) ||
+			    gl_ptrs_add(&nn[k]->outs, nn[i]))
 				r = k == n ? CUDA_ERROR_INVALID_VALUE : CUDA_ERROR_OUT_OF_MEMORY;
 		}
 	}
@@ -2034,7 +1998,7 @@ CUresult shim_cuGraphClone(CUgraph *out, CUgraph h)
 fail:
 	/* The clone's list holds the nodes made so far; putting it puts them. */
 	for (size_t i = 0; nn && i < n; i++)
-		if (nn[i] && !(cl->gn && nodes_has(&cl->gn->all, nn[i])))
+		if (nn[i] && !(cl->gn && gl_ptrs_has(&cl->gn->all, nn[i])))
 			shim_obj_put(&nn[i]->o);
 	shim_obj_put(&cl->o);
 	free(pairs);
@@ -2105,16 +2069,7 @@ CUresult shim_cuGraphConditionalHandleCreate(CUgraphConditionalHandle *out, CUgr
 	if (r)
 		return r;
 	pthread_mutex_lock(&gn.lock);
-	if (gn.nh == gn.caph) {
-		size_t cap = gn.caph ? 2 * gn.caph : 8;
-		struct condh *v = realloc(gn.h, cap * sizeof(*v));
-
-		if (v) {
-			gn.h = v;
-			gn.caph = cap;
-		}
-	}
-	if (gn.nh < gn.caph)
+	if (!gl_grow((void **)&gn.h, gn.nh, &gn.caph, sizeof(*gn.h), 8))
 		gn.h[gn.nh++] = (struct condh){ (CUgraphConditionalHandle)o.pHandle_out,
 						g->o.id, a.ctx };
 	else

@@ -101,15 +101,8 @@ static struct member *member_of(uint64_t ctx, uint64_t sid)
 
 static int add_member(uint64_t sid, uint64_t ctx, bool block, bool origin, struct capture *cap)
 {
-	if (caps.nm == caps.mcap) {
-		size_t n = caps.mcap ? 2 * caps.mcap : 8;
-		struct member *m = realloc(caps.m, n * sizeof(*m));
-
-		if (!m)
-			return -1;
-		caps.m = m;
-		caps.mcap = n;
-	}
+	if (gl_grow((void **)&caps.m, caps.nm, &caps.mcap, sizeof(*caps.m), 8))
+		return -1;
 	caps.m[caps.nm++] = (struct member){ .sid = sid, .ctx = ctx, .thread = pthread_self(),
 					     .blocking = block, .origin = origin, .cap = cap };
 	return 0;
@@ -178,16 +171,9 @@ static void ev_mark(uint64_t eid, uint64_t cap_id)
 		e->cap_id = cap_id;
 		return;
 	}
-	if (caps.nev == caps.evcap) {
-		size_t n = caps.evcap ? 2 * caps.evcap : 8;
-		struct cap_event *v = realloc(caps.ev, n * sizeof(*v));
-
-		/* Unmarked, a query of the event goes to the driver, which refuses it. */
-		if (!v)
-			return;
-		caps.ev = v;
-		caps.evcap = n;
-	}
+	/* Unmarked, a query of the event goes to the driver, which refuses it. */
+	if (gl_grow((void **)&caps.ev, caps.nev, &caps.evcap, sizeof(*caps.ev), 8))
+		return;
 	caps.ev[caps.nev++] = (struct cap_event){ eid, cap_id };
 	atomic_fetch_add(&shim_capture_watch, 1);
 }
@@ -551,22 +537,12 @@ static struct graph_stage *stage_of(struct capture *cap)
 
 static int stage_add(struct graph_stage *st, const struct host_node *h)
 {
-	int ret = 0;
+	int ret;
 
 	pthread_mutex_lock(&st->lock);
-	if (st->nv == st->cap) {
-		size_t n = st->cap ? 2 * st->cap : 4;
-		struct host_node *v = realloc(st->v, n * sizeof(*v));
-
-		if (v) {
-			st->v = v;
-			st->cap = n;
-		}
-	}
-	if (st->nv < st->cap)
+	ret = gl_grow((void **)&st->v, st->nv, &st->cap, sizeof(*st->v), 4);
+	if (!ret)
 		st->v[st->nv++] = *h;
-	else
-		ret = -1;
 	pthread_mutex_unlock(&st->lock);
 	return ret;
 }

@@ -16,10 +16,8 @@
  * answer and are written into the program's buffers and option values,
  * which the driver requires to live as long as the link state.
  */
-#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "gleam_graph.h"
@@ -257,33 +255,18 @@ CUresult shim_cuLinkAddData(CUlinkState h, CUjitInputType type, void *data, size
 CUresult shim_cuLinkAddFile(CUlinkState h, CUjitInputType type, const char *path,
 			    unsigned int n, CUjit_option *opt, void **val)
 {
-	struct stat st;
 	char *buf;
+	size_t len;
 	CUresult r;
-	int fd, err;
 
 	if (!shim.initialised)
 		return CUDA_ERROR_NOT_INITIALIZED;
 	if (!path)
 		return CUDA_ERROR_INVALID_VALUE;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return CUDA_ERROR_FILE_NOT_FOUND;
-	if (fstat(fd, &st) < 0 || st.st_size <= 0 || st.st_size >= GLEAM_IMAGE_MAX) {
-		close(fd);
-		return CUDA_ERROR_INVALID_IMAGE;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		close(fd);
-		return CUDA_ERROR_OUT_OF_MEMORY;
-	}
-	err = gl_read_full(fd, buf, (size_t)st.st_size);
-	close(fd);
-	buf[st.st_size] = 0;
-	r = err ? CUDA_ERROR_FILE_NOT_FOUND :
-	    shim_cuLinkAddData(h, type, buf, (size_t)st.st_size + (type == CU_JIT_INPUT_PTX),
-			       path, n, opt, val);
+	r = shim_read_image(path, &buf, &len);
+	if (r)
+		return r;
+	r = shim_cuLinkAddData(h, type, buf, len + (type == CU_JIT_INPUT_PTX), path, n, opt, val);
 	free(buf);
 	return r;
 }

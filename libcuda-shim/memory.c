@@ -99,16 +99,9 @@ static int alloc_insert(uint64_t base, uint64_t size, uint64_t ctx, CUmemoryPool
 	long i;
 
 	pthread_mutex_lock(&dev_allocs.lock);
-	if (dev_allocs.n == dev_allocs.cap) {
-		size_t cap = dev_allocs.cap ? 2 * dev_allocs.cap : 64;
-		struct alloc *a = realloc(dev_allocs.a, cap * sizeof(*a));
-
-		if (!a) {
-			pthread_mutex_unlock(&dev_allocs.lock);
-			return -1;
-		}
-		dev_allocs.a = a;
-		dev_allocs.cap = cap;
+	if (gl_grow((void **)&dev_allocs.a, dev_allocs.n, &dev_allocs.cap, sizeof(*dev_allocs.a), 64)) {
+		pthread_mutex_unlock(&dev_allocs.lock);
+		return -1;
 	}
 	i = find_le(base) + 1;
 	memmove(&dev_allocs.a[i + 1], &dev_allocs.a[i],
@@ -476,50 +469,48 @@ CUresult shim_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream, int per_thread)
 	return r ? r : free_range(&c, dptr);
 }
 
-uint64_t shim_mem_buffer_id(CUdeviceptr p)
+/* A copy of the allocation that holds p, in *out; false when none does. */
+static bool alloc_holding(uint64_t p, struct alloc *out)
 {
-	uint64_t id = 0;
+	bool found;
 	long i;
 
 	pthread_mutex_lock(&dev_allocs.lock);
 	i = find_le(p);
-	if (i >= 0 && p - dev_allocs.a[i].base < dev_allocs.a[i].size)
-		id = dev_allocs.a[i].buffer_id;
+	found = i >= 0 && p - dev_allocs.a[i].base < dev_allocs.a[i].size;
+	if (found)
+		*out = dev_allocs.a[i];
 	pthread_mutex_unlock(&dev_allocs.lock);
-	return id;
+	return found;
+}
+
+uint64_t shim_mem_buffer_id(CUdeviceptr p)
+{
+	struct alloc a;
+
+	return alloc_holding(p, &a) ? a.buffer_id : 0;
 }
 
 CUmemoryPool shim_mem_pool(CUdeviceptr p)
 {
-	CUmemoryPool pool = NULL;
-	long i;
+	struct alloc a;
 
-	pthread_mutex_lock(&dev_allocs.lock);
-	i = find_le(p);
-	if (i >= 0 && p - dev_allocs.a[i].base < dev_allocs.a[i].size)
-		pool = dev_allocs.a[i].pool;
-	pthread_mutex_unlock(&dev_allocs.lock);
-	return pool;
+	return alloc_holding(p, &a) ? a.pool : NULL;
 }
 
 CUresult shim_cuMemGetAddressRange(CUdeviceptr *pbase, size_t *psize, CUdeviceptr dptr)
 {
-	CUresult r = CUDA_ERROR_NOT_FOUND;
-	long i;
+	struct alloc a;
 
 	if (!shim.initialised)
 		return CUDA_ERROR_NOT_INITIALIZED;
-	pthread_mutex_lock(&dev_allocs.lock);
-	i = find_le(dptr);
-	if (i >= 0 && dptr - dev_allocs.a[i].base < dev_allocs.a[i].size) {
-		if (pbase)
-			*pbase = (CUdeviceptr)dev_allocs.a[i].base;
-		if (psize)
-			*psize = (size_t)dev_allocs.a[i].size;
-		r = CUDA_SUCCESS;
-	}
-	pthread_mutex_unlock(&dev_allocs.lock);
-	return r;
+	if (!alloc_holding(dptr, &a))
+		return CUDA_ERROR_NOT_FOUND;
+	if (pbase)
+		*pbase = (CUdeviceptr)a.base;
+	if (psize)
+		*psize = (size_t)a.size;
+	return CUDA_SUCCESS;
 }
 
 /* ---- slabs: cuMemAlloc without a round trip ---- */
@@ -955,21 +946,35 @@ CUresult shim_cuMemFreeHost(void *p)
 CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p);
 
 
-/* The flags of the page-locked allocation holding p; false when none does. */
-static bool host_alloc_flags(const void *p, unsigned int *flags)
+/*
+ * The page-locked allocation that holds p: its start, size and flags
+ * (each pointer may be NULL); false when none does.
+ */
+static bool host_alloc_find(const void *p, void **base, size_t *size, unsigned int *flags)
 {
 	bool found = false;
 
 	pthread_mutex_lock(&host_allocs.lock);
 	for (struct host_alloc *h = host_allocs.list; h; h = h->next) {
 		if ((const char *)p >= (char *)h->p && (const char *)p < (char *)h->p + h->size) {
-			*flags = h->flags;
+			if (base)
+				*base = h->p;
+			if (size)
+				*size = h->size;
+			if (flags)
+				*flags = h->flags;
 			found = true;
 			break;
 		}
 	}
 	pthread_mutex_unlock(&host_allocs.lock);
 	return found;
+}
+
+/* The flags of the page-locked allocation holding p; false when none does. */
+static bool host_alloc_flags(const void *p, unsigned int *flags)
+{
+	return host_alloc_find(p, NULL, NULL, flags);
 }
 
 bool shim_host_pinned(const void *p)
@@ -987,19 +992,7 @@ CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p)
 /* The allocation that holds p: its start and size; false when none does. */
 static bool host_alloc_of(const void *p, void **base, size_t *size)
 {
-	bool found = false;
-
-	pthread_mutex_lock(&host_allocs.lock);
-	for (struct host_alloc *h = host_allocs.list; h; h = h->next) {
-		if ((const char *)p >= (char *)h->p && (const char *)p < (char *)h->p + h->size) {
-			*base = h->p;
-			*size = h->size;
-			found = true;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&host_allocs.lock);
-	return found;
+	return host_alloc_find(p, base, size, NULL);
 }
 
 /*

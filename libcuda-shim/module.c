@@ -183,33 +183,48 @@ CUresult shim_cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin)
 	return shim_cuModuleLoadData(module, fatCubin);
 }
 
-CUresult shim_cuModuleLoad(CUmodule *module, const char *fname)
+CUresult shim_read_image(const char *path, char **buf, size_t *len)
 {
 	struct stat st;
-	char *buf;
-	CUresult r;
 	int fd, err;
 
-	if (!module || !fname)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (!shim.initialised)
-		return CUDA_ERROR_NOT_INITIALIZED;
-	fd = open(fname, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return CUDA_ERROR_FILE_NOT_FOUND;
 	if (fstat(fd, &st) < 0 || st.st_size <= 0 || st.st_size >= GLEAM_IMAGE_MAX) {
 		close(fd);
 		return CUDA_ERROR_INVALID_IMAGE;
 	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
+	*buf = malloc((size_t)st.st_size + 1);
+	if (!*buf) {
 		close(fd);
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
-	err = gl_read_full(fd, buf, (size_t)st.st_size);
+	err = gl_read_full(fd, *buf, (size_t)st.st_size);
 	close(fd);
-	buf[st.st_size] = 0;
-	r = err ? CUDA_ERROR_FILE_NOT_FOUND : shim_cuModuleLoadData(module, buf);
+	(*buf)[st.st_size] = 0;
+	*len = (size_t)st.st_size;
+	if (err) {
+		free(*buf);
+		return CUDA_ERROR_FILE_NOT_FOUND;
+	}
+	return CUDA_SUCCESS;
+}
+
+CUresult shim_cuModuleLoad(CUmodule *module, const char *fname)
+{
+	char *buf;
+	size_t len;
+	CUresult r;
+
+	if (!module || !fname)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	r = shim_read_image(fname, &buf, &len);
+	if (r)
+		return r;
+	r = shim_cuModuleLoadData(module, buf);
 	free(buf);
 	return r;
 }
@@ -336,6 +351,8 @@ static CUresult get_func(unsigned int fn, unsigned int kind, unsigned int parent
 	struct iovec iov;
 	CUresult r;
 
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
 	r = shim_begin_io(&c, fn, &a, sizeof(a), NULL, 0);
 	if (r)
 		return r;
@@ -395,8 +412,6 @@ static CUresult get_func(unsigned int fn, unsigned int kind, unsigned int parent
 
 CUresult shim_cuModuleGetFunction(CUfunction *hfunc, CUmodule hmod, const char *name)
 {
-	if (!hfunc)
-		return CUDA_ERROR_INVALID_VALUE;
 	return get_func(GL_FN_cuModuleGetFunction, GL_H_FUNC, GL_H_MODULE, hmod, name,
 			(struct shim_func **)hfunc);
 }
@@ -436,8 +451,6 @@ CUresult shim_module_functions(CUmodule hmod, void (*fn)(void *, CUfunction, uin
 
 CUresult shim_cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name)
 {
-	if (!pKernel)
-		return CUDA_ERROR_INVALID_VALUE;
 	return get_func(GL_FN_cuLibraryGetKernel, GL_H_KERNEL, GL_H_LIBRARY, library, name,
 			(struct shim_func **)pKernel);
 }

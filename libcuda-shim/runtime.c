@@ -1097,16 +1097,9 @@ CUresult shim_cuCtxEnablePeerAccess(CUcontext peer_ctx, unsigned int flags)
 		pthread_mutex_unlock(&peers.lock);
 		return CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
 	}
-	if (peers.n == peers.cap) {
-		size_t cap = peers.cap ? 2 * peers.cap : 16;
-		struct peer_pair *p = realloc(peers.p, cap * sizeof(*p));
-
-		if (!p) {
-			pthread_mutex_unlock(&peers.lock);
-			return CUDA_ERROR_OUT_OF_MEMORY;
-		}
-		peers.p = p;
-		peers.cap = cap;
+	if (gl_grow((void **)&peers.p, peers.n, &peers.cap, sizeof(*peers.p), 16)) {
+		pthread_mutex_unlock(&peers.lock);
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	peers.p[peers.n++] = (struct peer_pair){ cur->o.id, peer->o.id };
 	pthread_mutex_unlock(&peers.lock);

@@ -582,6 +582,11 @@ CUresult shim_cuStreamIsCapturing(CUstream s, CUstreamCaptureStatus *status, int
 /* module.c: kernelParams or extra packed as a launch packs them, into buf; its length. */
 CUresult shim_pack_params(struct shim_func *f, void **kp, void **extra, unsigned char *buf,
 			  uint64_t *len);
+/*
+ * module.c: a file's bytes, an image as cuModuleLoad and cuLinkAddFile read
+ * it, NUL-terminated, in *buf (freed by the caller) and its length.
+ */
+CUresult shim_read_image(const char *path, char **buf, size_t *len);
 /* module.c: launch dimensions the driver would refuse. */
 CUresult shim_check_dims(struct shim_func *f, const unsigned int g[3], const unsigned int b[3],
 			 unsigned int shmem);

@@ -112,16 +112,9 @@ static void view_put(const CUDA_RESOURCE_VIEW_DESC *v, struct gleam_view_desc *w
 static CUresult keep(const struct texobj *t)
 {
 	pthread_mutex_lock(&objs.lock);
-	if (objs.n == objs.cap) {
-		size_t cap = objs.cap ? 2 * objs.cap : 16;
-		struct texobj *o = realloc(objs.o, cap * sizeof(*o));
-
-		if (!o) {
-			pthread_mutex_unlock(&objs.lock);
-			return CUDA_ERROR_OUT_OF_MEMORY;
-		}
-		objs.o = o;
-		objs.cap = cap;
+	if (gl_grow((void **)&objs.o, objs.n, &objs.cap, sizeof(*objs.o), 16)) {
+		pthread_mutex_unlock(&objs.lock);
+		return CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	objs.o[objs.n++] = *t;
 	pthread_mutex_unlock(&objs.lock);
@@ -253,54 +246,46 @@ CUresult shim_cuSurfObjectDestroy(CUsurfObject s)
 	return destroy(GL_FN_cuSurfObjectDestroy, s, true);
 }
 
-static CUresult lookup(uint64_t value, bool surf, void *out, struct texobj *t)
+/*
+ * The part of a texture or surface object's description at off in struct
+ * texobj, size bytes, into out.  An object made without a view has none
+ * to describe.
+ */
+static CUresult describe(uint64_t value, bool surf, void *out, size_t off, size_t size)
 {
+	struct texobj t;
+
 	if (!shim.initialised)
 		return CUDA_ERROR_NOT_INITIALIZED;
-	if (!out || !find(value, surf, t, false))
+	if (!out || !find(value, surf, &t, false))
 		return CUDA_ERROR_INVALID_VALUE;
+	if (off == offsetof(struct texobj, view) && !t.has_view)
+		return CUDA_ERROR_INVALID_VALUE;
+	memcpy(out, (const char *)&t + off, size);
 	return CUDA_SUCCESS;
 }
 
+/* The comparison, never evaluated, has the compiler check out's type against the part's. */
+#define DESCRIBE(value, surf, out, part) \
+	describe(value, surf, out, offsetof(struct texobj, part), \
+		 sizeof(*(out)) + 0 * sizeof((out) == &((struct texobj *)0)->part))
+
 CUresult shim_cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *d, CUtexObject v)
 {
-	struct texobj t;
-	CUresult r = lookup(v, false, d, &t);
-
-	if (!r)
-		*d = t.res;
-	return r;
+	return DESCRIBE(v, false, d, res);
 }
 
 CUresult shim_cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC *d, CUtexObject v)
 {
-	struct texobj t;
-	CUresult r = lookup(v, false, d, &t);
-
-	if (!r)
-		*d = t.tex;
-	return r;
+	return DESCRIBE(v, false, d, tex);
 }
 
-/* An object made without a view has none to describe. */
 CUresult shim_cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *d, CUtexObject v)
 {
-	struct texobj t;
-	CUresult r = lookup(v, false, d, &t);
-
-	if (!r && !t.has_view)
-		r = CUDA_ERROR_INVALID_VALUE;
-	if (!r)
-		*d = t.view;
-	return r;
+	return DESCRIBE(v, false, d, view);
 }
 
 CUresult shim_cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC *d, CUsurfObject v)
 {
-	struct texobj t;
-	CUresult r = lookup(v, true, d, &t);
-
-	if (!r)
-		*d = t.res;
-	return r;
+	return DESCRIBE(v, true, d, res);
 }

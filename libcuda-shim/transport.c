@@ -19,6 +19,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "cudarules.h"
 #include "gleam_local.h"
 #include "shim.h"
 #include "transport.h"
@@ -578,6 +579,22 @@ static uint64_t wait_spin_ns(bool *yield)
 }
 
 /*
+ * Watches the completion ring, rx_lock dropped meanwhile, until something
+ * comes, the session is lost or the clock reaches end.
+ */
+static void watch_cq(uint64_t end, bool yield)
+{
+	pthread_mutex_unlock(&conn.rx_lock);
+	while (gl_ring_empty(&conn.ring.cq) && !conn.dead && gl_now_ns() < end) {
+		if (yield)
+			sched_yield();
+		else
+			__builtin_ia32_pause();
+	}
+	pthread_mutex_lock(&conn.rx_lock);
+}
+
+/*
  * Wait until cond(arg) holds or the session is lost; takes rx_lock.
  * space: the caller waits for SQ space rather than for a reply.
  */
@@ -603,14 +620,7 @@ static CUresult wait_until(bool (*cond)(void *), void *arg, bool space)
 			uint64_t end = gl_now_ns() + spin;
 
 			watched = true;
-			pthread_mutex_unlock(&conn.rx_lock);
-			while (gl_ring_empty(&conn.ring.cq) && !conn.dead && gl_now_ns() < end) {
-				if (yield)
-					sched_yield();
-				else
-					__builtin_ia32_pause();
-			}
-			pthread_mutex_lock(&conn.rx_lock);
+			watch_cq(end, yield);
 			if (drain_cq() > 0)
 				pthread_cond_broadcast(&conn.rx_cv);
 			continue;
@@ -640,14 +650,7 @@ static CUresult wait_until(bool (*cond)(void *), void *arg, bool space)
 		if (spin && !space) {
 			uint64_t end = gl_now_ns() + spin;
 
-			pthread_mutex_unlock(&conn.rx_lock);
-			while (gl_ring_empty(&conn.ring.cq) && !conn.dead && gl_now_ns() < end) {
-				if (yield)
-					sched_yield();
-				else
-					__builtin_ia32_pause();
-			}
-			pthread_mutex_lock(&conn.rx_lock);
+			watch_cq(end, yield);
 			if (!gl_ring_empty(&conn.ring.cq)) {
 				conn.leader = false;
 				continue;
@@ -809,25 +812,35 @@ CUresult shim_submit(struct shim_call *c, uint32_t tag, unsigned int flags)
 /* Waiters live on the caller's stack for the length of one call. */
 static __thread struct waiter tls_waiter;
 
-uint32_t shim_new_waiter(struct shim_call *c)
+/*
+ * Gives w the next tag and c's buffers for its reply (not its rows) and
+ * lists it among the waiters; rx_lock held.
+ */
+static void waiter_add(struct waiter *w, const struct shim_call *c, bool deferred)
 {
-	struct waiter *w = &tls_waiter;
-
-	pthread_mutex_lock(&conn.rx_lock);
 	w->tag = conn.next_tag++;
 	if (!w->tag)
 		w->tag = conn.next_tag++;
+	w->deferred = deferred;
 	w->done = false;
 	w->result = CUDA_SUCCESS;
 	w->out = c->out;
 	w->out_len = c->out_len;
 	w->buf = c->outbuf;
 	w->buf_len = c->outbuf_len;
-	w->rows = c->rows;
 	w->sink = c->sink;
 	w->sink_arg = c->sink_arg;
 	w->next = conn.waiters;
 	conn.waiters = w;
+}
+
+uint32_t shim_new_waiter(struct shim_call *c)
+{
+	struct waiter *w = &tls_waiter;
+
+	pthread_mutex_lock(&conn.rx_lock);
+	waiter_add(w, c, false);
+	w->rows = c->rows;
 	pthread_mutex_unlock(&conn.rx_lock);
 	return w->tag;
 }
@@ -875,18 +888,7 @@ struct shim_pending *shim_defer(struct shim_call *c)
 	if (!p)
 		return NULL;
 	pthread_mutex_lock(&conn.rx_lock);
-	p->w.tag = conn.next_tag++;
-	if (!p->w.tag)
-		p->w.tag = conn.next_tag++;
-	p->w.deferred = true;
-	p->w.out = c->out;
-	p->w.out_len = c->out_len;
-	p->w.buf = c->outbuf;
-	p->w.buf_len = c->outbuf_len;
-	p->w.sink = c->sink;
-	p->w.sink_arg = c->sink_arg;
-	p->w.next = conn.waiters;
-	conn.waiters = &p->w;
+	waiter_add(&p->w, c, true);
 	pthread_mutex_unlock(&conn.rx_lock);
 	c->waited = false;
 	r = shim_submit(c, p->w.tag, GLEAM_REC_F_REPLY);
@@ -939,31 +941,12 @@ bool shim_pending_done(struct shim_pending *p)
 	return done;
 }
 
-/* Errors after which CUDA fails every call in the context. */
-static bool is_sticky(CUresult r)
-{
-	switch (r) {
-	case CUDA_ERROR_ILLEGAL_ADDRESS:
-	case CUDA_ERROR_LAUNCH_FAILED:
-	case CUDA_ERROR_MISALIGNED_ADDRESS:
-	case CUDA_ERROR_HARDWARE_STACK_ERROR:
-	case CUDA_ERROR_ILLEGAL_INSTRUCTION:
-	case CUDA_ERROR_INVALID_ADDRESS_SPACE:
-	case CUDA_ERROR_INVALID_PC:
-	case CUDA_ERROR_ASSERT:
-	case CUDA_ERROR_ECC_UNCORRECTABLE:
-		return true;
-	default:
-		return false;
-	}
-}
-
 static CUresult note_result(struct shim_call *c, CUresult r)
 {
 	struct shim_ctx *ctx = shim_current();
 
 	/* Remembered here, so that later calls fail without asking. */
-	if (is_sticky(r) && ctx && ctx->o.id == c->ctx)
+	if (gl_cuda_sticky(r) && ctx && ctx->o.id == c->ctx)
 		ctx->sticky = r;
 	return r;
 }

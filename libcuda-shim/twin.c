@@ -409,15 +409,8 @@ static int runs_add(struct runs *rs, struct twin *t, uint64_t off, uint64_t len)
 		rs->r[rs->n - 1].len += len;
 		return 0;
 	}
-	if (rs->n == rs->cap) {
-		size_t cap = rs->cap ? 2 * rs->cap : 16;
-		struct run *r = realloc(rs->r, cap * sizeof(*r));
-
-		if (!r)
-			return -1;
-		rs->r = r;
-		rs->cap = cap;
-	}
+	if (gl_grow((void **)&rs->r, rs->n, &rs->cap, sizeof(*rs->r), 16))
+		return -1;
 	rs->r[rs->n++] = (struct run){ t, off, len };
 	return 0;
 }

@@ -62,15 +62,8 @@ static int arr_insert(void **arr, size_t *n, size_t *cap, size_t size, const voi
 	uint64_t base;
 	long i;
 
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 16;
-		void *p = realloc(*arr, c * size);
-
-		if (!p)
-			return -1;
-		*arr = p;
-		*cap = c;
-	}
+	if (gl_grow(arr, *n, cap, size, 16))
+		return -1;
 	memcpy(&base, e, sizeof(base));
 	i = gl_find_le(*arr, *n, size, base) + 1;
 	memmove((char *)*arr + (size_t)(i + 1) * size, (char *)*arr + (size_t)i * size,

@@ -240,13 +240,11 @@ nvmlReturn_t nvmlDeviceGetPciInfo(nvmlDevice_t d, struct nvml_pci_info_v1 *pci)
 	r = nvmlDeviceGetPciInfo_v3(d, &p);
 	if (r)
 		return r;
+	/* The first layout is the later one's first fields, the legacy bus id first. */
+	_Static_assert(offsetof(struct nvml_pci_info_v1, reserved) ==
+		       offsetof(struct nvml_pci_info, bus_id), "the same leading fields");
 	memset(pci, 0, sizeof(*pci));
-	memcpy(pci->bus_id, p.bus_id_legacy, sizeof(pci->bus_id));
-	pci->domain = p.domain;
-	pci->bus = p.bus;
-	pci->device = p.device;
-	pci->pci_device_id = p.pci_device_id;
-	pci->pci_subsystem_id = p.pci_subsystem_id;
+	memcpy(pci, &p, offsetof(struct nvml_pci_info_v1, reserved));
 	return NVML_SUCCESS;
 }
 

@@ -324,6 +324,15 @@ def gen_tables(funcs, out):
     w("};\n")
 
 
+def copy_outs(w, outs, line):
+    """A successful call's out arguments, each written by line(a)."""
+    if outs:
+        w("\tif (!r) {\n")
+        for a in outs:
+            w(f"\t\t{line(a)}\n")
+        w("\t}\n")
+
+
 def shim_generated_body(f, w):
     """Marshal the arguments, send, and unmarshal the reply."""
     w(f"\tstruct gl_a_{f.name} a;\n")
@@ -398,11 +407,7 @@ def shim_generated_body(f, w):
         w(f"\t\tshim_obj_created(n_{a.name});\n\t\t*{a.name} = ({a.base})n_{a.name};\n\t}}\n")
     for a in dels:
         w(f"\tif (!r || !c.waited)\n\t\tshim_obj_put(d_{a.name});\n")
-    if outs:
-        w("\tif (!r) {\n")
-        for a in outs:
-            w(f"\t\t*{a.name} = ({a.base})o.{a.name};\n")
-        w("\t}\n")
+    copy_outs(w, outs, lambda a: f"*{a.name} = ({a.base})o.{a.name};")
     w("\treturn shim_end(&c, r);\n")
 
 
@@ -533,11 +538,7 @@ def worker_body(f, w):
               f"v_{a.name}, r);\n")
         if a.ann == "del":
             w(f"\tif (!r)\n\t\twk_handle_del(k->w, GL_H_{a.handle}, a->{a.name});\n")
-    if outs:
-        w("\tif (!r) {\n")
-        for a in outs:
-            w(f"\t\to->{a.name} = v_{a.name};\n")
-        w("\t}\n")
+    copy_outs(w, outs, lambda a: f"o->{a.name} = v_{a.name};")
     w("\treturn r;\n}\n\n")
 
 

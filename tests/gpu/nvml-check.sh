@@ -25,6 +25,8 @@ set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
 case $BUILD in /*) ;; *) BUILD=$ROOT/$BUILD ;; esac
+# shellcheck source=tests/lib/poll.sh
+. "$ROOT/tests/lib/poll.sh"
 OUT=${OUT:-$BUILD/nvml-check}
 LIB=$BUILD/lib
 SMI=$(command -v nvidia-smi || true)
@@ -60,10 +62,7 @@ section "nvidia-smi with NVIDIA's libnvidia-ml.so.1 (directly)"
 # 1 GiB held on the GPU through Gleam for half a minute, so that there is memory in use.
 "$BUILD/bin/gleam-run" "$BUILD/tests/programs/steady" copy 30 1024 >"$OUT/steady.out" 2>&1 &
 holder=$!
-for _ in $(seq 100); do
-	"$BUILD/bin/gleamctl" status 2>/dev/null | grep -q ' steady ' && break
-	sleep 0.1
-done
+poll 200 "" output_has ' steady ' "$BUILD/bin/gleamctl" status
 sleep 3
 
 # run NAME ARGS...: nvidia-smi through Gleam's library; which libnvidia-ml it mapped in $OUT/NAME.ld.

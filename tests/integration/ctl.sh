@@ -110,16 +110,13 @@ fi
 "$BIN/gleamd" client --server "127.0.0.1:$DOWN" --socket "$GLEAM_SOCKET" --state-dir "$TMP/state" \
 	>>"$TMP/client0.log" 2>&1 &
 C0=$!
-for _ in $(seq 100); do "$CTL" status >/dev/null 2>&1 && break; sleep 0.05; done
+poll 100 "" "$CTL" status
 fast_fail "no reachable server" "127.0.0.1:$DOWN (Connection refused)"
 # The server comes up: the next program is served at once, not after the
 # client gleamd's next attempt (up to 4 s away).
 "$BIN/gleamd" server --listen "127.0.0.1:$DOWN" --backend sim >>"$TMP/server0.log" 2>&1 &
 S0=$!
-for _ in $(seq 100); do
-	"$BIN/gleamctl" server-info "127.0.0.1:$DOWN" >/dev/null 2>&1 && break
-	sleep 0.05
-done
+poll 100 "" "$BIN/gleamctl" server-info "127.0.0.1:$DOWN"
 prog
 [ $prc = 0 ] && grep -q '^device 0:' "$TMP/prog.out" && awk "BEGIN { exit !($secs < 3) }" &&
 	ok "a server that came up serves the next program at once ($secs s)" ||
@@ -136,10 +133,7 @@ start || { bad "daemons start"; echo "$passed passed, $failed failed"; exit 1; }
 unset GLEAM_SIM_GPUS
 ok "daemons start (server $PORT, two sim GPUs)"
 # Until the server has said what GPUs it has, an index cannot be checked.
-for _ in $(seq 100); do
-	"$CTL" stats --json 2>/dev/null | grep -q '"index":1' && break
-	sleep 0.05
-done
+poll 100 "" output_has '"index":1' "$CTL" stats --json
 expect 1 "GPU 5 of a server with 2" assign socket "127.0.0.1:$PORT:5"
 grep -q "has 2 GPU(s)" "$TMP/ctl.err" || bad "the refusal does not say how many GPUs: $(cat "$TMP/ctl.err")"
 expect 0 "a name that resolves to a known server" assign socket "localhost:$PORT:1"
@@ -161,10 +155,7 @@ fast_fail "pinned to a server that is down" "pinned (socket) to a server that do
 # The pinned server comes up with one GPU: the pin to its GPU 1 cannot be honoured.
 GLEAM_SIM_GPUS=1 "$BIN/gleamd" server --listen "127.0.0.1:$DOWN" --backend sim >>"$TMP/server1.log" 2>&1 &
 S1=$!
-for _ in $(seq 100); do
-	"$CTL" servers 2>/dev/null | grep -q "127.0.0.1:$DOWN.* up" && break
-	sleep 0.1
-done
+poll 200 "" output_has "127.0.0.1:$DOWN.* up" "$CTL" servers
 sleep 0.7
 fast_fail "pinned to GPU 1 of a server with one" "pinned (socket) to GPU 1 of server 127.0.0.1:$DOWN, which has 1"
 "$CTL" assign socket "127.0.0.1:$DOWN:0" >/dev/null 2>&1
@@ -184,7 +175,7 @@ CA=$!
 	>>"$TMP/b.log" 2>&1 &
 CB=$!
 for s in a b; do
-	for _ in $(seq 100); do GLEAM_SOCKET=$TMP/$s.sock "$CTL" status >/dev/null 2>&1 && break; sleep 0.05; done
+	GLEAM_SOCKET=$TMP/$s.sock poll 100 "" "$CTL" status
 done
 GLEAM_SOCKET=$TMP/a.sock "$CTL" assign socket "127.0.0.1:$PORT:1" >/dev/null 2>&1
 nfiles=$(ls "$state_dir" | wc -l)

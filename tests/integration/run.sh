@@ -73,33 +73,35 @@ else
 	bad "uploads: round trips ${aw:-?} asynchronously, ${sw:-?} synchronously"
 fi
 
+# waits_check PROGRAM MADE REQUIRED WHAT: PROGRAM, run through Gleam, made
+# MADE waits, of which CUDA's rules required REQUIRED (its session's counts
+# on the client gleamd); WHAT says so when it did.
+waits_check() {
+	local w
+	if gleam "$PROGS/$1" >/dev/null 2>&1 &&
+		w=$("$BIN/gleamctl" status --json | python3 -c '
+import json, sys
+e = json.load(sys.stdin)["client"]["ended"][-1]
+print(e["program"], e["waits_made"], e["waits_required"])') && [ "$w" = "$1 $2 $3" ]; then
+		ok "$4"
+	else
+		bad "$1: program, waits made and required: ${w:-?} (want $1 $2 $3)"
+	fi
+}
+
 # The occupancy family and lookups by name, thousands of questions over the
 # kernels of a cubin, answered by the shim: the program waits for its
 # cuInit and for the addresses of the two variables it asks for, no more;
 # and what it required by CUDA's rules is counted (none of it is).
-if gleam "$PROGS/occupancy" >/dev/null 2>&1 &&
-	ow=$("$BIN/gleamctl" status --json | python3 -c '
-import json, sys
-e = json.load(sys.stdin)["client"]["ended"][-1]
-print(e["program"], e["waits_made"], e["waits_required"])') && [ "$ow" = "occupancy 3 0" ]; then
-	ok "occupancy: every question answered without the server (3 waits: cuInit, 2 variables)"
-else
-	bad "occupancy: program, waits made and required: ${ow:-?} (want occupancy 3 0)"
-fi
+waits_check occupancy 3 0 \
+	"occupancy: every question answered without the server (3 waits: cuInit, 2 variables)"
 
 # Managed memory used by kernels and the host in turn: the GPU's writes come
 # back behind each synchronisation's own answer, not in round trips of their
 # own (Documentation/design.md, "Mapped and managed memory": 19 waits where
 # the program's calls require 9).
-if gleam "$PROGS/managed" >/dev/null 2>&1 &&
-	mw=$("$BIN/gleamctl" status --json | python3 -c '
-import json, sys
-e = json.load(sys.stdin)["client"]["ended"][-1]
-print(e["program"], e["waits_made"], e["waits_required"])') && [ "$mw" = "managed 19 9" ]; then
-	ok "managed: 6 rounds of kernels and host reads, no round trip beyond their synchronisations"
-else
-	bad "managed: program, waits made and required: ${mw:-?} (want managed 19 9)"
-fi
+waits_check managed 19 9 \
+	"managed: 6 rounds of kernels and host reads, no round trip beyond their synchronisations"
 
 # A copy larger than 4 GiB through a 4 MiB ring.
 if [ "${GLEAM_SKIP_BIG:-0}" = 1 ]; then

@@ -16,3 +16,11 @@ poll() {
 	done
 	return 1
 }
+
+# output_has PATTERN CMD...: whether CMD writes a line that matches PATTERN
+# (grep's), for poll: poll TRIES PID output_has PATTERN CMD...
+output_has() {
+	local pattern=$1
+	shift
+	"$@" 2>/dev/null | grep -q "$pattern"
+}

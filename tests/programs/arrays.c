@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/cuctx.h"
 #include "util.h"
 
 static CUmodule mod;
@@ -636,10 +637,7 @@ int main(void)
 	CUcontext ctx;
 	CUdevice dev;
 
-	CK(cuInit(0));
-	CK(cuDeviceGet(&dev, 0));
-	CK(cuDevicePrimaryCtxRetain(&ctx, dev));
-	CK(cuCtxSetCurrent(ctx));
+	CK(primary_ctx(&dev, &ctx));
 	CK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
 	CK(cuModuleLoad(&mod, kernel_path("textures.ptx")));
 	kinds();

@@ -69,8 +69,7 @@ int main(void)
 	printf("the context still works: %s\n", err_name(cuCtxSynchronize()));
 
 	/* A kernel's fault surfaces at the next call that waits, and stays. */
-	m = load_module("fault.ptx");
-	CK(cuModuleGetFunction(&f, m, "illegal_write"));
+	m = load_function("fault.ptx", "illegal_write", &f);
 	{
 		CUdeviceptr bad = 0x10;
 		void *args[] = { &bad };

@@ -181,13 +181,11 @@ int main(void)
 	limits();
 
 	/* A module and an allocation in each context. */
-	m1 = load_module("misc.ptx");
-	CK(cuModuleGetFunction(&f1, m1, "fill_u32"));
+	m1 = load_function("misc.ptx", "fill_u32", &f1);
 	CK(cuMemAlloc(&p1, NWORDS * 4));
 	fill_and_check(p1, f1, 0x11111111);
 	CK(cuCtxSetCurrent(c2));
-	m2 = load_module("misc.ptx");
-	CK(cuModuleGetFunction(&f2, m2, "fill_u32"));
+	m2 = load_function("misc.ptx", "fill_u32", &f2);
 	CK(cuMemAlloc(&p2, NWORDS * 4));
 	fill_and_check(p2, f2, 0x22222222);
 	printf("module and memory in each context ok\n");

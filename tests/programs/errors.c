@@ -44,15 +44,12 @@ static void sticky_fault(CUdevice dev)
 {
 	CUdeviceptr bad = 0x8, p;
 	CUfunction f_write, f_null;
-	CUmodule m_fault, m_misc;
 	void *args[] = { &bad };
 	CUcontext ctx;
 
 	CK(cuCtxCreate(&ctx, NULL, 0, dev));
-	m_fault = load_module("fault.ptx");
-	CK(cuModuleGetFunction(&f_write, m_fault, "illegal_write"));
-	m_misc = load_module("misc.ptx");
-	CK(cuModuleGetFunction(&f_null, m_misc, "null_kernel"));
+	load_function("fault.ptx", "illegal_write", &f_write);
+	load_function("misc.ptx", "null_kernel", &f_null);
 	CK(cuCtxSynchronize());
 
 	SHOW("launch illegal_write",

@@ -315,13 +315,10 @@ static void failing(CUdevice dev)
 	CUdeviceptr bad = 0x10;
 	void *args[] = { &bad };
 	CUcontext ctx;
-	CUmodule m;
 
 	CK(cuCtxCreate(&ctx, NULL, 0, dev));
-	m = load_module("misc.ptx");
-	CK(cuModuleGetFunction(&f_spin, m, "spin_ns"));
-	m = load_module("fault.ptx");
-	CK(cuModuleGetFunction(&f_fault, m, "illegal_write"));
+	load_function("misc.ptx", "spin_ns", &f_spin);
+	load_function("fault.ptx", "illegal_write", &f_fault);
 	spin(NULL, 200);
 	CK(cuLaunchKernel(f_fault, 1, 1, 1, 1, 1, 1, 0, NULL, args, NULL));
 	CK(cuStreamAddCallback(NULL, callback, &c, 0));
@@ -351,8 +348,7 @@ int main(void)
 
 	main_thread = pthread_self();
 	CK(primary_ctx(&dev, &ctx));
-	mod = load_module("misc.ptx");
-	CK(cuModuleGetFunction(&f_spin, mod, "spin_ns"));
+	mod = load_function("misc.ptx", "spin_ns", &f_spin);
 	CK(cuModuleGetFunction(&f_fill, mod, "fill_u32"));
 	CK(cuMemAlloc(&d, 4 * NWORDS * 4));
 

@@ -19,28 +19,6 @@
 
 static CUfunction f_saxpy, f_fill;
 
-static void saxpy(float a, CUdeviceptr x, CUdeviceptr y, int n, CUstream s)
-{
-	void *args[] = { &a, &x, &y, &n };
-
-	CK(cuLaunchKernel(f_saxpy, blocks_for((uint64_t)n, 256), 1, 1, 256, 1, 1, 0, s, args, NULL));
-}
-
-static void fill(CUdeviceptr p, uint32_t v, unsigned long long n, CUstream s)
-{
-	void *args[] = { &p, &v, &n };
-
-	CK(cuLaunchKernel(f_fill, 64, 1, 1, 256, 1, 1, 0, s, args, NULL));
-}
-
-static void check(const float *got, const float *want, size_t n, const char *what)
-{
-	for (size_t i = 0; i < n; i++)
-		if (memcmp(&got[i], &want[i], sizeof(float)))
-			die("%s: element %zu is %g, expected %g", what, i, got[i], want[i]);
-	printf("%s ok\n", what);
-}
-
 static int range_int(CUmem_range_attribute attr, CUdeviceptr p, size_t n)
 {
 	int v;
@@ -102,8 +80,7 @@ int main(void)
 	if (!supported)
 		return 0;
 	CK(cuCtxCreate(&ctx, NULL, 0, dev));
-	mod = load_module("misc.ptx");
-	CK(cuModuleGetFunction(&f_saxpy, mod, "saxpy"));
+	mod = load_function("misc.ptx", "saxpy", &f_saxpy);
 	CK(cuModuleGetFunction(&f_fill, mod, "fill_u32"));
 	CK(cuStreamCreate(&s[0], CU_STREAM_NON_BLOCKING));
 	CK(cuStreamCreate(&s[1], CU_STREAM_NON_BLOCKING));
@@ -127,11 +104,11 @@ int main(void)
 	for (int r = 0; r < ROUNDS; r++) {
 		CUstream st = s[r % 2];
 
-		saxpy(2.0f, dx, dy, N, st);
+		launch_saxpy(f_saxpy, 2.0f, dx, dy, N, st);
 		CK(r % 3 == 2 ? cuCtxSynchronize() : cuStreamSynchronize(st));
 		for (int i = 0; i < N; i++)
 			want[i] = 2.0f * x[i] + want[i];
-		check(y, want, N, "a kernel's update of managed memory, read by the host");
+		expect_floats(y, want, N, "a kernel's update of managed memory, read by the host");
 		/* The host changes a few of the inputs and the outputs before the next round. */
 		for (int i = r; i < N; i += 4099) {
 			x[i] = (float)(r + 1);
@@ -150,20 +127,20 @@ int main(void)
 			die("managed memory after a fill: element %d is %g", i, y[i]);
 	printf("a fill of managed memory, read by the host ok\n");
 	CK(cuMemcpy(dy, d, N * sizeof(float)));
-	check(y, want, N, "device memory copied into managed memory, read by the host");
+	expect_floats(y, want, N, "device memory copied into managed memory, read by the host");
 	for (int i = 0; i < N; i++) {
 		y[i] = (float)(i & 7);
 		want[i] = y[i];
 	}
 	CK(cuMemcpyDtoH(want, dy, N * sizeof(float)));
-	check(y, want, N, "managed memory the host wrote, copied to the host");
+	expect_floats(y, want, N, "managed memory the host wrote, copied to the host");
 	CK(cuMemcpyHtoD(dx, want, N * sizeof(float)));
-	check(x, want, N, "host memory copied into managed memory, read by the host");
-	fill(dx, 0x3f800000u, N, s[1]);
+	expect_floats(x, want, N, "host memory copied into managed memory, read by the host");
+	launch_fill(f_fill, dx, 0x3f800000u, N, s[1]);
 	CK(cuMemcpyDtoDAsync(d, dx, N * sizeof(float), s[1]));
 	CK(cuStreamSynchronize(s[1]));
 	CK(cuMemcpyDtoH(want, d, N * sizeof(float)));
-	check(x, want, N, "a kernel's fill of managed memory, copied on the device and read");
+	expect_floats(x, want, N, "a kernel's fill of managed memory, copied on the device and read");
 
 	/* Association with a stream, accepted as on a device with concurrent access or not. */
 	CK(cuStreamAttachMemAsync(s[0], dy, 0, CU_MEM_ATTACH_SINGLE));

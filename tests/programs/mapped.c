@@ -28,28 +28,6 @@ static void vec_add(CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, int n, CUstream
 			  NULL));
 }
 
-static void saxpy(float a, CUdeviceptr x, CUdeviceptr y, int n, CUstream s)
-{
-	void *args[] = { &a, &x, &y, &n };
-
-	CK(cuLaunchKernel(f_saxpy, blocks_for((uint64_t)n, 256), 1, 1, 256, 1, 1, 0, s, args, NULL));
-}
-
-static void fill(CUdeviceptr p, uint32_t v, unsigned long long n, CUstream s)
-{
-	void *args[] = { &p, &v, &n };
-
-	CK(cuLaunchKernel(f_fill, 64, 1, 1, 256, 1, 1, 0, s, args, NULL));
-}
-
-static void check_floats(const float *got, const float *want, size_t n, const char *what)
-{
-	for (size_t i = 0; i < n; i++)
-		if (memcmp(&got[i], &want[i], sizeof(float)))
-			die("%s: element %zu is %g, expected %g", what, i, got[i], want[i]);
-	printf("%s ok\n", what);
-}
-
 static void check_u32(const uint32_t *got, uint32_t v, size_t n, const char *what)
 {
 	for (size_t i = 0; i < n; i++)
@@ -67,7 +45,6 @@ int main(void)
 	CUcontext ctx;
 	CUstream s;
 	CUevent ev;
-	CUmodule mod;
 	CUdevice dev;
 	CUresult q;
 	size_t reg_bytes = 3 * 4096 * 10 + 512;
@@ -80,8 +57,7 @@ int main(void)
 	if (!can)
 		return 0;
 	CK(cuCtxCreate(&ctx, NULL, CU_CTX_MAP_HOST, dev));
-	mod = load_module("vec_add.ptx");
-	CK(cuModuleGetFunction(&f_vec_add, mod, "vec_add"));
+	load_function("vec_add.ptx", "vec_add", &f_vec_add);
 	{
 		CUmodule misc = load_module("misc.ptx");
 
@@ -118,7 +94,7 @@ int main(void)
 	}
 	vec_add(da, db, dc, N, NULL);
 	CK(cuCtxSynchronize());
-	check_floats(c, want, N, "a kernel's sums in mapped memory after cuCtxSynchronize");
+	expect_floats(c, want, N, "a kernel's sums in mapped memory after cuCtxSynchronize");
 
 	/* Some of the host's inputs change; a kernel on a stream; the stream synchronised. */
 	for (int i = 0; i < N; i += 997) {
@@ -127,18 +103,18 @@ int main(void)
 	}
 	vec_add(da, db, dc, N, s);
 	CK(cuStreamSynchronize(s));
-	check_floats(c, want, N, "inputs changed by the host, read after cuStreamSynchronize");
+	expect_floats(c, want, N, "inputs changed by the host, read after cuStreamSynchronize");
 
 	/* y = 2x + y in place, the host reads after the event the stream recorded. */
-	saxpy(2.0f, da, dc, N, s);
+	launch_saxpy(f_saxpy, 2.0f, da, dc, N, s);
 	CK(cuEventRecord(ev, s));
 	CK(cuEventSynchronize(ev));
 	for (int i = 0; i < N; i++)
 		want[i] = 2.0f * a[i] + want[i];
-	check_floats(c, want, N, "a kernel's writes read after cuEventSynchronize");
+	expect_floats(c, want, N, "a kernel's writes read after cuEventSynchronize");
 
 	/* Read after a query that finds the stream done. */
-	fill(dc, 0x40490fdbu, N, s);
+	launch_fill(f_fill, dc, 0x40490fdbu, N, s);
 	while ((q = cuStreamQuery(s)) == CUDA_ERROR_NOT_READY)
 		;
 	CK(q);
@@ -146,7 +122,7 @@ int main(void)
 
 	/* Read after a copy to host memory that waited, on the legacy stream. */
 	CK(cuMemAlloc(&d_tmp, 4));
-	fill(dc, 0x7u, N, NULL);
+	launch_fill(f_fill, dc, 0x7u, N, NULL);
 	CK(cuMemcpyDtoH(&word, d_tmp, 4));
 	check_u32((uint32_t *)c, 0x7u, N, "a kernel's fill read after a copy to the host");
 
@@ -165,12 +141,12 @@ int main(void)
 		CK(cuMemcpyDtoH(a, d_big, N * sizeof(float)));
 		for (int i = 0; i < N; i++)
 			memcpy(&want[i], i < 1024 ? &(uint32_t){ 0x11223344u } : (void *)&b[i], 4);
-		check_floats(a, want, N, "mapped memory through device memory and back");
+		expect_floats(a, want, N, "mapped memory through device memory and back");
 		vec_add(da, da, dc, N, NULL);
 		CK(cuCtxSynchronize());
 		for (int i = 0; i < N; i++)
 			want[i] = a[i] + a[i];
-		check_floats(c, want, N, "a kernel reads what a copy put in mapped memory");
+		expect_floats(c, want, N, "a kernel reads what a copy put in mapped memory");
 		CK(cuMemFree(d_big));
 	}
 
@@ -181,16 +157,16 @@ int main(void)
 	memset(reg, 0, reg_bytes);
 	CK(cuMemHostRegister(reg, reg_bytes, CU_MEMHOSTREGISTER_DEVICEMAP));
 	CK(cuMemHostGetDevicePointer(&dp, reg, 0));
-	fill(dp, 0xfeedbeefu, reg_bytes / 4, NULL);
+	launch_fill(f_fill, dp, 0xfeedbeefu, reg_bytes / 4, NULL);
 	CK(cuCtxSynchronize());
 	check_u32(reg, 0xfeedbeefu, reg_bytes / 4, "a kernel's fill of registered memory");
 	for (size_t i = 0; i < reg_bytes / 4; i++)
 		reg[i] = 0x3f800000u;	/* 1.0f */
-	saxpy(3.0f, dp, dc, (int)(reg_bytes / 4), NULL);
+	launch_saxpy(f_saxpy, 3.0f, dp, dc, (int)(reg_bytes / 4), NULL);
 	CK(cuCtxSynchronize());
 	for (size_t i = 0; i < reg_bytes / 4; i++)
 		want[i] = 3.0f * 1.0f + want[i];
-	check_floats(c, want, reg_bytes / 4, "a kernel reads what the host wrote in registered memory");
+	expect_floats(c, want, reg_bytes / 4, "a kernel reads what the host wrote in registered memory");
 	CK(cuMemHostUnregister(reg));
 	free(reg);
 

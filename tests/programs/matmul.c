@@ -124,8 +124,7 @@ int main(int argc, char **argv)
 	int i;
 
 	CK(primary_ctx(&dev, &ctx));
-	mod = load_module("matmul.ptx");
-	CK(cuModuleGetFunction(&f, mod, "matmul_tiled"));
+	mod = load_function("matmul.ptx", "matmul_tiled", &f);
 
 	if (argc > 1) {
 		for (i = 1; i < argc; i++) {

@@ -82,8 +82,7 @@ static void peer_kernel(CUcontext ci, CUcontext cj)
 	CK(cuMemAlloc(&b, sizeof(host)));
 	CK(cuMemAlloc(&c, sizeof(host)));
 	CK(cuMemcpyHtoD(b, host, sizeof(host)));
-	m = load_module("vec_add.ptx");
-	CK(cuModuleGetFunction(&f, m, "vec_add"));
+	m = load_function("vec_add.ptx", "vec_add", &f);
 	{
 		void *args[] = { &a, &b, &c, &n };
 

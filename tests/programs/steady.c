@@ -119,8 +119,7 @@ static void launches(double secs)
 
 	if (!h)
 		die("out of memory");
-	mod = load_module("misc.ptx");
-	CK(cuModuleGetFunction(&saxpy, mod, "saxpy"));
+	mod = load_function("misc.ptx", "saxpy", &saxpy);
 	CK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
 	CK(cuMemAlloc(&x, LAUNCH_N * sizeof(float)));
 	CK(cuMemAlloc(&y, LAUNCH_N * sizeof(float)));

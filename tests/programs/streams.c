@@ -67,8 +67,7 @@ int main(void)
 	float ms;
 
 	CK(primary_ctx(&dev, &ctx));
-	mod = load_module("misc.ptx");
-	CK(cuModuleGetFunction(&f_spin, mod, "spin_ns"));
+	mod = load_function("misc.ptx", "spin_ns", &f_spin);
 	CK(cuModuleGetFunction(&f_fill, mod, "fill_u32"));
 	CK(cuMemAlloc(&buf, NWORDS * 4));
 	CK(cuMemAllocHost((void **)&host, NWORDS * 4));

@@ -99,8 +99,7 @@ int main(void)
 	int i, err;
 
 	CK(primary_ctx(&dev, &primary));
-	mod = load_module("misc.ptx");
-	CK(cuModuleGetFunction(&f_saxpy, mod, "saxpy"));
+	mod = load_function("misc.ptx", "saxpy", &f_saxpy);
 	/* The main thread keeps nothing current while the workers run. */
 	CK(cuCtxSetCurrent(NULL));
 

@@ -26,7 +26,6 @@ int main(void)
 	CUdeviceptr d;
 	CUfunction fill;
 	CUcontext ctx;
-	CUmodule mod;
 	CUstream s;
 	CUdevice dev;
 	size_t off = 0;
@@ -34,8 +33,7 @@ int main(void)
 	if (!h || !back)
 		die("no memory");
 	CK(primary_ctx(&dev, &ctx));
-	mod = load_module("misc.ptx");
-	CK(cuModuleGetFunction(&fill, mod, "fill_u32"));
+	load_function("misc.ptx", "fill_u32", &fill);
 	CK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
 	CK(cuMemAlloc(&d, WORDS * 4));
 	args[0] = &d;

@@ -81,6 +81,14 @@ CUmodule load_module(const char *file)
 	return mod;
 }
 
+CUmodule load_function(const char *file, const char *name, CUfunction *f)
+{
+	CUmodule mod = load_module(file);
+
+	CK(cuModuleGetFunction(f, mod, name));
+	return mod;
+}
+
 void *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -140,4 +148,26 @@ size_t bytes_check(const void *buf, size_t len, uint8_t v)
 		if (p[i] != v)
 			return i;
 	return len;
+}
+
+void launch_saxpy(CUfunction f, float a, CUdeviceptr x, CUdeviceptr y, int n, CUstream s)
+{
+	void *args[] = { &a, &x, &y, &n };
+
+	CK(cuLaunchKernel(f, blocks_for((uint64_t)n, 256), 1, 1, 256, 1, 1, 0, s, args, NULL));
+}
+
+void launch_fill(CUfunction f, CUdeviceptr p, uint32_t v, unsigned long long n, CUstream s)
+{
+	void *args[] = { &p, &v, &n };
+
+	CK(cuLaunchKernel(f, 64, 1, 1, 256, 1, 1, 0, s, args, NULL));
+}
+
+void expect_floats(const float *got, const float *want, size_t n, const char *what)
+{
+	for (size_t i = 0; i < n; i++)
+		if (memcmp(&got[i], &want[i], sizeof(float)))
+			die("%s: element %zu is %g, expected %g", what, i, got[i], want[i]);
+	printf("%s ok\n", what);
 }

@@ -41,11 +41,24 @@ const char *kernel_path(const char *file);
 /* The module of a kernel file (kernel_path(file)), loaded; dies on failure. */
 CUmodule load_module(const char *file);
 
+/* The same, and its function name in *f; dies on failure. */
+CUmodule load_function(const char *file, const char *name, CUfunction *f);
+
 /* A file's bytes, NUL-terminated (PTX is text); dies on failure. */
 void *read_file(const char *path, size_t *len);
 
 /* Launches a 1-D grid of block threads covering n threads. */
 unsigned int blocks_for(uint64_t n, unsigned int block);
+
+/*
+ * misc.ptx's saxpy (y = a * x + y over n floats) and fill_u32 (n words of
+ * v at p), f the function, launched on s; die on failure.
+ */
+void launch_saxpy(CUfunction f, float a, CUdeviceptr x, CUdeviceptr y, int n, CUstream s);
+void launch_fill(CUfunction f, CUdeviceptr p, uint32_t v, unsigned long long n, CUstream s);
+
+/* Dies unless got[0..n) equals want[0..n) bit for bit; else prints "what ok". */
+void expect_floats(const float *got, const float *want, size_t n, const char *what);
 
 /* Byte i of the test pattern seeded by seed. */
 static inline uint8_t pattern_byte(uint64_t i, unsigned int seed)

@@ -88,8 +88,7 @@ static CUfunction from_ptx_path(CUmodule *mod)
 {
 	CUfunction f;
 
-	*mod = load_module("vec_add.ptx");
-	CK(cuModuleGetFunction(&f, *mod, "vec_add"));
+	*mod = load_function("vec_add.ptx", "vec_add", &f);
 	return f;
 }
 
@@ -242,8 +241,7 @@ static void run_mixed(void)
 	CUmodule mod;
 	CUfunction f;
 
-	mod = load_module("misc.ptx");
-	CK(cuModuleGetFunction(&f, mod, "mixed_args"));
+	mod = load_function("misc.ptx", "mixed_args", &f);
 	CK(cuMemAlloc(&d_out, 5 * sizeof(float)));
 
 	{

@@ -100,8 +100,7 @@ int main(void)
 	if (!vmm)
 		return 0;
 	CK(cuCtxCreate(&ctx, NULL, 0, dev));
-	mod = load_module("misc.ptx");
-	CK(cuModuleGetFunction(&f_fill, mod, "fill_u32"));
+	mod = load_function("misc.ptx", "fill_u32", &f_fill);
 	CK(cuModuleGetFunction(&f_saxpy, mod, "saxpy"));
 
 	CK(cuMemGetAllocationGranularity(&gran, &p, CU_MEM_ALLOC_GRANULARITY_MINIMUM));

@@ -202,16 +202,10 @@ if server 1 --tls-cert "$CA/127.0.0.1.pem" --admin ops --cache-mem 64M --pin-max
 	done
 	$PEER sessions "$S2" "$CA/mallory.pem" 8 6 >"$TMP/flood1.out" &
 	f1pid=$!
-	for _ in $(seq 100); do
-		[ -s "$TMP/flood1.out" ] && break
-		sleep 0.1
-	done
+	poll 200 "" test -s "$TMP/flood1.out"
 	$PEER sessions "$S2" "$CA/alice.pem" 4 4 >"$TMP/flood2.out" &
 	f2pid=$!
-	for _ in $(seq 100); do
-		[ -s "$TMP/flood2.out" ] && break
-		sleep 0.1
-	done
+	poll 200 "" test -s "$TMP/flood2.out"
 	w=$(workers_of "$SPID2")
 	f1=$(cat "$TMP/flood1.out")
 	f2=$(cat "$TMP/flood2.out")
@@ -241,10 +235,7 @@ if server 2 --tls-cert "$CA/127.0.0.1.pem" --gpu-mem-session 64M --gpu-mem-tenan
 	a=$(through "$TMP/quota.sock" "$TENANT" alloc 100 2>&1)
 	through "$TMP/quota.sock" "$TENANT" alloc 48 4 >"$TMP/hold.out" 2>&1 &
 	hpid=$!
-	for _ in $(seq 50); do
-		[ -s "$TMP/hold.out" ] && break
-		sleep 0.1
-	done
+	poll 100 "" test -s "$TMP/hold.out"
 	b=$(through "$TMP/quota.sock" "$TENANT" alloc 64 2>&1)
 	c=$(through "$TMP/quota.sock" "$TENANT" alloc 32 2>&1)
 	wait "$hpid"
@@ -307,10 +298,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	as_nobody "$BIN/gleamd" client --server "$S0" --socket "$SHARED/nobody/gleamd.sock" \
 		--state-dir "" >"$TMP/nobody.log" 2>&1 &
 	PIDS+=($!)
-	for _ in $(seq 100); do
-		[ -S "$SHARED/nobody/gleamd.sock" ] && break
-		sleep 0.05
-	done
+	poll 100 "" test -S "$SHARED/nobody/gleamd.sock"
 	chmod 666 "$SHARED/nobody/gleamd.sock"
 	if ! setpriv --reuid 1001 --regid 1001 --clear-groups env GLEAM_SOCKET="$SHARED/nobody/gleamd.sock" \
 		LD_LIBRARY_PATH="$BUILD/lib" timeout 20 "$TENANT" alloc 1 >"$TMP/uid.out" 2>&1 &&
@@ -365,10 +353,7 @@ fi
 # ---- 8. Workers: a fresh image, another user, nothing of the daemon's ----
 through "$TMP/mallory.sock" "$TENANT" alloc 1 5 >"$TMP/mw.out" 2>&1 &
 mwpid=$!
-for _ in $(seq 50); do
-	[ -s "$TMP/mw.out" ] && break
-	sleep 0.1
-done
+poll 100 "" test -s "$TMP/mw.out"
 wpid=$(pgrep -n -P "$SPID1")
 if [ -n "$wpid" ]; then
 	wuid=$(awk '/^Uid:/ { print $2 }' "/proc/$wpid/status")

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../lib/cuctx.h"
 #include "../programs/util.h"
 
 static void setup(void)
@@ -25,10 +26,7 @@ static void setup(void)
 	CUdevice dev;
 	CUcontext ctx;
 
-	CK(cuInit(0));
-	CK(cuDeviceGet(&dev, 0));
-	CK(cuDevicePrimaryCtxRetain(&ctx, dev));
-	CK(cuCtxSetCurrent(ctx));
+	CK(primary_ctx(&dev, &ctx));
 }
 
 static int alloc(size_t mib, unsigned int hold)
