@@ -84,9 +84,13 @@ START_TEST(test_pack_bf16)
 	bf16_weights(src, n, 1);
 	/* Unmeasured link: as they are. */
 	ck_assert_uint_eq(pack_chunk(&p, src, n, out, n, &m), 0);
-	/* 300 Mbit/s measured: the planes pack a fifth or more away. */
-	pack_note_send(&p, 8u << 20, (uint64_t)((8u << 20) / 37.5e6 * 1e9));
-	ck_assert(p.link_bps > 30e6 && p.link_bps < 45e6);
+	/*
+	 * 2 Mbit/s measured, slow enough that packing pays even where the
+	 * packer runs slowly (under valgrind): the planes pack a fifth or more
+	 * away.
+	 */
+	pack_note_send(&p, 1u << 20, (uint64_t)((1u << 20) / 250e3 * 1e9));
+	ck_assert(p.link_bps > 200e3 && p.link_bps < 300e3);
 	for (int i = 0; i < 4 && !r; i++)
 		r = pack_chunk(&p, src, n, out, n, &m);
 	ck_assert_uint_gt(r, 0);
