@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -297,11 +299,24 @@ static void measure_link(struct bridge *b, int sent)
 	b->tx_since += (uint64_t)sent;
 	if (b->tx_since < (1u << 20) || !tcp_acked_busy(b->tcp, &acked, &busy))
 		return;
-	if (b->tx_busy_us && busy > b->tx_busy_us && acked > b->tx_acked)
-		pack_note_send(b->pk, acked - b->tx_acked, (busy - b->tx_busy_us) * 1000);
+	b->tx_since = 0;
+	/*
+	 * The kernel counts busy time in ticks (4 ms at HZ=250): while its
+	 * clock has not moved, the bytes go on counting from the same base,
+	 * so that a fast link is not taken for one that carried a MiB in a
+	 * whole tick.  A new connection's counters start again.
+	 */
+	if (b->tx_based && busy >= b->tx_busy_us && acked >= b->tx_acked) {
+		if (busy == b->tx_busy_us || acked == b->tx_acked)
+			return;
+		pack_link_note(b->linkp ? b->linkp : &b->link, acked - b->tx_acked,
+			       (busy - b->tx_busy_us) * 1000);
+		if (b->pk)
+			pack_note_send(b->pk, acked - b->tx_acked, (busy - b->tx_busy_us) * 1000);
+	}
+	b->tx_based = true;
 	b->tx_acked = acked;
 	b->tx_busy_us = busy;
-	b->tx_since = 0;
 }
 
 int bridge_tls_start(struct bridge *b, struct ssl_ctx_st *ctx, bool server, const char *host)
@@ -485,6 +500,7 @@ bool bridge_reattach(struct bridge *b, int fd, uint64_t peer_took)
 	acked(b, peer_took);
 	b->resend = b->kept;
 	b->tcp = fd;
+	b->tx_based = false;
 	b->olen = b->osent = 0;
 	b->sending = b->recving = false;
 	b->detached = false;
@@ -1190,6 +1206,18 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 			detached_op_done(b);
 			return true;
 		}
+		/*
+		 * The server acknowledges what it read at once, not after the
+		 * delayed-ACK timer: the client measures the link by the time
+		 * its bytes wait for their acknowledgement, and a burst's last
+		 * segment would otherwise wait for the timer (ticks of 4 ms or
+		 * more), making a fast link look as slow as the timer.
+		 */
+		if (!b->client && res > 0) {
+			int one = 1;
+
+			setsockopt(b->tcp, IPPROTO_TCP, TCP_QUICKACK, &one, sizeof(one));
+		}
 		if (b->tls) {
 			res = tls_received(b, res);
 			if (res == TLS_FAIL)
@@ -1234,7 +1262,7 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 				shutdown(b->tcp, SHUT_RDWR);
 			return b->closing ? true : lost(b, res ? strerror(-res) : "nothing sent");
 		}
-		if (b->pk && b->client)
+		if (b->client)
 			measure_link(b, res);
 		if (b->tls) {
 			res = tls_sent(b, res);

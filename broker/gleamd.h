@@ -11,6 +11,7 @@
 #include "gleam_local.h"
 #include "gleam_record.h"
 #include "gleam_wire.h"
+#include "pack.h"
 #include "ring.h"
 #include "tls.h"
 
@@ -198,8 +199,11 @@ struct bridge {
 	struct scache *sc;		/* server: the session's pinned chunks */
 	/* GLEAM_WIRE_F_PACK: the client packs uploads, the server unpacks them. */
 	struct packer *pk;
+	/* Client: the link's measured rate, packing or not; the server's, shared, or its own. */
+	struct pack_link link, *linkp;
 	uint64_t tx_since;		/* bytes sent since the link was last measured */
-	uint64_t tx_acked, tx_busy_us;	/* TCP_INFO, as last read */
+	uint64_t tx_acked, tx_busy_us;	/* TCP_INFO, at the last sample */
+	bool tx_based;			/* those are set */
 	/* Client: where the link's totals are counted too (gleamctl stats), or NULL. */
 	uint64_t *link_pack;		/* [0] raw, [1] on the wire */
 	struct gl_tls *tls;		/* TLS on tcp (common/tls.h); NULL: plain */
