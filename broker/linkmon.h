@@ -89,10 +89,7 @@ extern double link_assumed_rate;
  * and the rate at which bytes were acknowledged while the connection was
  * busy.  prev holds the connection's counters from the last call.
  */
-/*
- * A connection's bytes acknowledged and time with data to send (us), as the
- * kernel counts them, less the time the receiver's window held it back.
- */
+/* A connection's bytes acknowledged and time with data to send (us), as the kernel counts them. */
 bool tcp_acked_busy(int fd, uint64_t *acked, uint64_t *busy_us);
 void link_sample_tcp(struct link_est *l, int fd, struct tcp_sample *prev, uint64_t now);
 void link_sample_ping(struct link_est *l, uint64_t sent_ns, uint64_t now);

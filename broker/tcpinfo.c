@@ -70,12 +70,5 @@ bool tcp_acked_busy(int fd, uint64_t *acked, uint64_t *busy_us)
 		return false;
 	*acked = ti.tcpi_bytes_acked;
 	*busy_us = ti.tcpi_busy_time;
-	/*
-	 * Time the receiver's window held the sender back is the receiver's
-	 * (its ring full, its processor busy), not the link's.
-	 */
-	if (len >= offsetof(struct tcp_info, tcpi_rwnd_limited) + sizeof(ti.tcpi_rwnd_limited) &&
-	    ti.tcpi_rwnd_limited <= ti.tcpi_busy_time)
-		*busy_us -= ti.tcpi_rwnd_limited;
 	return true;
 }
