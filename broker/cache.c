@@ -714,9 +714,12 @@ void ccache_fill_out(struct bridge *b)
 			if (!bridge_header_ok(NULL, &h, len, true))
 				err = -EINVAL;
 			else if (!to_name(b, c, q, len, &doff)) {
-				if (!bridge_keep(b, q, len))
+				uint32_t wire = b->pk ? bridge_pack_rec(b, q, len) : len;
+
+				/* Kept as it went, where it lies; not kept, not taken. */
+				if (!bridge_keep_out(b, q, wire))
 					break;
-				b->olen += b->pk ? bridge_pack_rec(b, q, len) : len;
+				b->olen += wire;
 				b->out_count++;
 				n++;
 			} else {
@@ -819,10 +822,16 @@ void ccache_fill_out(struct bridge *b)
 			if (pin && !--pin->count)
 				release_add(c, &e->name);
 		} else {
-			if (b->olen + e->len > b->ocap || !bridge_keep(b, e->rec, e->len))
+			unsigned char *q = b->obuf + b->olen;
+			uint32_t wire;
+
+			if (b->olen + e->len > b->ocap)
 				break;
-			memcpy(b->obuf + b->olen, e->rec, e->len);
-			b->olen += b->pk ? bridge_pack_rec(b, b->obuf + b->olen, e->len) : e->len;
+			memcpy(q, e->rec, e->len);
+			wire = b->pk ? bridge_pack_rec(b, q, e->len) : e->len;
+			if (!bridge_keep_out(b, q, wire))
+				break;
+			b->olen += wire;
 		}
 		b->out_count++;
 		n++;
