@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -297,11 +299,24 @@ static void measure_link(struct bridge *b, int sent)
 	b->tx_since += (uint64_t)sent;
 	if (b->tx_since < (1u << 20) || !tcp_acked_busy(b->tcp, &acked, &busy))
 		return;
-	if (b->tx_busy_us && busy > b->tx_busy_us && acked > b->tx_acked)
-		pack_note_send(b->pk, acked - b->tx_acked, (busy - b->tx_busy_us) * 1000);
+	b->tx_since = 0;
+	/*
+	 * The kernel counts busy time in ticks (4 ms at HZ=250): while its
+	 * clock has not moved, the bytes go on counting from the same base,
+	 * so that a fast link is not taken for one that carried a MiB in a
+	 * whole tick.  A new connection's counters start again.
+	 */
+	if (b->tx_based && busy >= b->tx_busy_us && acked >= b->tx_acked) {
+		if (busy == b->tx_busy_us || acked == b->tx_acked)
+			return;
+		pack_link_note(b->linkp ? b->linkp : &b->link, acked - b->tx_acked,
+			       (busy - b->tx_busy_us) * 1000);
+		if (b->pk)
+			pack_note_send(b->pk, acked - b->tx_acked, (busy - b->tx_busy_us) * 1000);
+	}
+	b->tx_based = true;
 	b->tx_acked = acked;
 	b->tx_busy_us = busy;
-	b->tx_since = 0;
 }
 
 int bridge_tls_start(struct bridge *b, struct ssl_ctx_st *ctx, bool server, const char *host)
@@ -399,6 +414,15 @@ static int tls_received(struct bridge *b, int res)
 	return total ? (int)total : TLS_MORE;
 }
 
+static void keep_add(struct bridge *b, struct kept *k)
+{
+	k->next = NULL;
+	if (!b->kept_tail)
+		b->kept_tail = &b->kept;
+	*b->kept_tail = k;
+	b->kept_tail = &k->next;
+}
+
 bool bridge_keep(struct bridge *b, const void *msg, uint32_t len)
 {
 	struct kept *k;
@@ -408,15 +432,73 @@ bool bridge_keep(struct bridge *b, const void *msg, uint32_t len)
 	k = malloc(sizeof(*k) + len);
 	if (!k)
 		return false;
-	k->next = NULL;
 	k->len = len;
+	k->fb = NULL;
+	k->ref = k->msg;
 	memcpy(k->msg, msg, len);
-	if (!b->kept_tail)
-		b->kept_tail = &b->kept;
-	*b->kept_tail = k;
-	b->kept_tail = &k->next;
+	keep_add(b, k);
 	b->kept_bytes += len;
 	return true;
+}
+
+/* Messages at least this long are kept where they lie in the output buffer. */
+#define KEEP_REF_MIN	(64U << 10)
+
+bool bridge_keep_out(struct bridge *b, const void *msg, uint32_t len)
+{
+	struct kept *k;
+
+	if (!b->resumable)
+		return true;
+	if (len < KEEP_REF_MIN)
+		return bridge_keep(b, msg, len);
+	if (!b->ofb) {
+		b->ofb = malloc(sizeof(*b->ofb));
+		if (!b->ofb)
+			return false;
+		b->ofb->p = b->obuf;
+		b->ofb->refs = 0;
+		/* The whole buffer counts: it stays until its last message is taken. */
+		b->kept_bytes += b->ocap;
+	}
+	k = malloc(sizeof(*k));
+	if (!k)
+		return false;
+	k->len = len;
+	k->fb = b->ofb;
+	k->ref = msg;
+	b->ofb->refs++;
+	keep_add(b, k);
+	return true;
+}
+
+bool bridge_out_fresh(struct bridge *b)
+{
+	unsigned char *p;
+
+	if (!b->ofb)
+		return true;
+	p = b->nspare ? b->spare[--b->nspare] : malloc(b->ocap);
+	if (!p)
+		return false;
+	/* The buffer now belongs to its kept messages; the last one frees it. */
+	b->ofb = NULL;
+	b->obuf = p;
+	return true;
+}
+
+static void fbuf_put(struct bridge *b, struct fbuf *fb)
+{
+	if (--fb->refs)
+		return;
+	b->kept_bytes -= b->ocap;
+	if (fb == b->ofb)
+		b->ofb = NULL;
+	else if (b->nspare < sizeof(b->spare) / sizeof(b->spare[0]))
+		b->spare[b->nspare++] = fb->p;
+	else
+		free(fb->p);
+	free(fb);
 }
 
 /* The peer has taken count of our messages: those need not be kept. */
@@ -429,7 +511,10 @@ static void acked(struct bridge *b, uint64_t count)
 		if (k == b->resend)
 			b->resend = k->next;
 		b->kept = k->next;
-		b->kept_bytes -= k->len;
+		if (k->fb)
+			fbuf_put(b, k->fb);
+		else
+			b->kept_bytes -= k->len;
 		b->kept_first++;
 		free(k);
 	}
@@ -437,10 +522,13 @@ static void acked(struct bridge *b, uint64_t count)
 		b->kept_tail = &b->kept;
 }
 
+/* At the session's end, after its owner freed obuf (which ofb may still name). */
 void bridge_forget(struct bridge *b)
 {
 	acked(b, UINT64_MAX);
 	b->resend = NULL;
+	while (b->nspare)
+		free(b->spare[--b->nspare]);
 }
 
 /* Tell the peer how many of its messages are taken, now and then. */
@@ -485,6 +573,7 @@ bool bridge_reattach(struct bridge *b, int fd, uint64_t peer_took)
 	acked(b, peer_took);
 	b->resend = b->kept;
 	b->tcp = fd;
+	b->tx_based = false;
 	b->olen = b->osent = 0;
 	b->sending = b->recving = false;
 	b->detached = false;
@@ -501,11 +590,11 @@ static bool fill_resend(struct bridge *b)
 	struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = b->out_type };
 	uint32_t n = 0;
 
-	if (!b->resend)
+	if (!b->resend || !bridge_out_fresh(b))
 		return false;
 	b->olen = start;
 	while (b->resend && b->olen + b->resend->len <= b->ocap) {
-		memcpy(b->obuf + b->olen, b->resend->msg, b->resend->len);
+		memcpy(b->obuf + b->olen, b->resend->ref, b->resend->len);
 		b->olen += b->resend->len;
 		b->resend = b->resend->next;
 		n++;
@@ -529,7 +618,8 @@ void bridge_queue_frame(struct bridge *b, uint16_t type, const void *p, uint32_t
 	struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = type, .len = len };
 
 	/* Control frames are small and rare: they wait for the current send. */
-	if (bufs(b) || b->detached || b->olen + sizeof(f) + len > b->ocap)
+	if (bufs(b) || b->detached || b->olen + sizeof(f) + len > b->ocap ||
+	    (!b->olen && !bridge_out_fresh(b)))
 		return;
 	memcpy(b->obuf + b->olen, &f, sizeof(f));
 	memcpy(b->obuf + b->olen + sizeof(f), p, len);
@@ -694,7 +784,7 @@ static void fill_out(struct bridge *b)
 {
 	bool records = b->out_type == GLEAM_FRAME_RECORDS;
 	size_t start;
-	uint32_t n = 0, len;
+	uint32_t n = 0, len, wire;
 	const void *p;
 
 	if (b->sending || b->closing || !b->hello_done || b->olen || b->detached || b->tcp < 0)
@@ -705,6 +795,8 @@ static void fill_out(struct bridge *b)
 	}
 	/* The peer acknowledges slowly: wait for it rather than keep more. */
 	if (b->kept_bytes > BRIDGE_KEPT_MAX)
+		return;
+	if (!bridge_out_fresh(b))
 		return;
 	if (b->cc) {
 		ccache_fill_out(b);
@@ -726,15 +818,18 @@ static void fill_out(struct bridge *b)
 		}
 		if (records && (((struct gleam_rec *)(b->obuf + b->olen))->flags & GLEAM_REC_F_REPLY))
 			b->st.waits++;
-		/* Kept as it is: sent again, it needs no packing. */
-		if (!bridge_keep(b, b->obuf + b->olen, len))
+		wire = records && b->pk ? bridge_pack_rec(b, b->obuf + b->olen, len) : len;
+		/*
+		 * Kept as it went (a large message where it lies in the frame):
+		 * sent again, it needs nothing more.  Not kept, it is not taken:
+		 * the ring still holds it.
+		 */
+		if (!bridge_keep_out(b, b->obuf + b->olen, wire))
 			break;
 		b->out_count++;
 		gl_ring_consume(b->out_dir, len);
 		b->st.payload += len - sizeof(struct gleam_rec);
-		if (records && b->pk)
-			len = bridge_pack_rec(b, b->obuf + b->olen, len);
-		b->olen += len;
+		b->olen += wire;
 		n++;
 	}
 	if (b->out_dir->broken) {
@@ -1087,6 +1182,9 @@ static void queue_bye(struct bridge *b)
 {
 	struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = GLEAM_FRAME_BYE };
 
+	/* Without memory for a fresh buffer the goodbye does not go: the peer times out. */
+	if (!b->olen && !bridge_out_fresh(b))
+		return;
 	memcpy(b->obuf + b->olen, &f, sizeof(f));
 	b->olen += sizeof(f);
 }
@@ -1190,6 +1288,18 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 			detached_op_done(b);
 			return true;
 		}
+		/*
+		 * The server acknowledges what it read at once, not after the
+		 * delayed-ACK timer: the client measures the link by the time
+		 * its bytes wait for their acknowledgement, and a burst's last
+		 * segment would otherwise wait for the timer (ticks of 4 ms or
+		 * more), making a fast link look as slow as the timer.
+		 */
+		if (!b->client && res > 0) {
+			int one = 1;
+
+			setsockopt(b->tcp, IPPROTO_TCP, TCP_QUICKACK, &one, sizeof(one));
+		}
 		if (b->tls) {
 			res = tls_received(b, res);
 			if (res == TLS_FAIL)
@@ -1234,7 +1344,7 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 				shutdown(b->tcp, SHUT_RDWR);
 			return b->closing ? true : lost(b, res ? strerror(-res) : "nothing sent");
 		}
-		if (b->pk && b->client)
+		if (b->client)
 			measure_link(b, res);
 		if (b->tls) {
 			res = tls_sent(b, res);

@@ -150,6 +150,8 @@ struct ccache {
 	struct chunk_name *release;
 	uint32_t nrelease, release_cap;
 	bool release_all;		/* a new connection: the server's pins go first */
+	double hash_bps;		/* SHA-256 on one thread, measured; 0: not yet */
+	uint64_t copies;		/* copies that could have been named */
 	struct cache_stats st;
 };
 
@@ -253,6 +255,7 @@ void ccache_free(struct ccache *c)
 	ccache_total.bytes_sent += c->st.bytes_sent;
 	ccache_total.queries += c->st.queries;
 	ccache_total.waits += c->st.waits;
+	ccache_total.raw += c->st.raw;
 	free(c);
 }
 
@@ -366,23 +369,104 @@ static void settle(struct ccache *c)
 	}
 }
 
-/* A record from the ring joins the queue; an upload's name is computed. */
-static bool enqueue(struct ccache *c, const void *p, uint32_t len)
+/* GLEAM_CACHE_NAME=always: every upload is named, however fast the link. */
+static int name_always = -1;
+
+/* What a sample of the hashing speed hashes, and how often one is taken. */
+#define HASH_SAMPLE		(256U << 10)
+#define HASH_SAMPLE_EVERY	256
+
+/* One thread's hashing speed, from a sample of data hashed here. */
+static void sample_hash(struct ccache *c, const void *data, uint32_t n)
 {
-	struct centry *e = malloc(sizeof(*e) + len);
-	const struct gleam_rec *h;
+	struct chunk_name scratch;
+	uint64_t t0 = gl_now_ns(), ns;
+	double bps;
+
+	n = MIN(n, HASH_SAMPLE);
+	if (chunk_hash(data, n, &scratch))
+		return;
+	ns = gl_now_ns() - t0;
+	bps = (double)n * 1e9 / (double)(ns ? ns : 1);
+	c->hash_bps = c->hash_bps ? 0.7 * c->hash_bps + 0.3 * bps : bps;
+}
+
+/*
+ * Whether an upload's bytes are worth naming.  A copy named and missed
+ * costs its hashing here and again at the server, one thread each, before
+ * the worker may use it; sent as it is, it costs the link's time.  So a
+ * copy is named while the link is slower than one thread hashes (a hit
+ * then saves more than a miss costs) or not yet measured, and sent as it
+ * is on a link that outruns hashing (loopback, a fast LAN on a machine with
+ * few cores).  Module and library images are always named: the same ones
+ * are loaded by every process, and hits are the rule.
+ */
+static bool worth_naming(struct bridge *b, struct ccache *c, const struct gleam_rec *h,
+			 const unsigned char *data, uint32_t n)
+{
+	double link;
+
+	if (name_always < 0) {
+		const char *e = getenv("GLEAM_CACHE_NAME");
+
+		name_always = e && !strcmp(e, "always");
+	}
+	link = (b->linkp ? b->linkp : &b->link)->bps;
+	if (name_always || (h->fn != GL_FN_cuMemcpyHtoD && h->fn != GL_FN_cuMemcpyHtoDAsync) ||
+	    link <= 0)
+		return true;
+	if (!c->hash_bps || c->copies % HASH_SAMPLE_EVERY == 0)
+		sample_hash(c, data, n);
+	c->copies++;
+	if (c->copies % 64 == 1)
+		gl_dbg("cache: link %.2f GB/s, hashing %.2f GB/s: copies %s", link / 1e9,
+		       c->hash_bps / 1e9, link < c->hash_bps ? "named" : "sent as they are");
+	if (link < c->hash_bps)
+		return true;
+	c->st.raw++;
+	return false;
+}
+
+/* Whether the record at p (len bytes) is an upload to be named. */
+static bool to_name(struct bridge *b, struct ccache *c, const void *p, uint32_t len,
+		    uint32_t *doffp)
+{
+	const struct gleam_rec *h = p;
 	uint64_t dlen;
 	uint32_t doff;
 
-	if (!e)
+	if (!c->ready || !upload_shape(h, len, &doff, &dlen) || !region_ok(dlen, len - doff) ||
+	    len - doff < c->threshold || len - doff > c->chunk_size)
 		return false;
+	*doffp = doff;
+	return worth_naming(b, c, h, (const unsigned char *)p + doff, len - doff);
+}
+
+/* A record from the ring joins the queue; an upload's name is computed. */
+/*
+ * A record from the ring joins the queue, copied out of shared memory and
+ * checked on the copy; an upload's name is computed.  0, -ENOMEM, or
+ * -EINVAL for a malformed record (*h: its header).
+ */
+static int enqueue(struct bridge *b, struct ccache *c, const void *p, uint32_t len,
+		   struct gleam_rec *h)
+{
+	struct centry *e = malloc(sizeof(*e) + len);
+	uint32_t doff;
+
+	if (!e)
+		return -ENOMEM;
 	memcpy(e->rec, p, len);
+	memcpy(e->rec, &len, 4);
+	memcpy(h, e->rec, sizeof(*h));
+	if (!bridge_header_ok(NULL, h, len, true)) {
+		free(e);
+		return -EINVAL;
+	}
 	e->len = len;
 	e->next = NULL;
 	e->state = CE_PLAIN;
-	h = (const struct gleam_rec *)e->rec;
-	if (c->ready && upload_shape(h, len, &doff, &dlen) && region_ok(dlen, len - doff) &&
-	    len - doff >= c->threshold && len - doff <= c->chunk_size) {
+	if (to_name(b, c, e->rec, len, &doff)) {
 		e->doff = doff;
 		e->dlen = len - doff;
 		if (!pool && hashpool_create(0, &pool))
@@ -396,7 +480,7 @@ static bool enqueue(struct ccache *c, const void *p, uint32_t len)
 	*c->tail = e;
 	c->tail = &e->next;
 	c->queued += len;
-	return true;
+	return 0;
 }
 
 /* Room for a frame of payload n at the end of the output buffer. */
@@ -578,6 +662,12 @@ static void close_records(struct bridge *b, size_t *start)
 
 	if (*start == SIZE_MAX)
 		return;
+	/* Opened for nothing: it goes. */
+	if (b->olen == *start + sizeof(f)) {
+		b->olen = *start;
+		*start = SIZE_MAX;
+		return;
+	}
 	f.len = (uint32_t)(b->olen - *start - sizeof(f));
 	memcpy(b->obuf + *start, &f, sizeof(f));
 	*start = SIZE_MAX;
@@ -604,19 +694,46 @@ void ccache_fill_out(struct bridge *b)
 
 	if (b->sending || b->closing || !b->hello_done || b->olen)
 		return;
-	/* Move what the ring holds into the queue, naming as it goes. */
+	/*
+	 * Move what the ring holds into the queue, naming as it goes.  While
+	 * the queue is empty, what is not to be named goes straight into the
+	 * frame, as without the cache: one copy, checked there.
+	 */
 	while (c->queued < QUEUE_MAX &&
 	       (p = gl_ring_peek(b->out_dir, sizeof(struct gleam_rec), GLEAM_REC_MAX, &len))) {
 		struct gleam_rec h;
+		uint32_t doff;
+		int err = 0;
 
-		memcpy(&h, p, sizeof(h));
-		h.len = len;
-		if (!bridge_header_ok(NULL, &h, len, true)) {
+		if (!c->head && open_records(b, &start) && b->olen + len <= b->ocap) {
+			unsigned char *q = b->obuf + b->olen;
+
+			memcpy(q, p, len);
+			memcpy(q, &len, 4);
+			memcpy(&h, q, sizeof(h));
+			if (!bridge_header_ok(NULL, &h, len, true))
+				err = -EINVAL;
+			else if (!to_name(b, c, q, len, &doff)) {
+				uint32_t wire = b->pk ? bridge_pack_rec(b, q, len) : len;
+
+				/* Kept as it went, where it lies; not kept, not taken. */
+				if (!bridge_keep_out(b, q, wire))
+					break;
+				b->olen += wire;
+				b->out_count++;
+				n++;
+			} else {
+				err = enqueue(b, c, q, len, &h);
+			}
+		} else {
+			err = enqueue(b, c, p, len, &h);
+		}
+		if (err == -EINVAL) {
 			gl_err("session: malformed message from the ring (fn %u)", h.fn);
 			b->out_dir->broken = true;
 			break;
 		}
-		if (!enqueue(c, p, len))
+		if (err)
 			break;
 		gl_ring_consume(b->out_dir, len);
 		if (h.flags & GLEAM_REC_F_REPLY)
@@ -624,9 +741,12 @@ void ccache_fill_out(struct bridge *b)
 		b->st.payload += len - sizeof(struct gleam_rec);
 	}
 	if (b->out_dir->broken) {
+		b->olen = 0;
 		bridge_close(b);
 		return;
 	}
+	/* Control frames go between records frames, never inside one. */
+	close_records(b, &start);
 	if (gl_ring_consume_publish(b->out_dir))
 		bridge_ring_bell(b);
 	settle(c);
@@ -702,10 +822,16 @@ void ccache_fill_out(struct bridge *b)
 			if (pin && !--pin->count)
 				release_add(c, &e->name);
 		} else {
-			if (b->olen + e->len > b->ocap || !bridge_keep(b, e->rec, e->len))
+			unsigned char *q = b->obuf + b->olen;
+			uint32_t wire;
+
+			if (b->olen + e->len > b->ocap)
 				break;
-			memcpy(b->obuf + b->olen, e->rec, e->len);
-			b->olen += b->pk ? bridge_pack_rec(b, b->obuf + b->olen, e->len) : e->len;
+			memcpy(q, e->rec, e->len);
+			wire = b->pk ? bridge_pack_rec(b, q, e->len) : e->len;
+			if (!bridge_keep_out(b, q, wire))
+				break;
+			b->olen += wire;
 		}
 		b->out_count++;
 		n++;

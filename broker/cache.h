@@ -27,6 +27,7 @@ struct cache_stats {
 	uint64_t bytes_sent;		/* chunk bytes that crossed */
 	uint64_t queries;		/* questions asked */
 	uint64_t waits;			/* times a session waited for an answer */
+	uint64_t raw;			/* copies sent as they are: the link outran hashing */
 };
 
 /* ---- client role ---- */

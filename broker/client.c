@@ -315,11 +315,12 @@ static const struct cache_stats no_cache;
 static void cache_json(struct gl_buf *b, const struct cache_stats *c)
 {
 	gl_buf_printf(b, ",\"cache\":{\"uploads\":%llu,\"bytes\":%llu,\"hits\":%llu,"
-		      "\"bytes_saved\":%llu,\"bytes_sent\":%llu,\"queries\":%llu,\"waits\":%llu}",
+		      "\"bytes_saved\":%llu,\"bytes_sent\":%llu,\"queries\":%llu,\"waits\":%llu,"
+		      "\"raw\":%llu}",
 		      (unsigned long long)c->uploads, (unsigned long long)c->bytes,
 		      (unsigned long long)c->hits, (unsigned long long)c->bytes_saved,
 		      (unsigned long long)c->bytes_sent, (unsigned long long)c->queries,
-		      (unsigned long long)c->waits);
+		      (unsigned long long)c->waits, (unsigned long long)c->raw);
 }
 
 /* Every session's cache counters, live and ended, together. */
@@ -337,6 +338,7 @@ static struct cache_stats cache_sum(void)
 		t.bytes_sent += c->bytes_sent;
 		t.queries += c->queries;
 		t.waits += c->waits;
+		t.raw += c->raw;
 	}
 	return t;
 }
@@ -1018,6 +1020,8 @@ static bool client_on_frame(struct bridge *b, uint16_t type, const void *p, uint
 		/* Counters from here: what the link carries for this session. */
 		if (s->srv)
 			link_sample_tcp(&s->srv->link, b->tcp, &s->tcp, gl_now_ns());
+		/* The link's rate, for naming and packing, is the server's: sessions share it. */
+		b->linkp = s->srv ? &s->srv->send_link : NULL;
 		/* Uploads are named once the server's CACHE_INFO says how. */
 		if (ack.features & GLEAM_WIRE_F_CACHE) {
 			b->cc = ccache_new(ack.features & GLEAM_WIRE_F_PROVE);

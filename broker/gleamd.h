@@ -11,6 +11,7 @@
 #include "gleam_local.h"
 #include "gleam_record.h"
 #include "gleam_wire.h"
+#include "pack.h"
 #include "ring.h"
 #include "tls.h"
 
@@ -191,15 +192,21 @@ struct bridge {
 	struct kept *kept, **kept_tail;	/* sent, not yet acknowledged */
 	struct kept *resend;		/* the next of them to send again */
 	uint64_t kept_first;		/* the index of the first kept */
-	uint64_t kept_bytes;
+	uint64_t kept_bytes;		/* copies, and whole buffers kept messages point into */
+	struct fbuf *ofb;		/* obuf, while kept messages point into it */
+	unsigned char *spare[4];	/* output buffers no kept message points into any more */
+	uint32_t nspare;
 	uint64_t last_rx;		/* ns: when the peer last sent anything */
 	uint64_t ping_at;		/* ns: when we last asked it for a sign of life */
 	struct ccache *cc;		/* client: uploads by content, once granted */
 	struct scache *sc;		/* server: the session's pinned chunks */
 	/* GLEAM_WIRE_F_PACK: the client packs uploads, the server unpacks them. */
 	struct packer *pk;
+	/* Client: the link's measured rate, packing or not; the server's, shared, or its own. */
+	struct pack_link link, *linkp;
 	uint64_t tx_since;		/* bytes sent since the link was last measured */
-	uint64_t tx_acked, tx_busy_us;	/* TCP_INFO, as last read */
+	uint64_t tx_acked, tx_busy_us;	/* TCP_INFO, at the last sample */
+	bool tx_based;			/* those are set */
 	/* Client: where the link's totals are counted too (gleamctl stats), or NULL. */
 	uint64_t *link_pack;		/* [0] raw, [1] on the wire */
 	struct gl_tls *tls;		/* TLS on tcp (common/tls.h); NULL: plain */
@@ -207,10 +214,24 @@ struct bridge {
 	bool tls_refused;		/* its handshake or first record failed: why in tls */
 };
 
-/* A message sent and not yet acknowledged: a copy, as the ring held it. */
+/*
+ * An output buffer that kept messages point into: it is not written again
+ * until the last of them is acknowledged.
+ */
+struct fbuf {
+	unsigned char *p;
+	uint32_t refs;
+};
+
+/*
+ * A message sent and not yet acknowledged: a copy (msg), or, for a large
+ * one, where it lies in the output buffer it was sent from (fb, ref).
+ */
 struct kept {
 	struct kept *next;
 	uint32_t len;
+	struct fbuf *fb;
+	const unsigned char *ref;
 	unsigned char msg[] __attribute__((aligned(8)));
 };
 
@@ -290,6 +311,16 @@ void bridge_refuse(struct bridge *b);
 bool bridge_keepalive(struct bridge *b, uint64_t now, unsigned int dead_s);
 /* Keep a copy of a message just sent (resumable sessions). */
 bool bridge_keep(struct bridge *b, const void *msg, uint32_t len);
+/*
+ * Keep a message in the output buffer, as it goes on the wire and never
+ * written again: a large one by where it lies, a small one by a copy.
+ */
+bool bridge_keep_out(struct bridge *b, const void *msg, uint32_t len);
+/*
+ * Before a frame is written from the start of the output buffer: a buffer
+ * kept messages point into is set aside for another; false: no memory.
+ */
+bool bridge_out_fresh(struct bridge *b);
 /* The connection is gone; the session waits for another (resumable only). */
 void bridge_detach(struct bridge *b);
 /*

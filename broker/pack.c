@@ -136,27 +136,41 @@ int pack_pick(const struct pack_est *est, double link_bps, size_t n)
 	return pick;
 }
 
-void pack_note_send(struct packer *p, uint64_t bytes, uint64_t ns)
+void pack_link_note(struct pack_link *l, uint64_t bytes, uint64_t ns)
 {
 	double r;
 
-	p->tx_bytes += bytes;
-	p->tx_ns += ns;
-	if (p->tx_bytes < (1u << 20) || !p->tx_ns)
+	l->tx_bytes += bytes;
+	l->tx_ns += ns;
+	if (l->tx_bytes < (1u << 20) || !l->tx_ns)
 		return;
-	r = (double)p->tx_bytes * 1e9 / (double)p->tx_ns;
-	p->tx_bytes = p->tx_ns = 0;
+	r = (double)l->tx_bytes * 1e9 / (double)l->tx_ns;
+	l->tx_bytes = l->tx_ns = 0;
 	/*
 	 * The link is as fast as the best of the last samples: a receiver
 	 * that stops reading for a while (its ring full, its processor busy)
 	 * makes a fast link look slow for as long, but never a slow link
 	 * fast, and packing would only take more of the processor it lacks.
 	 */
-	p->link_recent[p->link_n++ % PACK_LINK_SAMPLES] = r;
-	p->link_bps = 0;
+	l->recent[l->n++ % PACK_LINK_SAMPLES] = r;
+	l->bps = 0;
 	for (unsigned int i = 0; i < PACK_LINK_SAMPLES; i++)
-		if (p->link_recent[i] > p->link_bps)
-			p->link_bps = p->link_recent[i];
+		if (l->recent[i] > l->bps)
+			l->bps = l->recent[i];
+}
+
+void pack_note_send(struct packer *p, uint64_t bytes, uint64_t ns)
+{
+	struct pack_link l = { .n = p->link_n, .tx_bytes = p->tx_bytes, .tx_ns = p->tx_ns };
+
+	memcpy(l.recent, p->link_recent, sizeof(l.recent));
+	pack_link_note(&l, bytes, ns);
+	memcpy(p->link_recent, l.recent, sizeof(l.recent));
+	p->link_n = l.n;
+	p->tx_bytes = l.tx_bytes;
+	p->tx_ns = l.tx_ns;
+	if (l.bps > 0)
+		p->link_bps = l.bps;
 }
 
 /* Packed length of src by method into dst, or 0 (failed, or no smaller). */

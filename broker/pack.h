@@ -27,6 +27,20 @@
 /* Unpacking speed assumed on the server (bytes/s): Zstandard's, conservatively. */
 #define PACK_UNPACK_BPS		1.0e9
 
+/*
+ * The link's rate as the bridge measures it, packing or not: the best of
+ * the last PACK_LINK_SAMPLES samples of a MiB or more each.
+ */
+struct pack_link {
+	double bps;			/* bytes/s; 0: not yet */
+	double recent[PACK_LINK_SAMPLES];
+	uint32_t n;
+	uint64_t tx_bytes, tx_ns;	/* since the last sample */
+};
+
+/* The link carried bytes in ns of being busy: its rate, once enough was sent. */
+void pack_link_note(struct pack_link *l, uint64_t bytes, uint64_t ns);
+
 /* What is known of one method: a moving average of ratio and speed. */
 struct pack_est {
 	double ratio;		/* packed / raw */

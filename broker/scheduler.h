@@ -56,6 +56,8 @@ struct server {
 	void *conn;			/* client.c's control connection, or NULL */
 	/* Uploads' bytes that crossed to it as bytes: before packing, and on the wire. */
 	uint64_t pack[2];
+	/* The link's rate as its sessions' sends measured it (naming uploads). */
+	struct pack_link send_link;
 	/* What the last INFO said. */
 	bool have_info, have_usage, have_nvml;
 	uint64_t info_at, info_asked;	/* ns */
