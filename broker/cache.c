@@ -369,7 +369,10 @@ static void settle(struct ccache *c)
 	}
 }
 
-/* GLEAM_CACHE_NAME=always: every upload is named, however fast the link. */
+/*
+ * GLEAM_CACHE_NAME=auto: copies named only where it pays (worth_naming);
+ * otherwise, the default, every upload is named however fast the link.
+ */
 static int name_always = -1;
 
 /* What a sample of the hashing speed hashes, and how often one is taken. */
@@ -399,7 +402,11 @@ static void sample_hash(struct ccache *c, const void *data, uint32_t n)
  * then saves more than a miss costs) or not yet measured, and sent as it
  * is on a link that outruns hashing (loopback, a fast LAN on a machine with
  * few cores).  Module and library images are always named: the same ones
- * are loaded by every process, and hits are the rule.
+ * are loaded by every process, and hits are the rule.  Only with
+ * GLEAM_CACHE_NAME=auto: a client that names its first copies measures
+ * the link while the server hashes them, and while every later name hits
+ * little crosses to measure it again, so the choice can stay with naming
+ * (Documentation/cache.md).
  */
 static bool worth_naming(struct bridge *b, struct ccache *c, const struct gleam_rec *h,
 			 const unsigned char *data, uint32_t n)
@@ -409,7 +416,7 @@ static bool worth_naming(struct bridge *b, struct ccache *c, const struct gleam_
 	if (name_always < 0) {
 		const char *e = getenv("GLEAM_CACHE_NAME");
 
-		name_always = e && !strcmp(e, "always");
+		name_always = !e || strcmp(e, "auto");
 	}
 	link = (b->linkp ? b->linkp : &b->link)->bps;
 	if (name_always || (h->fn != GL_FN_cuMemcpyHtoD && h->fn != GL_FN_cuMemcpyHtoDAsync) ||

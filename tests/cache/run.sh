@@ -108,10 +108,10 @@ if GLEAM_SOCKET=$TMP/other.sock run_upload second-client 1 8; then
 fi
 kill "$C2PID" 2>/dev/null
 
-# 2c. Naming where it pays (GLEAM_CACHE_NAME unset): on loopback, faster
+# 2c. Naming where it pays (GLEAM_CACHE_NAME=auto): on loopback, faster
 # than hashing, copies cross as they are once the link is measured, intact;
 # module images are still named, and a second load finds them.
-GLEAM_CACHE_NAME= "$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$TMP/auto.sock" \
+GLEAM_CACHE_NAME=auto "$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$TMP/auto.sock" \
 	--state-dir "$(dirname "$TMP/auto.sock")" >>"$TMP/client3.log" 2>&1 &
 C3PID=$!
 GLEAM_SOCKET=$TMP/auto.sock poll 100 "" "$BIN/gleamctl" status

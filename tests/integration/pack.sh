@@ -46,7 +46,7 @@ e = json.load(sys.stdin)["client"]["ended"][-1]
 print(int(rep["verified"]), e["bytes_out"], int(rep["bytes"]))' "$out"
 }
 
-client named
+GLEAM_CACHE_NAME=auto client named
 client plain --cache off
 GLEAM_COMPRESS=0 client raw
 
@@ -58,7 +58,7 @@ for c in named plain; do
 		bad "bf16 weights ($c): ${r:-the program failed}"
 	fi
 done
-# On a link slower than hashing every copy is named (GLEAM_CACHE_NAME unset).
+# On a link slower than hashing every copy is named (even with GLEAM_CACHE_NAME=auto).
 if GLEAM_SOCKET=$TMP/named.sock "$BIN/gleamctl" status --json | python3 -c '
 import json, sys
 c = json.load(sys.stdin)["client"]["ended"][-1]["cache"]
