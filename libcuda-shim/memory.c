@@ -179,7 +179,7 @@ static CUresult get_global(unsigned int fn, unsigned int kind, void *parent, con
 	struct iovec iov;
 	CUresult r;
 
-	r = shim_begin(&c, fn);
+	r = shim_begin_io(&c, fn, &a, sizeof(a), &o, sizeof(o));
 	if (r)
 		return r;
 	r = shim_name_arg(kind, parent, name, &a.hmod, &a.name_len, &iov);
@@ -191,12 +191,8 @@ static CUresult get_global(unsigned int fn, unsigned int kind, void *parent, con
 	 */
 	if (!shim_module_has_var(kind, parent, name))
 		return CUDA_ERROR_NOT_FOUND;
-	c.args = &a;
-	c.args_len = sizeof(a);
 	c.iov = &iov;
 	c.niov = 1;
-	c.out = &o;
-	c.out_len = sizeof(o);
 	r = shim_call(&c);
 	if (r)
 		return r;

@@ -124,7 +124,6 @@ static CUresult load_image(unsigned int fn, struct shim_obj **out, unsigned int 
 	struct gl_a_cuModuleLoadData ma = { 0 };
 	struct shim_call c;
 	struct shim_obj *o;
-	struct iovec iov;
 	size_t n;
 	CUresult r;
 
@@ -147,15 +146,9 @@ static CUresult load_image(unsigned int fn, struct shim_obj **out, unsigned int 
 		c.args = &ma;
 		c.args_len = sizeof(ma);
 	}
-	iov.iov_base = (void *)image;
-	iov.iov_len = n;
-	c.iov = &iov;
-	c.niov = 1;
-	r = shim_call(&c);
-	if (r && c.waited) {
-		shim_obj_put(o);
+	r = shim_call_new(&c, o, image, n);
+	if (r && c.waited)
 		return r;
-	}
 	keep_code((struct shim_module *)o, image, n);
 	shim_obj_created(o);
 	*out = o;
@@ -462,11 +455,9 @@ CUresult shim_cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
 	struct shim_call c;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuKernelGetFunction);
+	r = shim_begin_out(&c, GL_FN_cuKernelGetFunction, pFunc);
 	if (r)
 		return r;
-	if (!pFunc)
-		return CUDA_ERROR_INVALID_VALUE;
 	r = shim_func_of(GL_H_KERNEL, kernel, &k);
 	if (r)
 		return r;
@@ -721,11 +712,9 @@ CUresult shim_cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction h, void **k
 	uint64_t len;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuLaunchKernelEx);
+	r = shim_begin_out(&c, GL_FN_cuLaunchKernelEx, cfg);
 	if (r)
 		return r;
-	if (!cfg)
-		return CUDA_ERROR_INVALID_VALUE;
 	r = shim_func_get(h, &f);
 	if (r)
 		return r;

@@ -182,7 +182,7 @@ CUresult shim_cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllo
 	struct iovec iov;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuMemGetAllocationGranularity);
+	r = shim_begin_io(&c, GL_FN_cuMemGetAllocationGranularity, &a, sizeof(a), &o, sizeof(o));
 	if (r)
 		return r;
 	if (!granularity)
@@ -201,12 +201,8 @@ CUresult shim_cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllo
 	pthread_mutex_unlock(&vmm.lock);
 	iov.iov_base = &g;
 	iov.iov_len = sizeof(g);
-	c.args = &a;
-	c.args_len = sizeof(a);
 	c.iov = &iov;
 	c.niov = 1;
-	c.out = &o;
-	c.out_len = sizeof(o);
 	r = shim_call(&c);
 	if (r)
 		return r;
