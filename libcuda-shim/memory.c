@@ -417,21 +417,36 @@ bool shim_mem_forget(CUdeviceptr base)
 	return !alloc_forget_entry(base, NULL);
 }
 
-CUresult shim_cuMemFree(CUdeviceptr dptr)
+/*
+ * cuMemFree, or cuMemFreeAsync on stream: the synchronous call's block is
+ * the first part of the stream-ordered one's.
+ */
+static CUresult mem_free(unsigned int fn, CUdeviceptr dptr, CUstream stream, int per_thread)
 {
-	struct gl_a_cuMemFree a = { .dptr = dptr };
+	struct gl_a_cuMemFreeAsync a = { .dptr = dptr };
 	struct shim_call c;
 	CUresult r;
 
-	r = shim_begin_io(&c, GL_FN_cuMemFree, &a, sizeof(a), NULL, 0);
+	_Static_assert(offsetof(struct gl_a_cuMemFree, dptr) == 0 &&
+		       offsetof(struct gl_a_cuMemFreeAsync, dptr) == 0, "free blocks");
+	r = shim_begin_io(&c, fn, &a, gl_fn_args_size[fn], NULL, 0);
 	if (r)
 		return r;
+	if (fn == GL_FN_cuMemFreeAsync) {
+		r = shim_stream_id(stream, per_thread, &a.hStream);
+		return r ? r : free_range(&c, dptr);
+	}
 	if (!dptr)
 		return CUDA_SUCCESS;
 	/* Managed memory is freed as any allocation is. */
 	if (atomic_load(&shim_twins) && shim_twin_free(SHIM_TWIN_MANAGED, dptr))
 		return CUDA_SUCCESS;
 	return free_range(&c, dptr);
+}
+
+CUresult shim_cuMemFree(CUdeviceptr dptr)
+{
+	return mem_free(GL_FN_cuMemFree, dptr, NULL, 0);
 }
 
 /*
@@ -454,15 +469,7 @@ CUresult shim_cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemo
 
 CUresult shim_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream, int per_thread)
 {
-	struct gl_a_cuMemFreeAsync a = { .dptr = dptr };
-	struct shim_call c;
-	CUresult r;
-
-	r = shim_begin_io(&c, GL_FN_cuMemFreeAsync, &a, sizeof(a), NULL, 0);
-	if (r)
-		return r;
-	r = shim_stream_id(stream, per_thread, &a.hStream);
-	return r ? r : free_range(&c, dptr);
+	return mem_free(GL_FN_cuMemFreeAsync, dptr, stream, per_thread);
 }
 
 /* A copy of the allocation that holds p, in *out; false when none does. */
