@@ -355,14 +355,19 @@ static CUresult replay(struct wk_call *k, const struct gleam_copy *g,
 		c.pre##Array = p.pre##Array; \
 		c.pre##Pitch = p.pre##Pitch; \
 	} while (0)
+	/* The 2D or 3D form c: what it shares with the peer form, the rest zero. */
+#define FROM_PEER(c) \
+	do { \
+		memset(&(c), 0, sizeof(c)); \
+		SIDE(src); \
+		SIDE(dst); \
+		(c).WidthInBytes = p.WidthInBytes; \
+		(c).Height = p.Height; \
+	} while (0)
 	if (g->api == GLEAM_COPY_3D) {
 		CUDA_MEMCPY3D c;
 
-		memset(&c, 0, sizeof(c));
-		SIDE(src);
-		SIDE(dst);
-		c.WidthInBytes = p.WidthInBytes;
-		c.Height = p.Height;
+		FROM_PEER(c);
 		c.srcZ = p.srcZ;
 		c.srcHeight = p.srcHeight;
 		c.dstZ = p.dstZ;
@@ -372,15 +377,12 @@ static CUresult replay(struct wk_call *k, const struct gleam_copy *g,
 	} else {
 		CUDA_MEMCPY2D c;
 
-		memset(&c, 0, sizeof(c));
-		SIDE(src);
-		SIDE(dst);
-		c.WidthInBytes = p.WidthInBytes;
-		c.Height = p.Height;
+		FROM_PEER(c);
 		if (g->api == GLEAM_COPY_2D_UNALIGNED)
 			return op->f_cuMemcpy2DUnaligned(&c);
 		return async ? op->f_cuMemcpy2DAsync(&c, s) : op->f_cuMemcpy2D(&c);
 	}
+#undef FROM_PEER
 #undef SIDE
 }
 
@@ -542,6 +544,12 @@ static CUresult reply_value(struct wk_call *k, uint64_t v)
 	return CUDA_SUCCESS;
 }
 
+/* A texture or surface object's record: its descriptor of n bytes, or NULL. */
+static const void *object_desc(struct wk_call *k, size_t args, size_t n)
+{
+	return wk_args(k, args) ? wk_data(k, n) : NULL;
+}
+
 CUresult wk_cuTexObjectCreate(struct wk_call *k)
 {
 	const struct gleam_tex_create *w;
@@ -551,9 +559,7 @@ CUresult wk_cuTexObjectCreate(struct wk_call *k)
 	CUtexObject t = 0;
 	CUresult r;
 
-	if (!wk_args(k, sizeof(struct gl_a_cuTexObjectCreate)))
-		return CUDA_ERROR_INVALID_VALUE;
-	w = wk_data(k, sizeof(*w));
+	w = object_desc(k, sizeof(struct gl_a_cuTexObjectCreate), sizeof(*w));
 	if (!w || w->reserved || w->has_view > 1 || w->view.reserved)
 		return CUDA_ERROR_INVALID_VALUE;
 	r = res_of(k, &w->res, &res);
@@ -591,9 +597,7 @@ CUresult wk_cuSurfObjectCreate(struct wk_call *k)
 	CUsurfObject s = 0;
 	CUresult r;
 
-	if (!wk_args(k, sizeof(struct gl_a_cuSurfObjectCreate)))
-		return CUDA_ERROR_INVALID_VALUE;
-	w = wk_data(k, sizeof(*w));
+	w = object_desc(k, sizeof(struct gl_a_cuSurfObjectCreate), sizeof(*w));
 	if (!w)
 		return CUDA_ERROR_INVALID_VALUE;
 	r = res_of(k, w, &res);
