@@ -615,9 +615,7 @@ static CUresult copy_run(struct copy *cp, bool async, CUstream stream, int per_t
 
 		c.args = args;
 		c.args_len = args_of(fn, sid, args);
-		c.iov = &iov;
-		c.niov = 1;
-		return shim_call(&c);
+		return shim_call_iov(&c, &iov);
 	}
 out:
 	shim_call_stream = 0;

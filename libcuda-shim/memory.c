@@ -191,9 +191,7 @@ static CUresult get_global(unsigned int fn, unsigned int kind, void *parent, con
 	 */
 	if (!shim_module_has_var(kind, parent, name))
 		return CUDA_ERROR_NOT_FOUND;
-	c.iov = &iov;
-	c.niov = 1;
-	r = shim_call(&c);
+	r = shim_call_iov(&c, &iov);
 	if (r)
 		return r;
 	/* A global is device memory like any allocation, for range checks. */
@@ -1126,9 +1124,7 @@ static CUresult htod(unsigned int fn, CUdeviceptr dst, const void *src, size_t n
 		c.args = &a;
 		c.args_len = fn == GL_FN_cuMemcpyHtoDAsync ? sizeof(a) :
 			     sizeof(struct gl_a_cuMemcpyHtoD);
-		c.iov = &iov;
-		c.niov = 1;
-		r = shim_call(&c);
+		r = shim_call_iov(&c, &iov);
 		off += k;
 	} while (!r && off < n);
 	shim_twin_pieces(false);

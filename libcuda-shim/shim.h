@@ -398,6 +398,14 @@ static inline CUresult shim_begin_out(struct shim_call *c, unsigned int fn, cons
 	return out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 CUresult shim_call(struct shim_call *c);
+/* The call with one piece of data, iov. */
+static inline CUresult shim_call_iov(struct shim_call *c, const struct iovec *iov)
+{
+	c->iov = iov;
+	c->niov = 1;
+	return shim_call(c);
+}
+
 /*
  * The call that creates o, with one piece of data: when it fails with an
  * answer, o is put and the caller returns what it says.
@@ -408,9 +416,7 @@ static inline CUresult shim_call_new(struct shim_call *c, struct shim_obj *o, co
 	struct iovec iov = { .iov_base = (void *)data, .iov_len = len };
 	CUresult r;
 
-	c->iov = &iov;
-	c->niov = 1;
-	r = shim_call(c);
+	r = shim_call_iov(c, &iov);
 	c->iov = NULL;
 	c->niov = 0;
 	if (r && c->waited)

@@ -217,9 +217,7 @@ CUresult shim_cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllo
 	pthread_mutex_unlock(&vmm.lock);
 	iov.iov_base = &g;
 	iov.iov_len = sizeof(g);
-	c.iov = &iov;
-	c.niov = 1;
-	r = shim_call(&c);
+	r = shim_call_iov(&c, &iov);
 	if (r)
 		return r;
 	if (!o.granularity)
@@ -590,9 +588,7 @@ CUresult shim_cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc
 	pthread_mutex_unlock(&vmm.lock);
 	iov.iov_base = d;
 	iov.iov_len = count * sizeof(d[0]);
-	c.iov = &iov;
-	c.niov = 1;
-	return shim_call(&c);
+	return shim_call_iov(&c, &iov);
 }
 
 CUresult shim_cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location,
@@ -672,9 +668,7 @@ CUresult shim_cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, 
 	if (r)
 		return r;
 	a.handle = h->o.id;
-	c.iov = &iov;
-	c.niov = 1;
-	return shim_call(&c);
+	return shim_call_iov(&c, &iov);
 }
 
 /*
