@@ -79,24 +79,32 @@ static unsigned char *scratch(struct packer *p, size_t n)
 	return p->scratch;
 }
 
-void pack_planes_split(const unsigned char *src, unsigned char *dst, size_t n, unsigned int width)
+/*
+ * Byte j of every width-byte element to plane j (join: back again); the
+ * tail that fills no whole element is copied as it stands.
+ */
+static void planes_move(const unsigned char *src, unsigned char *dst, size_t n,
+			unsigned int width, bool join)
 {
 	size_t k = n / width;
 
 	for (unsigned int j = 0; j < width; j++)
-		for (size_t i = 0; i < k; i++)
-			dst[j * k + i] = src[i * width + j];
+		for (size_t i = 0; i < k; i++) {
+			size_t el = i * width + j, pl = j * k + i;
+
+			dst[join ? el : pl] = src[join ? pl : el];
+		}
 	memcpy(dst + k * width, src + k * width, n - k * width);
+}
+
+void pack_planes_split(const unsigned char *src, unsigned char *dst, size_t n, unsigned int width)
+{
+	planes_move(src, dst, n, width, false);
 }
 
 void pack_planes_join(const unsigned char *src, unsigned char *dst, size_t n, unsigned int width)
 {
-	size_t k = n / width;
-
-	for (unsigned int j = 0; j < width; j++)
-		for (size_t i = 0; i < k; i++)
-			dst[i * width + j] = src[j * k + i];
-	memcpy(dst + k * width, src + k * width, n - k * width);
+	planes_move(src, dst, n, width, true);
 }
 
 static unsigned int width_of(int method)

@@ -230,28 +230,29 @@ static CUresult copy_of(struct wk_call *k, struct gleam_copy *g, CUstream *s)
 /* The api a record of fn replays, from the host or on the device. */
 static bool api_fits(unsigned int fn, unsigned int api)
 {
-	switch (fn) {
-	case GL_FN_cuMemcpyHtoA:
-	case GL_FN_cuMemcpyHtoAAsync:
-		return api == GLEAM_COPY_LINEAR;
-	case GL_FN_cuMemcpy2D:
-	case GL_FN_cuMemcpy2DAsync:
-		return api == GLEAM_COPY_2D;
-	case GL_FN_cuMemcpy2DUnaligned:
-		return api == GLEAM_COPY_2D_UNALIGNED;
-	case GL_FN_cuMemcpy3D:
-	case GL_FN_cuMemcpy3DAsync:
-		return api == GLEAM_COPY_3D;
-	case GL_FN_cuMemcpy3DPeer:
-	case GL_FN_cuMemcpy3DPeerAsync:
-		return api == GLEAM_COPY_3D_PEER;
-	case GL_FN_cuMemcpyAtoH:
+	static const struct {
+		unsigned int fn, api;
+	} fits[] = {
+		{ GL_FN_cuMemcpyHtoA, GLEAM_COPY_LINEAR },
+		{ GL_FN_cuMemcpyHtoAAsync, GLEAM_COPY_LINEAR },
+		{ GL_FN_cuMemcpy2D, GLEAM_COPY_2D },
+		{ GL_FN_cuMemcpy2DAsync, GLEAM_COPY_2D },
+		{ GL_FN_cuMemcpy2DUnaligned, GLEAM_COPY_2D_UNALIGNED },
+		{ GL_FN_cuMemcpy3D, GLEAM_COPY_3D },
+		{ GL_FN_cuMemcpy3DAsync, GLEAM_COPY_3D },
+		{ GL_FN_cuMemcpy3DPeer, GLEAM_COPY_3D_PEER },
+		{ GL_FN_cuMemcpy3DPeerAsync, GLEAM_COPY_3D_PEER },
+	};
+
+	/* A copy to the host may be of any api but the unaligned 2D one when async. */
+	if (fn == GL_FN_cuMemcpyAtoH)
 		return true;
-	case GL_FN_cuMemcpyAtoHAsync:
+	if (fn == GL_FN_cuMemcpyAtoHAsync)
 		return api != GLEAM_COPY_2D_UNALIGNED;
-	default:
-		return false;
-	}
+	for (size_t i = 0; i < ARRAY_SIZE(fits); i++)
+		if (fits[i].fn == fn)
+			return fits[i].api == api;
+	return false;
 }
 
 /* One end, for the driver: host memory at host (pitch and rows its own), or mapped. */
@@ -343,56 +344,46 @@ static CUresult replay(struct wk_call *k, const struct gleam_copy *g,
 	p.Depth = (size_t)g->depth;
 	if (g->api == GLEAM_COPY_3D_PEER)
 		return async ? op->f_cuMemcpy3DPeerAsync(&p, s) : op->f_cuMemcpy3DPeer(&p);
+	/* A side's fields that the 2D and 3D forms share with the peer form. */
+#define SIDE(pre) \
+	do { \
+		c.pre##XInBytes = p.pre##XInBytes; \
+		c.pre##Y = p.pre##Y; \
+		c.pre##MemoryType = p.pre##MemoryType; \
+		c.pre##Host = p.pre##Host; \
+		c.pre##Device = p.pre##Device; \
+		c.pre##Array = p.pre##Array; \
+		c.pre##Pitch = p.pre##Pitch; \
+	} while (0)
+	/* The 2D or 3D form c: what it shares with the peer form, the rest zero. */
+#define FROM_PEER(c) \
+	do { \
+		memset(&(c), 0, sizeof(c)); \
+		SIDE(src); \
+		SIDE(dst); \
+		(c).WidthInBytes = p.WidthInBytes; \
+		(c).Height = p.Height; \
+	} while (0)
 	if (g->api == GLEAM_COPY_3D) {
 		CUDA_MEMCPY3D c;
 
-		memset(&c, 0, sizeof(c));
-		c.srcXInBytes = p.srcXInBytes;
-		c.srcY = p.srcY;
+		FROM_PEER(c);
 		c.srcZ = p.srcZ;
-		c.srcMemoryType = p.srcMemoryType;
-		c.srcHost = p.srcHost;
-		c.srcDevice = p.srcDevice;
-		c.srcArray = p.srcArray;
-		c.srcPitch = p.srcPitch;
 		c.srcHeight = p.srcHeight;
-		c.dstXInBytes = p.dstXInBytes;
-		c.dstY = p.dstY;
 		c.dstZ = p.dstZ;
-		c.dstMemoryType = p.dstMemoryType;
-		c.dstHost = p.dstHost;
-		c.dstDevice = p.dstDevice;
-		c.dstArray = p.dstArray;
-		c.dstPitch = p.dstPitch;
 		c.dstHeight = p.dstHeight;
-		c.WidthInBytes = p.WidthInBytes;
-		c.Height = p.Height;
 		c.Depth = p.Depth;
 		return async ? op->f_cuMemcpy3DAsync(&c, s) : op->f_cuMemcpy3D(&c);
 	} else {
 		CUDA_MEMCPY2D c;
 
-		memset(&c, 0, sizeof(c));
-		c.srcXInBytes = p.srcXInBytes;
-		c.srcY = p.srcY;
-		c.srcMemoryType = p.srcMemoryType;
-		c.srcHost = p.srcHost;
-		c.srcDevice = p.srcDevice;
-		c.srcArray = p.srcArray;
-		c.srcPitch = p.srcPitch;
-		c.dstXInBytes = p.dstXInBytes;
-		c.dstY = p.dstY;
-		c.dstMemoryType = p.dstMemoryType;
-		c.dstHost = p.dstHost;
-		c.dstDevice = p.dstDevice;
-		c.dstArray = p.dstArray;
-		c.dstPitch = p.dstPitch;
-		c.WidthInBytes = p.WidthInBytes;
-		c.Height = p.Height;
+		FROM_PEER(c);
 		if (g->api == GLEAM_COPY_2D_UNALIGNED)
 			return op->f_cuMemcpy2DUnaligned(&c);
 		return async ? op->f_cuMemcpy2DAsync(&c, s) : op->f_cuMemcpy2D(&c);
 	}
+#undef FROM_PEER
+#undef SIDE
 }
 
 /* Bytes of host memory the copy moves: its rows end to end, bounded by limit. */
@@ -437,50 +428,22 @@ static CUresult copy_in(struct wk_call *k)
 	return replay(k, &g, &src, &dst, (void *)data, s, async);
 }
 
-CUresult wk_cuMemcpyHtoA(struct wk_call *k)
-{
-	return copy_in(k);
-}
+/* The worker's entries for the copies above, whatever their form. */
+#define WK_COPY(name, how)			\
+	CUresult wk_##name(struct wk_call *k)	\
+	{					\
+		return how(k);			\
+	}
 
-CUresult wk_cuMemcpyHtoAAsync(struct wk_call *k)
-{
-	return copy_in(k);
-}
-
-CUresult wk_cuMemcpy2D(struct wk_call *k)
-{
-	return copy_in(k);
-}
-
-CUresult wk_cuMemcpy2DUnaligned(struct wk_call *k)
-{
-	return copy_in(k);
-}
-
-CUresult wk_cuMemcpy2DAsync(struct wk_call *k)
-{
-	return copy_in(k);
-}
-
-CUresult wk_cuMemcpy3D(struct wk_call *k)
-{
-	return copy_in(k);
-}
-
-CUresult wk_cuMemcpy3DAsync(struct wk_call *k)
-{
-	return copy_in(k);
-}
-
-CUresult wk_cuMemcpy3DPeer(struct wk_call *k)
-{
-	return copy_in(k);
-}
-
-CUresult wk_cuMemcpy3DPeerAsync(struct wk_call *k)
-{
-	return copy_in(k);
-}
+WK_COPY(cuMemcpyHtoA, copy_in)
+WK_COPY(cuMemcpyHtoAAsync, copy_in)
+WK_COPY(cuMemcpy2D, copy_in)
+WK_COPY(cuMemcpy2DUnaligned, copy_in)
+WK_COPY(cuMemcpy2DAsync, copy_in)
+WK_COPY(cuMemcpy3D, copy_in)
+WK_COPY(cuMemcpy3DAsync, copy_in)
+WK_COPY(cuMemcpy3DPeer, copy_in)
+WK_COPY(cuMemcpy3DPeerAsync, copy_in)
 
 /*
  * Every copy to host memory: in pieces, each a copy of the program's kind
@@ -527,15 +490,8 @@ static CUresult copy_out(struct wk_call *k)
 	return r;
 }
 
-CUresult wk_cuMemcpyAtoH(struct wk_call *k)
-{
-	return copy_out(k);
-}
-
-CUresult wk_cuMemcpyAtoHAsync(struct wk_call *k)
-{
-	return copy_out(k);
-}
+WK_COPY(cuMemcpyAtoH, copy_out)
+WK_COPY(cuMemcpyAtoHAsync, copy_out)
 
 /* ---- texture and surface objects ---- */
 
@@ -588,6 +544,12 @@ static CUresult reply_value(struct wk_call *k, uint64_t v)
 	return CUDA_SUCCESS;
 }
 
+/* A texture or surface object's record: its descriptor of n bytes, or NULL. */
+static const void *object_desc(struct wk_call *k, size_t args, size_t n)
+{
+	return wk_args(k, args) ? wk_data(k, n) : NULL;
+}
+
 CUresult wk_cuTexObjectCreate(struct wk_call *k)
 {
 	const struct gleam_tex_create *w;
@@ -597,9 +559,7 @@ CUresult wk_cuTexObjectCreate(struct wk_call *k)
 	CUtexObject t = 0;
 	CUresult r;
 
-	if (!wk_args(k, sizeof(struct gl_a_cuTexObjectCreate)))
-		return CUDA_ERROR_INVALID_VALUE;
-	w = wk_data(k, sizeof(*w));
+	w = object_desc(k, sizeof(struct gl_a_cuTexObjectCreate), sizeof(*w));
 	if (!w || w->reserved || w->has_view > 1 || w->view.reserved)
 		return CUDA_ERROR_INVALID_VALUE;
 	r = res_of(k, &w->res, &res);
@@ -637,9 +597,7 @@ CUresult wk_cuSurfObjectCreate(struct wk_call *k)
 	CUsurfObject s = 0;
 	CUresult r;
 
-	if (!wk_args(k, sizeof(struct gl_a_cuSurfObjectCreate)))
-		return CUDA_ERROR_INVALID_VALUE;
-	w = wk_data(k, sizeof(*w));
+	w = object_desc(k, sizeof(struct gl_a_cuSurfObjectCreate), sizeof(*w));
 	if (!w)
 		return CUDA_ERROR_INVALID_VALUE;
 	r = res_of(k, w, &res);

@@ -380,37 +380,39 @@ CUresult wk_cuGraphAddNode(struct wk_call *k)
 	return r;
 }
 
+/* A node's parameters, in its graph or, given hexec, in that executable graph. */
+static CUresult set_params(struct wk_call *k, const __u64 *hexec, __u64 hnode)
+{
+	const struct gl_backend_ops *op = &k->w->be->op;
+	struct decoded d;
+	CUgraphExec e = NULL;
+	CUgraphNode n;
+	CUresult r = CUDA_SUCCESS;
+
+	if (hexec)
+		r = wk_handle(k->w, GL_H_GRAPHEXEC, *hexec, (void **)&e);
+	if (!r)
+		r = wk_handle(k->w, GL_H_GRAPHNODE, hnode, (void **)&n);
+	if (!r)
+		r = decode(k, false, &d);
+	if (r)
+		return r;
+	return hexec ? op->f_cuGraphExecNodeSetParams(e, n, &d.np) :
+		       op->f_cuGraphNodeSetParams(n, &d.np);
+}
+
 CUresult wk_cuGraphNodeSetParams(struct wk_call *k)
 {
 	const struct gl_a_cuGraphNodeSetParams *a = wk_args(k, sizeof(*a));
-	struct decoded d;
-	CUgraphNode n;
-	CUresult r;
 
-	if (!a)
-		return CUDA_ERROR_INVALID_VALUE;
-	r = wk_handle(k->w, GL_H_GRAPHNODE, a->hNode, (void **)&n);
-	if (!r)
-		r = decode(k, false, &d);
-	return r ? r : k->w->be->op.f_cuGraphNodeSetParams(n, &d.np);
+	return a ? set_params(k, NULL, a->hNode) : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult wk_cuGraphExecNodeSetParams(struct wk_call *k)
 {
 	const struct gl_a_cuGraphExecNodeSetParams *a = wk_args(k, sizeof(*a));
-	struct decoded d;
-	CUgraphExec e;
-	CUgraphNode n;
-	CUresult r;
 
-	if (!a)
-		return CUDA_ERROR_INVALID_VALUE;
-	r = wk_handle(k->w, GL_H_GRAPHEXEC, a->hGraphExec, (void **)&e);
-	if (!r)
-		r = wk_handle(k->w, GL_H_GRAPHNODE, a->hNode, (void **)&n);
-	if (!r)
-		r = decode(k, false, &d);
-	return r ? r : k->w->be->op.f_cuGraphExecNodeSetParams(e, n, &d.np);
+	return a ? set_params(k, &a->hGraphExec, a->hNode) : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult wk_cuGraphDestroyNode(struct wk_call *k)

@@ -77,7 +77,6 @@ static CUresult create(unsigned int fn, unsigned int kind, const CUDA_ARRAY3D_DE
 {
 	struct gleam_array_desc wd;
 	struct shim_call c;
-	struct iovec iov;
 	struct shim_obj *o;
 	unsigned int elem = 0;
 	__u64 a[2] = { 0 };
@@ -98,17 +97,11 @@ static CUresult create(unsigned int fn, unsigned int kind, const CUDA_ARRAY3D_DE
 	a[0] = o->id;
 	a[1] = levels;
 	wire_desc(d, levels, &wd);
-	iov.iov_base = &wd;
-	iov.iov_len = sizeof(wd);
 	c.args = a;
 	c.args_len = gl_fn_args_size[fn];
-	c.iov = &iov;
-	c.niov = 1;
-	r = shim_call(&c);
-	if (r && c.waited) {
-		shim_obj_put(o);
+	r = shim_call_new(&c, o, &wd, sizeof(wd));
+	if (r && c.waited)
 		return r;
-	}
 	if (kind == GL_H_ARRAY) {
 		struct shim_array *ar = (struct shim_array *)o;
 
@@ -622,9 +615,7 @@ static CUresult copy_run(struct copy *cp, bool async, CUstream stream, int per_t
 
 		c.args = args;
 		c.args_len = args_of(fn, sid, args);
-		c.iov = &iov;
-		c.niov = 1;
-		return shim_call(&c);
+		return shim_call_iov(&c, &iov);
 	}
 out:
 	shim_call_stream = 0;

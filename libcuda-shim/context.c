@@ -43,6 +43,16 @@ static CUresult ctx_arg(CUcontext h, struct shim_ctx **out)
 	return r;
 }
 
+/* ctx_arg for a call that answers in *out: out must be there. */
+static CUresult ctx_out(const void *out, CUcontext h, struct shim_ctx **c)
+{
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	return ctx_arg(h, c);
+}
+
 CUresult shim_require_ctx(struct shim_ctx **ctx)
 {
 	if (!shim.initialised)
@@ -404,11 +414,7 @@ CUresult shim_cuCtxGetDevice_v2(CUdevice *device, CUcontext h)
 	struct shim_ctx *c;
 	CUresult r;
 
-	if (!device)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (!shim.initialised)
-		return CUDA_ERROR_NOT_INITIALIZED;
-	r = ctx_arg(h, &c);
+	r = ctx_out(device, h, &c);
 	if (r)
 		return r;
 	*device = c->dev;
@@ -420,11 +426,7 @@ CUresult shim_cuCtxGetId(CUcontext h, unsigned long long *id)
 	struct shim_ctx *c;
 	CUresult r;
 
-	if (!id)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (!shim.initialised)
-		return CUDA_ERROR_NOT_INITIALIZED;
-	r = ctx_arg(h, &c);
+	r = ctx_out(id, h, &c);
 	if (r)
 		return r;
 	*id = c->o.id;
@@ -449,11 +451,7 @@ CUresult shim_cuCtxGetApiVersion(CUcontext h, unsigned int *version)
 	struct shim_ctx *c;
 	CUresult r;
 
-	if (!version)
-		return CUDA_ERROR_INVALID_VALUE;
-	if (!shim.initialised)
-		return CUDA_ERROR_NOT_INITIALIZED;
-	r = ctx_arg(h, &c);
+	r = ctx_out(version, h, &c);
 	if (r)
 		return r;
 	if (!c->have_api) {

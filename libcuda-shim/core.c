@@ -378,6 +378,16 @@ CUresult shim_cuDeviceGet(CUdevice *device, int ordinal)
 	return CUDA_SUCCESS;
 }
 
+/* shim_dev_check for a call that answers in *out, which must be there. */
+static CUresult dev_out(CUdevice dev, const void *out)
+{
+	CUresult r = shim_dev_check(dev);
+
+	if (r)
+		return r;
+	return out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
 CUresult shim_cuDeviceGetCount(int *count)
 {
 	if (!count)
@@ -418,24 +428,20 @@ CUresult shim_cuDeviceGetAttribute(int *pi, CUdevice_attribute attrib, CUdevice 
 
 CUresult shim_cuDeviceTotalMem(size_t *bytes, CUdevice dev)
 {
-	CUresult r = shim_dev_check(dev);
+	CUresult r = dev_out(dev, bytes);
 
 	if (r)
 		return r;
-	if (!bytes)
-		return CUDA_ERROR_INVALID_VALUE;
 	*bytes = shim.dev[dev].info.total_mem;
 	return CUDA_SUCCESS;
 }
 
 CUresult shim_cuDeviceGetUuid(CUuuid *uuid, CUdevice dev)
 {
-	CUresult r = shim_dev_check(dev);
+	CUresult r = dev_out(dev, uuid);
 
 	if (r)
 		return r;
-	if (!uuid)
-		return CUDA_ERROR_INVALID_VALUE;
 	memcpy(uuid->bytes, shim.dev[dev].info.uuid, 16);
 	return CUDA_SUCCESS;
 }
@@ -454,12 +460,10 @@ static int attr(CUdevice dev, CUdevice_attribute a)
 
 CUresult shim_cuDeviceGetProperties(CUdevprop *p, CUdevice dev)
 {
-	CUresult r = shim_dev_check(dev);
+	CUresult r = dev_out(dev, p);
 
 	if (r)
 		return r;
-	if (!p)
-		return CUDA_ERROR_INVALID_VALUE;
 	p->maxThreadsPerBlock = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
 	p->maxThreadsDim[0] = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X);
 	p->maxThreadsDim[1] = attr(dev, CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y);

@@ -1916,11 +1916,9 @@ CUresult shim_cuGraphClone(CUgraph *out, CUgraph h)
 	size_t n = 0;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuGraphClone);
+	r = shim_begin_out(&c, GL_FN_cuGraphClone, out);
 	if (r)
 		return r;
-	if (!out)
-		return CUDA_ERROR_INVALID_VALUE;
 	r = graph_get(h, &g);
 	if (r)
 		return r;
@@ -2097,11 +2095,9 @@ CUresult shim_cuGraphExecUpdate(CUgraphExec he, CUgraph hg, CUgraphExecUpdateRes
 	struct shim_call c;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuGraphExecUpdate);
+	r = shim_begin_out(&c, GL_FN_cuGraphExecUpdate, info);
 	if (r)
 		return r;
-	if (!info)
-		return CUDA_ERROR_INVALID_VALUE;
 	r = exec_get(he, &e);
 	if (!r)
 		r = graph_get(hg, &g);

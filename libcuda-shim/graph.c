@@ -772,11 +772,9 @@ CUresult shim_cuStreamEndCapture(CUstream s, CUgraph *pg, int per_thread)
 	struct shim_call c;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuStreamEndCapture);
+	r = shim_begin_out(&c, GL_FN_cuStreamEndCapture, pg);
 	if (r)
 		return r;
-	if (!pg)
-		return CUDA_ERROR_INVALID_VALUE;
 	r = shim_stream_id(s, per_thread, &a.hStream);
 	if (r)
 		return r;
@@ -994,11 +992,9 @@ CUresult shim_cuGraphGetNodes(CUgraph h, CUgraphNode *nodes, size_t *n)
 	struct shim_call c;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuGraphGetNodes);
+	r = shim_begin_out(&c, GL_FN_cuGraphGetNodes, n);
 	if (r)
 		return r;
-	if (!n)
-		return CUDA_ERROR_INVALID_VALUE;
 	r = shim_obj_get(GL_H_GRAPH, h, &o);
 	if (r)
 		return r;
@@ -1039,11 +1035,9 @@ CUresult shim_cuGraphInstantiateWithFlags(CUgraphExec *pe, CUgraph h, unsigned l
 	CUresult r;
 
 	memset(&o, 0, sizeof(o));
-	r = shim_begin(&c, GL_FN_cuGraphInstantiateWithFlags);
+	r = shim_begin_out(&c, GL_FN_cuGraphInstantiateWithFlags, pe);
 	if (r)
 		return r;
-	if (!pe)
-		return CUDA_ERROR_INVALID_VALUE;
 	r = shim_obj_get(GL_H_GRAPH, h, &go);
 	if (r)
 		return r;

@@ -412,9 +412,7 @@ static CUresult queue(unsigned int fnum, CUstream stream, CUhostFn fn, CUstreamC
 		c.args_len = sizeof(a.f);
 	}
 	c.args = &a;
-	c.iov = &iov;
-	c.niov = 1;
-	r = shim_call(&c);
+	r = shim_call_iov(&c, &iov);
 	/* Refused before it left (a capture's rules, a lost session): nothing will run. */
 	if (r && !c.waited)
 		hostfn_unsent(id);

@@ -133,11 +133,9 @@ CUresult shim_cuLinkCreate(unsigned int n, CUjit_option *opt, void **val, CUlink
 	struct iovec iov;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuLinkCreate);
+	r = shim_begin_out(&c, GL_FN_cuLinkCreate, out);
 	if (r)
 		return r;
-	if (!out)
-		return CUDA_ERROR_INVALID_VALUE;
 	l = (struct shim_link *)shim_obj_new(GL_H_LINK);
 	if (!l)
 		return CUDA_ERROR_OUT_OF_MEMORY;
@@ -290,11 +288,9 @@ CUresult shim_cuLinkComplete(CUlinkState h, void **cubin, size_t *size)
 	char *map;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuLinkComplete);
+	r = shim_begin_out(&c, GL_FN_cuLinkComplete, cubin);
 	if (r)
 		return r;
-	if (!cubin)
-		return CUDA_ERROR_INVALID_VALUE;
 	r = link_get(h, &l);
 	if (r)
 		return r;

@@ -179,7 +179,7 @@ static CUresult get_global(unsigned int fn, unsigned int kind, void *parent, con
 	struct iovec iov;
 	CUresult r;
 
-	r = shim_begin(&c, fn);
+	r = shim_begin_io(&c, fn, &a, sizeof(a), &o, sizeof(o));
 	if (r)
 		return r;
 	r = shim_name_arg(kind, parent, name, &a.hmod, &a.name_len, &iov);
@@ -191,13 +191,7 @@ static CUresult get_global(unsigned int fn, unsigned int kind, void *parent, con
 	 */
 	if (!shim_module_has_var(kind, parent, name))
 		return CUDA_ERROR_NOT_FOUND;
-	c.args = &a;
-	c.args_len = sizeof(a);
-	c.iov = &iov;
-	c.niov = 1;
-	c.out = &o;
-	c.out_len = sizeof(o);
-	r = shim_call(&c);
+	r = shim_call_iov(&c, &iov);
 	if (r)
 		return r;
 	/* A global is device memory like any allocation, for range checks. */
@@ -421,21 +415,36 @@ bool shim_mem_forget(CUdeviceptr base)
 	return !alloc_forget_entry(base, NULL);
 }
 
-CUresult shim_cuMemFree(CUdeviceptr dptr)
+/*
+ * cuMemFree, or cuMemFreeAsync on stream: the synchronous call's block is
+ * the first part of the stream-ordered one's.
+ */
+static CUresult mem_free(unsigned int fn, CUdeviceptr dptr, CUstream stream, int per_thread)
 {
-	struct gl_a_cuMemFree a = { .dptr = dptr };
+	struct gl_a_cuMemFreeAsync a = { .dptr = dptr };
 	struct shim_call c;
 	CUresult r;
 
-	r = shim_begin_io(&c, GL_FN_cuMemFree, &a, sizeof(a), NULL, 0);
+	_Static_assert(offsetof(struct gl_a_cuMemFree, dptr) == 0 &&
+		       offsetof(struct gl_a_cuMemFreeAsync, dptr) == 0, "free blocks");
+	r = shim_begin_io(&c, fn, &a, gl_fn_args_size[fn], NULL, 0);
 	if (r)
 		return r;
+	if (fn == GL_FN_cuMemFreeAsync) {
+		r = shim_stream_id(stream, per_thread, &a.hStream);
+		return r ? r : free_range(&c, dptr);
+	}
 	if (!dptr)
 		return CUDA_SUCCESS;
 	/* Managed memory is freed as any allocation is. */
 	if (atomic_load(&shim_twins) && shim_twin_free(SHIM_TWIN_MANAGED, dptr))
 		return CUDA_SUCCESS;
 	return free_range(&c, dptr);
+}
+
+CUresult shim_cuMemFree(CUdeviceptr dptr)
+{
+	return mem_free(GL_FN_cuMemFree, dptr, NULL, 0);
 }
 
 /*
@@ -458,15 +467,7 @@ CUresult shim_cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t bytesize, CUmemo
 
 CUresult shim_cuMemFreeAsync(CUdeviceptr dptr, CUstream stream, int per_thread)
 {
-	struct gl_a_cuMemFreeAsync a = { .dptr = dptr };
-	struct shim_call c;
-	CUresult r;
-
-	r = shim_begin_io(&c, GL_FN_cuMemFreeAsync, &a, sizeof(a), NULL, 0);
-	if (r)
-		return r;
-	r = shim_stream_id(stream, per_thread, &a.hStream);
-	return r ? r : free_range(&c, dptr);
+	return mem_free(GL_FN_cuMemFreeAsync, dptr, stream, per_thread);
 }
 
 /* A copy of the allocation that holds p, in *out; false when none does. */
@@ -1123,9 +1124,7 @@ static CUresult htod(unsigned int fn, CUdeviceptr dst, const void *src, size_t n
 		c.args = &a;
 		c.args_len = fn == GL_FN_cuMemcpyHtoDAsync ? sizeof(a) :
 			     sizeof(struct gl_a_cuMemcpyHtoD);
-		c.iov = &iov;
-		c.niov = 1;
-		r = shim_call(&c);
+		r = shim_call_iov(&c, &iov);
 		off += k;
 	} while (!r && off < n);
 	shim_twin_pieces(false);

@@ -124,7 +124,6 @@ static CUresult load_image(unsigned int fn, struct shim_obj **out, unsigned int 
 	struct gl_a_cuModuleLoadData ma = { 0 };
 	struct shim_call c;
 	struct shim_obj *o;
-	struct iovec iov;
 	size_t n;
 	CUresult r;
 
@@ -147,15 +146,9 @@ static CUresult load_image(unsigned int fn, struct shim_obj **out, unsigned int 
 		c.args = &ma;
 		c.args_len = sizeof(ma);
 	}
-	iov.iov_base = (void *)image;
-	iov.iov_len = n;
-	c.iov = &iov;
-	c.niov = 1;
-	r = shim_call(&c);
-	if (r && c.waited) {
-		shim_obj_put(o);
+	r = shim_call_new(&c, o, image, n);
+	if (r && c.waited)
 		return r;
-	}
 	keep_code((struct shim_module *)o, image, n);
 	shim_obj_created(o);
 	*out = o;
@@ -462,11 +455,9 @@ CUresult shim_cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel)
 	struct shim_call c;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuKernelGetFunction);
+	r = shim_begin_out(&c, GL_FN_cuKernelGetFunction, pFunc);
 	if (r)
 		return r;
-	if (!pFunc)
-		return CUDA_ERROR_INVALID_VALUE;
 	r = shim_func_of(GL_H_KERNEL, kernel, &k);
 	if (r)
 		return r;
@@ -621,6 +612,20 @@ CUresult shim_check_dims(struct shim_func *f, const unsigned int g[3], const uns
 
 static __thread unsigned char param_buf[GLEAM_PARAMS_MAX + 8];
 
+/* A launch's parameters, packed after their length, as the record's piece iov. */
+static CUresult params_piece(struct shim_func *f, void **kp, void **extra, struct iovec *iov)
+{
+	uint64_t len;
+	CUresult r = shim_pack_params(f, kp, extra, param_buf + 8, &len);
+
+	if (r)
+		return r;
+	memcpy(param_buf, &len, 8);
+	iov->iov_base = param_buf;
+	iov->iov_len = 8 + len;
+	return CUDA_SUCCESS;
+}
+
 CUresult shim_cuLaunchKernel(CUfunction h, unsigned int gx, unsigned int gy, unsigned int gz,
 			     unsigned int bx, unsigned int by, unsigned int bz,
 			     unsigned int shmem, CUstream stream, void **kp, void **extra,
@@ -631,25 +636,20 @@ CUresult shim_cuLaunchKernel(CUfunction h, unsigned int gx, unsigned int gy, uns
 	struct shim_func *f;
 	struct shim_call c;
 	struct iovec iov;
-	uint64_t len;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuLaunchKernel);
+	r = shim_begin_io(&c, GL_FN_cuLaunchKernel, &a, sizeof(a), NULL, 0);
 	if (r)
 		return r;
 	r = shim_func_get(h, &f);
+	if (!r)
+		r = shim_check_dims(f, g, b, shmem);
+	if (!r)
+		r = shim_stream_id(stream, per_thread, &a.hStream);
+	if (!r)
+		r = params_piece(f, kp, extra, &iov);
 	if (r)
 		return r;
-	r = shim_check_dims(f, g, b, shmem);
-	if (r)
-		return r;
-	r = shim_stream_id(stream, per_thread, &a.hStream);
-	if (r)
-		return r;
-	r = shim_pack_params(f, kp, extra, param_buf + 8, &len);
-	if (r)
-		return r;
-	memcpy(param_buf, &len, 8);
 	a.f = f->o.id;
 	a.gridDimX = gx;
 	a.gridDimY = gy;
@@ -658,13 +658,7 @@ CUresult shim_cuLaunchKernel(CUfunction h, unsigned int gx, unsigned int gy, uns
 	a.blockDimY = by;
 	a.blockDimZ = bz;
 	a.sharedMemBytes = shmem;
-	iov.iov_base = param_buf;
-	iov.iov_len = 8 + len;
-	c.args = &a;
-	c.args_len = sizeof(a);
-	c.iov = &iov;
-	c.niov = 1;
-	return shim_call(&c);
+	return shim_call_iov(&c, &iov);
 }
 
 /*
@@ -718,14 +712,11 @@ CUresult shim_cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction h, void **k
 	struct shim_func *f;
 	struct shim_call c;
 	struct iovec iov[3];
-	uint64_t len;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuLaunchKernelEx);
+	r = shim_begin_out(&c, GL_FN_cuLaunchKernelEx, cfg);
 	if (r)
 		return r;
-	if (!cfg)
-		return CUDA_ERROR_INVALID_VALUE;
 	r = shim_func_get(h, &f);
 	if (r)
 		return r;
@@ -735,17 +726,14 @@ CUresult shim_cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction h, void **k
 	r = shim_check_dims(f, lx.grid, lx.block, lx.shared_bytes);
 	if (r)
 		return r;
-	r = shim_pack_params(f, kp, extra, param_buf + 8, &len);
+	r = params_piece(f, kp, extra, &iov[2]);
 	if (r)
 		return r;
-	memcpy(param_buf, &len, 8);
 	a.f = f->o.id;
 	iov[0].iov_base = &lx;
 	iov[0].iov_len = sizeof(lx);
 	iov[1].iov_base = attrs;
 	iov[1].iov_len = cfg->numAttrs * sizeof(attrs[0]);
-	iov[2].iov_base = param_buf;
-	iov[2].iov_len = 8 + len;
 	c.args = &a;
 	c.args_len = sizeof(a);
 	c.iov = iov;

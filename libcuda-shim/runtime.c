@@ -83,11 +83,9 @@ static CUresult stream_create(unsigned int fn, CUstream *ps, unsigned int flags,
 
 	_Static_assert(offsetof(struct gl_a_cuStreamCreateWithPriority, flags) ==
 		       offsetof(struct gl_a_cuStreamCreate, Flags), "cuStreamCreate's arguments lead");
-	r = shim_begin(&c, fn);
+	r = shim_begin_out(&c, fn, ps);
 	if (r)
 		return r;
-	if (!ps)
-		return CUDA_ERROR_INVALID_VALUE;
 	st = (struct shim_stream *)shim_obj_new(GL_H_STREAM);
 	if (!st)
 		return CUDA_ERROR_OUT_OF_MEMORY;

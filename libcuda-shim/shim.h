@@ -388,7 +388,41 @@ static inline CUresult shim_begin_io(struct shim_call *c, unsigned int fn, const
 	c->out_len = out_len;
 	return CUDA_SUCCESS;
 }
+/* shim_begin for a call that answers in *out, which must be there. */
+static inline CUresult shim_begin_out(struct shim_call *c, unsigned int fn, const void *out)
+{
+	CUresult r = shim_begin(c, fn);
+
+	if (r)
+		return r;
+	return out ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
 CUresult shim_call(struct shim_call *c);
+/* The call with one piece of data, iov. */
+static inline CUresult shim_call_iov(struct shim_call *c, const struct iovec *iov)
+{
+	c->iov = iov;
+	c->niov = 1;
+	return shim_call(c);
+}
+
+/*
+ * The call that creates o, with one piece of data: when it fails with an
+ * answer, o is put and the caller returns what it says.
+ */
+static inline CUresult shim_call_new(struct shim_call *c, struct shim_obj *o, const void *data,
+				     size_t len)
+{
+	struct iovec iov = { .iov_base = (void *)data, .iov_len = len };
+	CUresult r;
+
+	r = shim_call_iov(c, &iov);
+	c->iov = NULL;
+	c->niov = 0;
+	if (r && c->waited)
+		shim_obj_put(o);
+	return r;
+}
 /* A record with its argument block and data, in the current context (or none, noctx). */
 CUresult shim_send(unsigned int fn, const void *args, size_t len, const struct iovec *iov,
 		   int niov);

@@ -155,9 +155,7 @@ static CUresult create(unsigned int fn, const void *body, size_t len, struct tex
 	r = shim_begin_io(&c, fn, &unused, sizeof(unused), &o, sizeof(o));
 	if (r)
 		return r;
-	c.iov = &iov;
-	c.niov = 1;
-	r = shim_call(&c);
+	r = shim_call_iov(&c, &iov);
 	if (r)
 		return r;
 	t->value = (uint64_t)o.pTexObject;

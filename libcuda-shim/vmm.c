@@ -122,13 +122,29 @@ static long maps_over(uint64_t p, uint64_t len, bool whole, size_t *count)
 	return first;
 }
 
+/* maps_over, taking the lock: held on success, not when it answers -1. */
+static long maps_lock(uint64_t p, uint64_t len, bool whole, size_t *count)
+{
+	long i;
+
+	pthread_mutex_lock(&vmm.lock);
+	i = maps_over(p, len, whole, count);
+	if (i < 0)
+		pthread_mutex_unlock(&vmm.lock);
+	return i;
+}
+
 /* ---- handles ---- */
 
+/* The program's handle, once cuInit has been called. */
 static CUresult vmh_get(CUmemGenericAllocationHandle handle, struct shim_vmh **h)
 {
 	struct shim_obj *o;
-	CUresult r = shim_obj_get(GL_H_MEMHANDLE, (const void *)(uintptr_t)handle, &o);
+	CUresult r;
 
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	r = shim_obj_get(GL_H_MEMHANDLE, (const void *)(uintptr_t)handle, &o);
 	if (r)
 		return CUDA_ERROR_INVALID_VALUE;
 	*h = (struct shim_vmh *)o;
@@ -182,7 +198,7 @@ CUresult shim_cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllo
 	struct iovec iov;
 	CUresult r;
 
-	r = shim_begin(&c, GL_FN_cuMemGetAllocationGranularity);
+	r = shim_begin_io(&c, GL_FN_cuMemGetAllocationGranularity, &a, sizeof(a), &o, sizeof(o));
 	if (r)
 		return r;
 	if (!granularity)
@@ -201,13 +217,7 @@ CUresult shim_cuMemGetAllocationGranularity(size_t *granularity, const CUmemAllo
 	pthread_mutex_unlock(&vmm.lock);
 	iov.iov_base = &g;
 	iov.iov_len = sizeof(g);
-	c.args = &a;
-	c.args_len = sizeof(a);
-	c.iov = &iov;
-	c.niov = 1;
-	c.out = &o;
-	c.out_len = sizeof(o);
-	r = shim_call(&c);
+	r = shim_call_iov(&c, &iov);
 	if (r)
 		return r;
 	if (!o.granularity)
@@ -417,8 +427,6 @@ CUresult shim_cuMemRelease(CUmemGenericAllocationHandle handle)
 	uint64_t id;
 	CUresult r;
 
-	if (!shim.initialised)
-		return CUDA_ERROR_NOT_INITIALIZED;
 	r = vmh_get(handle, &h);
 	if (r)
 		return r;
@@ -510,12 +518,9 @@ CUresult shim_cuMemUnmap(CUdeviceptr ptr, size_t size)
 	r = shim_begin_io(&c, GL_FN_cuMemUnmap, &a, sizeof(a), NULL, 0);
 	if (r)
 		return r;
-	pthread_mutex_lock(&vmm.lock);
-	i = maps_over(ptr, size, true, &n);
-	if (i < 0) {
-		pthread_mutex_unlock(&vmm.lock);
+	i = maps_lock(ptr, size, true, &n);
+	if (i < 0)
 		return CUDA_ERROR_INVALID_VALUE;
-	}
 	while (n--) {
 		unmapped(&vmm.m[i]);
 		arr_remove(vmm.m, &vmm.nm, sizeof(*vmm.m), (size_t)i);
@@ -566,12 +571,9 @@ CUresult shim_cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc
 			return CUDA_ERROR_INVALID_VALUE;
 		d[k] = (struct gleam_access_desc){ desc[k].location.type, desc[k].location.id, f, 0 };
 	}
-	pthread_mutex_lock(&vmm.lock);
-	i = maps_over(ptr, size, false, &n);
-	if (i < 0) {
-		pthread_mutex_unlock(&vmm.lock);
+	i = maps_lock(ptr, size, false, &n);
+	if (i < 0)
 		return CUDA_ERROR_INVALID_VALUE;
-	}
 	for (size_t j = (size_t)i; j < (size_t)i + n; j++) {
 		struct vmap *m = &vmm.m[j];
 		bool any = false;
@@ -586,9 +588,7 @@ CUresult shim_cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessDesc
 	pthread_mutex_unlock(&vmm.lock);
 	iov.iov_base = d;
 	iov.iov_len = count * sizeof(d[0]);
-	c.iov = &iov;
-	c.niov = 1;
-	return shim_call(&c);
+	return shim_call_iov(&c, &iov);
 }
 
 CUresult shim_cuMemGetAccess(unsigned long long *flags, const CUmemLocation *location,
@@ -621,8 +621,6 @@ CUresult shim_cuMemGetAllocationPropertiesFromHandle(CUmemAllocationProp *prop,
 	struct shim_vmh *h;
 	CUresult r;
 
-	if (!shim.initialised)
-		return CUDA_ERROR_NOT_INITIALIZED;
 	r = vmh_get(handle, &h);
 	if (r)
 		return r;
@@ -670,9 +668,7 @@ CUresult shim_cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, 
 	if (r)
 		return r;
 	a.handle = h->o.id;
-	c.iov = &iov;
-	c.niov = 1;
-	return shim_call(&c);
+	return shim_call_iov(&c, &iov);
 }
 
 /*
@@ -687,8 +683,6 @@ CUresult shim_cuMemExportToShareableHandle(void *shareable, CUmemGenericAllocati
 	struct shim_vmh *h;
 	CUresult r;
 
-	if (!shim.initialised)
-		return CUDA_ERROR_NOT_INITIALIZED;
 	r = vmh_get(handle, &h);
 	if (r)
 		return r;

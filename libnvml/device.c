@@ -206,14 +206,13 @@ static void fill_pci(const struct gdev *g, struct nvml_pci_info *p)
 
 nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t d, struct nvml_pci_info *pci)
 {
-	static bool said;
 	struct gdev *g;
 	nvmlReturn_t r = pci ? begin(d, &g) : NVML_ERROR_INVALID_ARGUMENT;
 
 	if (r)
 		return r;
 	if (!nv(g, GLEAM_NVML_F_PCI))
-		return end(gn_unsupported("nvmlDeviceGetPciInfo (a server without NVML)", &said));
+		return end(GN_UNSUPPORTED("nvmlDeviceGetPciInfo (a server without NVML)"));
 	fill_pci(g, pci);
 	return end(NVML_SUCCESS);
 }
@@ -294,7 +293,6 @@ nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t d, struct nvml_memory_v2 *m
 
 nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, struct nvml_utilization *u)
 {
-	static bool said;
 	struct gdev *g;
 	nvmlReturn_t r = u ? begin(d, &g) : NVML_ERROR_INVALID_ARGUMENT;
 
@@ -311,7 +309,7 @@ nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t d, struct nvml_utilizati
 		u->memory = 0;
 		return end(NVML_SUCCESS);
 	}
-	return end(gn_unsupported("nvmlDeviceGetUtilizationRates (not measured)", &said));
+	return end(GN_UNSUPPORTED("nvmlDeviceGetUtilizationRates (not measured)"));
 }
 
 /* One reading of the server's NVML into *out, or NOT_SUPPORTED. */

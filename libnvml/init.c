@@ -273,21 +273,19 @@ static const char *driver_string(void)
 
 nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned int length)
 {
-	static bool said;
 	nvmlReturn_t r;
 	const char *v;
 
 	pthread_mutex_lock(&gn.lock);
 	v = gn.inits ? driver_string() : NULL;
 	r = !gn.inits ? NVML_ERROR_UNINITIALIZED : v ? gn_str(version, length, v) :
-	    gn_unsupported("nvmlSystemGetDriverVersion", &said);
+	    GN_UNSUPPORTED("nvmlSystemGetDriverVersion");
 	pthread_mutex_unlock(&gn.lock);
 	return r;
 }
 
 nvmlReturn_t nvmlSystemGetNVMLVersion(char *version, unsigned int length)
 {
-	static bool said;
 	char buf[64];
 	nvmlReturn_t r;
 	const char *v;
@@ -298,7 +296,7 @@ nvmlReturn_t nvmlSystemGetNVMLVersion(char *version, unsigned int length)
 	if (v)
 		snprintf(buf, sizeof(buf), "%d.%s", gn.driver_version / 1000, v);
 	r = !gn.inits ? NVML_ERROR_UNINITIALIZED : v ? gn_str(version, length, buf) :
-	    gn_unsupported("nvmlSystemGetNVMLVersion", &said);
+	    GN_UNSUPPORTED("nvmlSystemGetNVMLVersion");
 	pthread_mutex_unlock(&gn.lock);
 	return r;
 }

@@ -125,6 +125,12 @@ extern struct gnvml gn;
 
 /* A call NVML has but Gleam cannot answer: said once per function. */
 nvmlReturn_t gn_unsupported(const char *fn, bool *said);
+/* gn_unsupported with a flag of the call site's own. */
+#define GN_UNSUPPORTED(fn) \
+	({ \
+		static bool gn_said_; \
+		gn_unsupported((fn), &gn_said_); \
+	})
 
 /* The handle's device, fresh (read again when older than a moment); NULL: not ours. */
 struct gdev *gn_dev(nvmlDevice_t d);

@@ -234,14 +234,28 @@ class Daemons(Procs):
             p.wait()
 
 
-def echo_server():
-    """A TCP echo server on loopback, in a thread; returns its port."""
+def loopback_server(serve):
+    """A TCP server on loopback, in a thread, that hands each connection
+    to serve in a thread of its own; returns its port."""
     import socket
     import threading
     srv = socket.socket()
     srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     srv.bind(("127.0.0.1", 0))
     srv.listen(8)
+
+    def accept():
+        while True:
+            c, _ = srv.accept()
+            threading.Thread(target=serve, args=(c,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True).start()
+    return srv.getsockname()[1]
+
+
+def echo_server():
+    """A TCP echo server on loopback, in a thread; returns its port."""
+    import socket
 
     def serve(c):
         c.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -251,24 +265,11 @@ def echo_server():
                 return
             c.sendall(b)
 
-    def accept():
-        while True:
-            c, _ = srv.accept()
-            threading.Thread(target=serve, args=(c,), daemon=True).start()
-
-    threading.Thread(target=accept, daemon=True).start()
-    return srv.getsockname()[1]
+    return loopback_server(serve)
 
 
 def sink_server():
     """A TCP server on loopback that reads and drops everything, in a thread; its port."""
-    import socket
-    import threading
-    srv = socket.socket()
-    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    srv.bind(("127.0.0.1", 0))
-    srv.listen(8)
-
     def serve(c):
         buf = bytearray(4 << 20)
         while c.recv_into(buf):
@@ -276,13 +277,7 @@ def sink_server():
         c.sendall(b"k")
         c.close()
 
-    def accept():
-        while True:
-            c, _ = srv.accept()
-            threading.Thread(target=serve, args=(c,), daemon=True).start()
-
-    threading.Thread(target=accept, daemon=True).start()
-    return srv.getsockname()[1]
+    return loopback_server(serve)
 
 
 def stream_rate(port, nbytes):

@@ -477,6 +477,15 @@ def gen_map(allsyms, funcs, out):
     out.write("\tlocal:\n\t\t*;\n};\n")
 
 
+# A buffer argument in the worker: its variable's type, and how it is
+# taken from the record (a string must not be empty; a buffer may).
+WORKER_BUFS = {
+    "str": ("const char *", "wk_str(k, a->{})"),
+    "inbuf": ("const void *", "wk_data(k, a->{})"),
+    "outbuf": ("void *", "wk_reply_data(k, a->{})"),
+}
+
+
 def worker_body(f, w):
     w(f"static CUresult wk_gen_{f.name}(struct wk_call *k)\n{{\n")
     w(f"\tconst struct gl_a_{f.name} *a;\n")
@@ -490,12 +499,8 @@ def worker_body(f, w):
             w(f"\t{a.base} v_{a.name} = NULL;\n")
         elif a.handle:
             w(f"\t{a.base} v_{a.name};\n")
-        elif a.ann == "str":
-            w(f"\tconst char *v_{a.name};\n")
-        elif a.ann == "inbuf":
-            w(f"\tconst void *v_{a.name};\n")
-        elif a.ann == "outbuf":
-            w(f"\tvoid *v_{a.name};\n")
+        elif a.ann in WORKER_BUFS:
+            w(f"\t{WORKER_BUFS[a.ann][0]}v_{a.name};\n")
     w("\tCUresult r;\n\n")
     w(f"\ta = wk_args(k, sizeof(*a));\n\tif (!a)\n\t\treturn CUDA_ERROR_INVALID_VALUE;\n")
     for a in f.args:
@@ -517,12 +522,13 @@ def worker_body(f, w):
             else:
                 w(f"\tr = wk_handle(k->w, GL_H_{a.handle}, a->{a.name}, (void **)&v_{a.name});\n")
             w("\tif (r)\n\t\treturn r;\n")
-        elif a.ann == "str":
-            w(f"\tv_{a.name} = wk_str(k, a->{a.name}_len);\n\tif (!v_{a.name})\n\t\treturn CUDA_ERROR_INVALID_VALUE;\n")
-        elif a.ann == "inbuf":
-            w(f"\tv_{a.name} = wk_data(k, a->{a.len});\n\tif (!v_{a.name} && a->{a.len})\n\t\treturn CUDA_ERROR_INVALID_VALUE;\n")
-        elif a.ann == "outbuf":
-            w(f"\tv_{a.name} = wk_reply_data(k, a->{a.len});\n\tif (!v_{a.name} && a->{a.len})\n\t\treturn CUDA_ERROR_INVALID_VALUE;\n")
+        elif a.ann in WORKER_BUFS:
+            _, get = WORKER_BUFS[a.ann]
+            if a.ann == "str":
+                get, empty = get.format(f"{a.name}_len"), ""
+            else:
+                get, empty = get.format(a.len), f" && a->{a.len}"
+            w(f"\tv_{a.name} = {get};\n\tif (!v_{a.name}{empty})\n\t\treturn CUDA_ERROR_INVALID_VALUE;\n")
     call = []
     for a in f.args:
         if a.ann in ("out", "new"):

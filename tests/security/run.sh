@@ -86,6 +86,18 @@ client() {
 }
 
 # Run a program through the client gleamd on socket $1.
+# One attack by peer.py (its arguments after the two lines): the first
+# line with what it says when it fails as it should, else the second.
+peer_check() {
+	local good=$1 poor=$2 out
+	shift 2
+	if out=$($PEER "$@"); then
+		ok "$good: $out"
+	else
+		bad "$poor: $out"
+	fi
+}
+
 through() {
 	local sock=$1
 	shift
@@ -145,17 +157,11 @@ if through "$TMP/alice.sock" "$TENANT" upload "$TMP/weights" >"$TMP/alice.out" 2
 else
 	bad "alice's upload: $(tail -n 1 "$TMP/alice.out")"
 fi
-if out=$($PEER steal-chunk "$S1" "$CA/mallory.pem" "$TMP/weights"); then
-	ok "mallory cannot read alice's chunk by its name: $out"
-else
-	bad "mallory and alice's chunk: $out"
-fi
+peer_check "mallory cannot read alice's chunk by its name" "mallory and alice's chunk" \
+	steal-chunk "$S1" "$CA/mallory.pem" "$TMP/weights"
 # The same attempt, holding the bytes: the way in is the proof, not luck.
-if out=$($PEER prove-chunk "$S1" "$CA/ops.pem" "$TMP/weights"); then
-	ok "a tenant that holds the bytes proves it and names the chunk: $out"
-else
-	bad "a tenant that holds the bytes: $out"
-fi
+peer_check "a tenant that holds the bytes proves it and names the chunk" \
+	"a tenant that holds the bytes" prove-chunk "$S1" "$CA/ops.pem" "$TMP/weights"
 client "$TMP/mallory.sock" "$S1" mallory || bad "mallory's client gleamd starts"
 # The cache counters of the last session that ended on the client gleamd at $1.
 last_cache() {
@@ -177,11 +183,8 @@ else
 fi
 
 # ---- 3. A stolen token adopts nothing ----
-if out=$($PEER steal-token "$S1" "$CA/alice.pem" "$CA/mallory.pem"); then
-	ok "a stolen token adopts nothing: $out"
-else
-	bad "a stolen token: $out"
-fi
+peer_check "a stolen token adopts nothing" "a stolen token" \
+	steal-token "$S1" "$CA/alice.pem" "$CA/mallory.pem"
 
 # ---- 4. Limits: pins, sessions, device memory, the log ----
 S2=127.0.0.1:${P[1]}

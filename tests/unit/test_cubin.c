@@ -301,10 +301,4 @@ START_TEST(test_clusters)
 }
 END_TEST
 
-Suite *cubin_suite(void)
-{
-	Suite *s = suite_create("cubin");
-
-	UNIT_TCASE(s, "images", test_lz4, test_pick, test_ptx_index, test_occupancy, test_clusters);
-	return s;
-}
+UNIT_SUITE(cubin, "images", test_lz4, test_pick, test_ptx_index, test_occupancy, test_clusters);

@@ -72,10 +72,4 @@ START_TEST(test_elf)
 }
 END_TEST
 
-Suite *image_suite(void)
-{
-	Suite *s = suite_create("image");
-
-	UNIT_TCASE(s, "sizes", test_ptx, test_fatbin, test_elf);
-	return s;
-}
+UNIT_SUITE(image, "sizes", test_ptx, test_fatbin, test_elf);

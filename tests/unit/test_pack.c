@@ -144,11 +144,5 @@ START_TEST(test_pack_random_stays_raw)
 }
 END_TEST
 
-Suite *pack_suite(void)
-{
-	Suite *s = suite_create("pack");
-
-	UNIT_TCASE(s, "pack", test_planes_round_trip, test_pick, test_pack_bf16,
-		   test_pack_random_stays_raw);
-	return s;
-}
+UNIT_SUITE(pack, "pack", test_planes_round_trip, test_pick, test_pack_bf16,
+	   test_pack_random_stays_raw);

@@ -67,11 +67,5 @@ START_TEST(test_arg_blocks)
 }
 END_TEST
 
-Suite *table_suite(void)
-{
-	Suite *s = suite_create("table");
-
-	UNIT_TCASE(s, "generated", test_numbers_and_names, test_fixed_numbers, test_classes,
-		   test_arg_blocks);
-	return s;
-}
+UNIT_SUITE(table, "generated", test_numbers_and_names, test_fixed_numbers, test_classes,
+	   test_arg_blocks);

@@ -179,11 +179,5 @@ START_TEST(test_harmless)
 }
 END_TEST
 
-Suite *util_suite(void)
-{
-	Suite *s = suite_create("util");
-
-	UNIT_TCASE(s, "util", test_secret_eq, test_peer_name, test_escape, test_ident, test_private_dir,
-		   test_parse_size, test_buf, test_harmless);
-	return s;
-}
+UNIT_SUITE(util, "util", test_secret_eq, test_peer_name, test_escape, test_ident, test_private_dir,
+	   test_parse_size, test_buf, test_harmless);

@@ -36,4 +36,14 @@ TCase *unit_tcase(Suite *s, const char *name, const TTest *const *tests);
 #define UNIT_TCASE(s, name, ...) \
 	unit_tcase((s), (name), (const TTest *const[]){ __VA_ARGS__, NULL })
 
+/* name_suite(): the suite name, of one test case, tcase, of the tests listed. */
+#define UNIT_SUITE(name, tcase, ...)				\
+	Suite *name##_suite(void)				\
+	{							\
+		Suite *s = suite_create(#name);			\
+								\
+		UNIT_TCASE(s, tcase, __VA_ARGS__);		\
+		return s;					\
+	}
+
 #endif

@@ -68,18 +68,37 @@ static void ref_dft(int n, int batch, int nout, const double *in_re, const doubl
 	}
 }
 
+/*
+ * The transform's n2 floats in h against the reference: its line, and
+ * the reference's buffers freed.
+ */
+static int check_out(const char *kind, int n, int batch, const float *h, size_t n2, double *ref,
+		     double *mag)
+{
+	char what[64];
+	size_t where;
+	double err;
+	int pass;
+
+	snprintf(what, sizeof(what), "%s %d x %d", kind, n, batch);
+	err = max_rel_err(n2, h, ref, mag, &where);
+	pass = report(what, err, 10 * log2((double)n) * FLOAT_U, h, n2, where, ref);
+
+	free(ref);
+	free(mag);
+	return pass;
+}
+
 /* A forward C2C transform of batch x n points. */
 static int c2c(int n, int batch)
 {
-	size_t count = (size_t)n * batch, where;
+	size_t count = (size_t)n * batch;
 	float *h = xmalloc(2 * count * sizeof(float));
 	double *re = xmalloc(count * sizeof(double)), *im = xmalloc(count * sizeof(double));
 	double *ref = xmalloc(2 * count * sizeof(double));
 	double *mag = xmalloc(2 * count * sizeof(double));
 	cufftComplex *d;
 	cufftHandle plan;
-	char what[64];
-	double err;
 	int pass;
 
 	for (size_t i = 0; i < count; i++) {
@@ -92,16 +111,12 @@ static int c2c(int n, int batch)
 	CUFFT_CHECK(cufftPlan1d(&plan, n, CUFFT_C2C, batch));
 	CUFFT_CHECK(cufftExecC2C(plan, d, d, CUFFT_FORWARD));
 	CUDA_CHECK(cudaMemcpy(h, d, count * sizeof(*d), cudaMemcpyDeviceToHost));
-	snprintf(what, sizeof(what), "c2c %d x %d", n, batch);
-	err = max_rel_err(2 * count, h, ref, mag, &where);
-	pass = report(what, err, 10 * log2((double)n) * FLOAT_U, h, 2 * count, where, ref);
+	pass = check_out("c2c", n, batch, h, 2 * count, ref, mag);
 	CUFFT_CHECK(cufftDestroy(plan));
 	CUDA_CHECK(cudaFree(d));
 	free(h);
 	free(re);
 	free(im);
-	free(ref);
-	free(mag);
 	return pass;
 }
 
@@ -109,7 +124,7 @@ static int c2c(int n, int batch)
 static int r2c(int n, int batch)
 {
 	int nout = n / 2 + 1;
-	size_t count = (size_t)n * batch, ocount = (size_t)nout * batch, where;
+	size_t count = (size_t)n * batch, ocount = (size_t)nout * batch;
 	float *hin = xmalloc(count * sizeof(float)), *hout = xmalloc(2 * ocount * sizeof(float));
 	double *re = xmalloc(count * sizeof(double));
 	double *ref = xmalloc(2 * ocount * sizeof(double));
@@ -117,8 +132,6 @@ static int r2c(int n, int batch)
 	cufftComplex *out;
 	cufftReal *in;
 	cufftHandle plan;
-	char what[64];
-	double err;
 	int pass;
 
 	for (size_t i = 0; i < count; i++)
@@ -130,17 +143,13 @@ static int r2c(int n, int batch)
 	CUFFT_CHECK(cufftPlan1d(&plan, n, CUFFT_R2C, batch));
 	CUFFT_CHECK(cufftExecR2C(plan, in, out));
 	CUDA_CHECK(cudaMemcpy(hout, out, ocount * sizeof(*out), cudaMemcpyDeviceToHost));
-	snprintf(what, sizeof(what), "r2c %d x %d", n, batch);
-	err = max_rel_err(2 * ocount, hout, ref, mag, &where);
-	pass = report(what, err, 10 * log2((double)n) * FLOAT_U, hout, 2 * ocount, where, ref);
+	pass = check_out("r2c", n, batch, hout, 2 * ocount, ref, mag);
 	CUFFT_CHECK(cufftDestroy(plan));
 	CUDA_CHECK(cudaFree(in));
 	CUDA_CHECK(cudaFree(out));
 	free(hin);
 	free(hout);
 	free(re);
-	free(ref);
-	free(mag);
 	return pass;
 }
 

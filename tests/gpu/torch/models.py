@@ -150,16 +150,19 @@ def transformer(ctx, config, model_class, tokens, seed, mask=True):
     return cfg, model, lambda: {k: v.to(ctx.dev) for k, v in inputs.items()}
 
 
-def build_resnet50(ctx):
-    torch = ctx.torch
-    model, x = resnet50(ctx, 4)
-
+def inference(ctx, model, infer):
+    """The entry of a model that only infers: infer(first), whose results
+    it returns, runs in inference mode."""
     def run_once(first):
-        with torch.inference_mode():
-            y = model(x.to(ctx.dev))
-        return {"logits": y.cpu().numpy()}
+        with ctx.torch.inference_mode():
+            return infer(first)
 
     return model, run_once, True
+
+
+def build_resnet50(ctx):
+    model, x = resnet50(ctx, 4)
+    return inference(ctx, model, lambda first: {"logits": model(x.to(ctx.dev)).cpu().numpy()})
 
 
 def build_resnet50_b1(ctx):
@@ -179,50 +182,45 @@ def build_resnet50_b1(ctx):
 
 
 def build_bert(ctx):
-    torch = ctx.torch
     cfg, model, inputs = transformer(ctx, "BertConfig", "BertModel", 128, 2)
 
-    def run_once(first):
-        with torch.inference_mode():
-            out = model(**inputs())
+    def infer(first):
+        out = model(**inputs())
         return {"last_hidden_state": out.last_hidden_state.cpu().numpy(),
                 "pooler_output": out.pooler_output.cpu().numpy()}
 
-    return model, run_once, True
+    return inference(ctx, model, infer)
 
 
 def build_gpt2(ctx):
-    torch = ctx.torch
     cfg, model, inputs = transformer(ctx, "GPT2Config", "GPT2LMHeadModel", 128, 3, mask=False)
 
-    def run_once(first):
-        with torch.inference_mode():
-            logits = model(**inputs()).logits
-            # The next token's scores, what generation needs; the whole
-            # 128 x 50257 logits (26 MB) only the first time.
-            res = {"last_logits": logits[:, -1, :].cpu().numpy()}
-            if first:
-                res["logits"] = logits.cpu().numpy()
+    def infer(first):
+        logits = model(**inputs()).logits
+        # The next token's scores, what generation needs; the whole
+        # 128 x 50257 logits (26 MB) only the first time.
+        res = {"last_logits": logits[:, -1, :].cpu().numpy()}
+        if first:
+            res["logits"] = logits.cpu().numpy()
         return res
 
-    return model, run_once, True
+    return inference(ctx, model, infer)
 
 
 def build_gpt2_generate(ctx):
     torch = ctx.torch
     cfg, model, prompt = transformer(ctx, "GPT2Config", "GPT2LMHeadModel", 16, 4)
 
-    def run_once(first):
-        with torch.inference_mode():
-            # min_new_tokens: exactly 32 new tokens even if random weights
-            # make the end-of-text token the likeliest.
-            out = model.generate(**prompt(), max_new_tokens=32, min_new_tokens=32, do_sample=False,
-                                 num_beams=1, pad_token_id=cfg.eos_token_id,
-                                 return_dict_in_generate=True, output_scores=True)
+    def infer(first):
+        # min_new_tokens: exactly 32 new tokens even if random weights
+        # make the end-of-text token the likeliest.
+        out = model.generate(**prompt(), max_new_tokens=32, min_new_tokens=32, do_sample=False,
+                             num_beams=1, pad_token_id=cfg.eos_token_id,
+                             return_dict_in_generate=True, output_scores=True)
         return {"tokens": out.sequences.cpu().numpy(),
                 "scores": torch.stack(out.scores).cpu().numpy()}
 
-    return model, run_once, True
+    return inference(ctx, model, infer)
 
 
 def build_mlp_train(ctx):
