@@ -32,6 +32,18 @@
 #include "tenant.h"
 #include "util.h"
 
+void cache_stats_add(struct cache_stats *t, const struct cache_stats *a)
+{
+	t->uploads += a->uploads;
+	t->bytes += a->bytes;
+	t->hits += a->hits;
+	t->bytes_saved += a->bytes_saved;
+	t->bytes_sent += a->bytes_sent;
+	t->queries += a->queries;
+	t->waits += a->waits;
+	t->raw += a->raw;
+}
+
 /* ---- what both roles agree on ---- */
 
 /*
@@ -248,14 +260,7 @@ void ccache_free(struct ccache *c)
 		c->qhead = q->next;
 		free(q);
 	}
-	ccache_total.uploads += c->st.uploads;
-	ccache_total.bytes += c->st.bytes;
-	ccache_total.hits += c->st.hits;
-	ccache_total.bytes_saved += c->st.bytes_saved;
-	ccache_total.bytes_sent += c->st.bytes_sent;
-	ccache_total.queries += c->st.queries;
-	ccache_total.waits += c->st.waits;
-	ccache_total.raw += c->st.raw;
+	cache_stats_add(&ccache_total, &c->st);
 	free(c);
 }
 
@@ -1307,12 +1312,7 @@ void scache_free(struct scache *c)
 		if (c->pins.e[i].used)
 			chunk_unref(c->pins.e[i].ptr);
 	nset_free(&c->pins);
-	scache_total.uploads += c->st.uploads;
-	scache_total.bytes += c->st.bytes;
-	scache_total.hits += c->st.hits;
-	scache_total.bytes_saved += c->st.bytes_saved;
-	scache_total.bytes_sent += c->st.bytes_sent;
-	scache_total.queries += c->st.queries;
+	cache_stats_add(&scache_total, &c->st);
 	free(c);
 }
 
@@ -1764,10 +1764,7 @@ char *scache_report(unsigned int op, const struct cache_stats *live, size_t *len
 	if (op == GLEAM_CACHE_CTL_CLEAR)
 		chunk_store_clear(store);
 	chunk_store_stats(store, &st);
-	t.uploads += live->uploads;
-	t.bytes += live->bytes;
-	t.bytes_sent += live->bytes_sent;
-	t.queries += live->queries;
+	cache_stats_add(&t, live);
 	rep_add(&r, "{\"store\":{\"entries\":%llu,\"mem_entries\":%llu,\"mem_bytes\":%llu,"
 		"\"mem_limit\":%llu,\"disk_entries\":%llu,\"disk_bytes\":%llu,"
 		"\"disk_limit\":%llu,\"dir\":\"%s\",\"hits_mem\":%llu,\"hits_disk\":%llu,"
@@ -1802,8 +1799,5 @@ char *scache_report(unsigned int op, const struct cache_stats *live, size_t *len
 
 void scache_sum(const struct scache *c, struct cache_stats *t)
 {
-	t->uploads += c->st.uploads;
-	t->bytes += c->st.bytes;
-	t->bytes_sent += c->st.bytes_sent;
-	t->queries += c->st.queries;
+	cache_stats_add(t, &c->st);
 }

@@ -30,6 +30,9 @@ struct cache_stats {
 	uint64_t raw;			/* copies sent as they are: the link outran hashing */
 };
 
+/* t += a, counter by counter. */
+void cache_stats_add(struct cache_stats *t, const struct cache_stats *a);
+
 /* ---- client role ---- */
 
 struct ccache;

@@ -312,15 +312,26 @@ static void status_vgpu(struct gl_buf *b, bool json)
 /* gleamctl status, as text or JSON. */
 static const struct cache_stats no_cache;
 
+/* Counters in JSON: "name":value for each, comma-separated. */
+static void json_u64s(struct gl_buf *b, const char *const *names, const uint64_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		gl_buf_printf(b, "%s\"%s\":%llu", i ? "," : "", names[i], (unsigned long long)v[i]);
+}
+
 static void cache_json(struct gl_buf *b, const struct cache_stats *c)
 {
-	gl_buf_printf(b, ",\"cache\":{\"uploads\":%llu,\"bytes\":%llu,\"hits\":%llu,"
-		      "\"bytes_saved\":%llu,\"bytes_sent\":%llu,\"queries\":%llu,\"waits\":%llu,"
-		      "\"raw\":%llu}",
-		      (unsigned long long)c->uploads, (unsigned long long)c->bytes,
-		      (unsigned long long)c->hits, (unsigned long long)c->bytes_saved,
-		      (unsigned long long)c->bytes_sent, (unsigned long long)c->queries,
-		      (unsigned long long)c->waits, (unsigned long long)c->raw);
+	static const char *const names[] = {
+		"uploads", "bytes", "hits", "bytes_saved", "bytes_sent", "queries", "waits", "raw",
+	};
+	const uint64_t v[] = {
+		c->uploads, c->bytes, c->hits, c->bytes_saved, c->bytes_sent, c->queries, c->waits,
+		c->raw,
+	};
+
+	gl_buf_printf(b, ",\"cache\":{");
+	json_u64s(b, names, v, ARRAY_SIZE(v));
+	gl_buf_printf(b, "}");
 }
 
 /* Every session's cache counters, live and ended, together. */
@@ -329,16 +340,8 @@ static struct cache_stats cache_sum(void)
 	struct cache_stats t = ccache_total;
 
 	for (struct csess *s = cl.sessions; s; s = s->next) {
-		const struct cache_stats *c = s->b.cc ? ccache_stats(s->b.cc) : &no_cache;
-
-		t.uploads += c->uploads;
-		t.bytes += c->bytes;
-		t.hits += c->hits;
-		t.bytes_saved += c->bytes_saved;
-		t.bytes_sent += c->bytes_sent;
-		t.queries += c->queries;
-		t.waits += c->waits;
-		t.raw += c->raw;
+		if (s->b.cc)
+			cache_stats_add(&t, ccache_stats(s->b.cc));
 	}
 	return t;
 }
@@ -396,13 +399,16 @@ static void status_text(struct gl_buf *b)
 /* A session's counters in JSON, live or ended (its object left open). */
 static void status_json_stats(struct gl_buf *b, const struct sess_stats *st)
 {
-	gl_buf_printf(b, "\"records\":%llu,\"replies\":%llu,\"batches\":%llu,\"waits\":%llu,"
-		      "\"waits_made\":%llu,\"waits_required\":%llu,\"bytes_out\":%llu,"
-		      "\"bytes_in\":%llu",
-		      (unsigned long long)st->records, (unsigned long long)st->replies,
-		      (unsigned long long)st->batches, (unsigned long long)st->waits,
-		      (unsigned long long)st->waits_made, (unsigned long long)st->waits_required,
-		      (unsigned long long)st->bytes_out, (unsigned long long)st->bytes_in);
+	static const char *const names[] = {
+		"records", "replies", "batches", "waits", "waits_made", "waits_required",
+		"bytes_out", "bytes_in",
+	};
+	const uint64_t v[] = {
+		st->records, st->replies, st->batches, st->waits, st->waits_made,
+		st->waits_required, st->bytes_out, st->bytes_in,
+	};
+
+	json_u64s(b, names, v, ARRAY_SIZE(v));
 }
 
 /* gleamctl status --json: the same, and the sessions that ended lately. */

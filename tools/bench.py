@@ -49,7 +49,8 @@ import sys
 import tempfile
 import time
 
-from benchlib import BIN, BUILD, GLEAMD_ARGS, ROOT, Procs, wait
+from benchlib import (BIN, BUILD, GLEAMD_ARGS, ROOT, Procs, loopback_server, sink_server,
+                      stream_rate, wait)
 
 # name, rate (bits/s, None: loopback), one-way delay (seconds)
 PROFILES = [
@@ -234,25 +235,6 @@ class Daemons(Procs):
             p.wait()
 
 
-def loopback_server(serve):
-    """A TCP server on loopback, in a thread, that hands each connection
-    to serve in a thread of its own; returns its port."""
-    import socket
-    import threading
-    srv = socket.socket()
-    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    srv.bind(("127.0.0.1", 0))
-    srv.listen(8)
-
-    def accept():
-        while True:
-            c, _ = srv.accept()
-            threading.Thread(target=serve, args=(c,), daemon=True).start()
-
-    threading.Thread(target=accept, daemon=True).start()
-    return srv.getsockname()[1]
-
-
 def echo_server():
     """A TCP echo server on loopback, in a thread; returns its port."""
     import socket
@@ -266,37 +248,6 @@ def echo_server():
             c.sendall(b)
 
     return loopback_server(serve)
-
-
-def sink_server():
-    """A TCP server on loopback that reads and drops everything, in a thread; its port."""
-    def serve(c):
-        buf = bytearray(4 << 20)
-        while c.recv_into(buf):
-            pass
-        c.sendall(b"k")
-        c.close()
-
-    return loopback_server(serve)
-
-
-def stream_rate(port, nbytes):
-    """Bytes a second one plain TCP stream moves to what listens on port
-    (the sink, directly or through linkem): the link's rate, measured."""
-    import socket
-    c = socket.create_connection(("127.0.0.1", port))
-    data = memoryview(bytes(4 << 20))
-    t0 = time.perf_counter()
-    left = nbytes
-    while left > 0:
-        n = min(left, len(data))
-        c.sendall(data[:n])
-        left -= n
-    c.shutdown(socket.SHUT_WR)
-    c.recv(1)
-    secs = time.perf_counter() - t0
-    c.close()
-    return nbytes / secs
 
 
 def can_connect(port):

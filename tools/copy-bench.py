@@ -17,51 +17,17 @@ GLEAM_COPY_CLIENT_ARGS (options for the client gleamd only, such as
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
-from benchlib import BIN, BUILD, GLEAMD_ARGS, Procs, wait
+from benchlib import BIN, BUILD, GLEAMD_ARGS, Procs, sink_server, stream_rate, wait
 
 
 def tcp_stream(nbytes):
     """Seconds one TCP connection on loopback takes to move nbytes (4 MiB sends)."""
-    srv = socket.socket()
-    srv.bind(("127.0.0.1", 0))
-    srv.listen(1)
-    buf = bytearray(4 << 20)
-    got = [0]
-
-    def rx():
-        c, _ = srv.accept()
-        mv = memoryview(buf)
-        while True:
-            n = c.recv_into(mv)
-            if not n:
-                break
-            got[0] += n
-        c.close()
-
-    t = threading.Thread(target=rx)
-    t.start()
-    s = socket.create_connection(srv.getsockname())
-    data = memoryview(bytes(4 << 20))
-    t0 = time.perf_counter()
-    left = nbytes
-    while left > 0:
-        n = min(left, len(data))
-        s.sendall(data[:n])
-        left -= n
-    s.shutdown(socket.SHUT_WR)
-    t.join()
-    secs = time.perf_counter() - t0
-    s.close()
-    srv.close()
-    assert got[0] == nbytes
-    return secs
+    return nbytes / stream_rate(sink_server(), nbytes)
 
 
 def main():
