@@ -91,6 +91,19 @@ bool loop_quit_done(bool sessions_left)
 	return !sessions_left || now >= g_loop.quit_until;
 }
 
+void loop_timer(struct __kernel_timespec *ts, struct op *op, bool *armed)
+{
+	struct io_uring_sqe *sqe;
+
+	if (armed && *armed)
+		return;
+	sqe = loop_sqe();
+	io_uring_prep_timeout(sqe, ts, 0, 0);
+	io_uring_sqe_set_data(sqe, op);
+	if (armed)
+		*armed = true;
+}
+
 void loop_note_busy(void)
 {
 	if (g_loop.spin_ns)

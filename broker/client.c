@@ -1363,7 +1363,6 @@ void client_vgpu_end(struct vgpu_link *l)
 /* The flush timer runs only while some session is being polled. */
 static void arm_timer(void)
 {
-	struct io_uring_sqe *sqe;
 	bool any = false;
 
 	if (cl.timer_armed)
@@ -1372,10 +1371,7 @@ static void arm_timer(void)
 		any = s->b.polling;
 	if (!any)
 		return;
-	sqe = loop_sqe();
-	io_uring_prep_timeout(sqe, &cl.tick, 0, 0);
-	io_uring_sqe_set_data(sqe, &cl.op_timer);
-	cl.timer_armed = true;
+	loop_timer(&cl.tick, &cl.op_timer, &cl.timer_armed);
 }
 
 /* Names computed on the hashing threads wake the loop through their eventfd. */
@@ -1397,8 +1393,7 @@ static void on_hash(void)
 	struct csess *s, *next;
 
 	cl.hash_armed = false;
-	for (s = cl.sessions; s; s = next) {
-		next = s->next;
+	sess_for_each_safe(s, next, cl.sessions) {
 		if (s->b.cc && !s->b.closing)
 			bridge_kick(&s->b);
 		sess_maybe_free(s);
@@ -1484,14 +1479,8 @@ static void take_up(struct csess *s, uint64_t now)
 /* Once a second: quiet servers are pinged, silent ones given up. */
 static void arm_keepalive(void)
 {
-	struct io_uring_sqe *sqe;
-
-	if (cl.keepalive_armed || !cl.cfg->keepalive_s)
-		return;
-	sqe = loop_sqe();
-	io_uring_prep_timeout(sqe, &cl.second, 0, 0);
-	io_uring_sqe_set_data(sqe, &cl.op_keepalive);
-	cl.keepalive_armed = true;
+	if (cl.cfg->keepalive_s)
+		loop_timer(&cl.second, &cl.op_keepalive, &cl.keepalive_armed);
 }
 
 static void on_keepalive(void)
@@ -1500,8 +1489,7 @@ static void on_keepalive(void)
 	struct csess *s, *next;
 
 	cl.keepalive_armed = false;
-	for (s = cl.sessions; s; s = next) {
-		next = s->next;
+	sess_for_each_safe(s, next, cl.sessions) {
 		if (!s->control && s->local_hello && !bridge_keepalive(&s->b, now, cl.cfg->keepalive_s))
 			gl_err("session %llu (%s): server %s unreachable", (unsigned long long)s->id,
 			       s->program, srv_name(s));
@@ -1590,8 +1578,7 @@ static void on_sched(void)
 		return;
 	held_hellos(now);
 	/* Sessions reaching their server: on this tick, so that attempts come on time. */
-	for (s = cl.sessions; s; s = next) {
-		next = s->next;
+	sess_for_each_safe(s, next, cl.sessions) {
 		if (!s->link && !s->b.closing && (s->b.token || s->b.restartable))
 			take_up(s, now);
 		sess_maybe_free(s);
@@ -1609,14 +1596,7 @@ static void on_sched(void)
 
 static void arm_sched(void)
 {
-	struct io_uring_sqe *sqe;
-
-	if (cl.sched_armed)
-		return;
-	sqe = loop_sqe();
-	io_uring_prep_timeout(sqe, &cl.eighth, 0, 0);
-	io_uring_sqe_set_data(sqe, &cl.op_sched);
-	cl.sched_armed = true;
+	loop_timer(&cl.eighth, &cl.op_sched, &cl.sched_armed);
 }
 
 /* An upload the session's server now holds: the scheduler's, and the program's. */
@@ -1653,8 +1633,7 @@ static void on_tick(void)
 	struct csess *s, *next;
 
 	cl.timer_armed = false;
-	for (s = cl.sessions; s; s = next) {
-		next = s->next;
+	sess_for_each_safe(s, next, cl.sessions) {
 		bridge_tick(&s->b, now);
 		sess_maybe_free(s);
 	}
@@ -1665,8 +1644,7 @@ static void poll_all(void)
 {
 	struct csess *s, *next;
 
-	for (s = cl.sessions; s; s = next) {
-		next = s->next;
+	sess_for_each_safe(s, next, cl.sessions) {
 		if (s->control || !s->b.ring.base || !s->b.hello_done || s->b.closing)
 			continue;
 		bridge_kick(&s->b);
@@ -1764,8 +1742,7 @@ static void quit(void)
 	if (!said)
 		gl_notify("STOPPING=1");
 	said = true;
-	for (s = cl.sessions; s; s = next) {
-		next = s->next;
+	sess_for_each_safe(s, next, cl.sessions) {
 		bridge_close(&s->b);
 		sess_maybe_free(s);
 	}

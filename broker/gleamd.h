@@ -120,6 +120,10 @@ void bridge_ring_stats(const struct gl_ring *r, struct sess_stats *st);
  * application produces records on the SQ and gleamd sends them; on the
  * server gleamd produces them on the worker's SQ.  Replies run the other way.
  */
+/* Each session s of a list, where s may be freed on the way (next holds the rest). */
+#define sess_for_each_safe(s, next, head) \
+	for ((s) = (head); (s) && ((next) = (s)->next, 1); (s) = (next))
+
 struct bridge;
 struct chunk_name;
 
@@ -278,6 +282,8 @@ void loop_note_busy(void);
  * Wait for completions: spin while busy, calling poll_all() to move what
  * the rings hold (it must kick every live bridge), then sleep.
  */
+/* A timeout of ts that completes op, unless *armed (then set; NULL: always). */
+void loop_timer(struct __kernel_timespec *ts, struct op *op, bool *armed);
 void loop_wait(void (*poll_all)(void));
 void bridge_init(struct bridge *b, bool client, void *owner, const struct bridge_ops *ops);
 /*

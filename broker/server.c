@@ -91,10 +91,7 @@ static void post_accept(void)
 
 static void post_timer(void)
 {
-	struct io_uring_sqe *sqe = loop_sqe();
-
-	io_uring_prep_timeout(sqe, &sv.tick, 0, 0);
-	io_uring_sqe_set_data(sqe, &sv.op_timer);
+	loop_timer(&sv.tick, &sv.op_timer, NULL);
 }
 
 /* A session's counters as a link's: the records it took, the replies it sent. */
@@ -805,8 +802,7 @@ static void keepalive(void)
 	uint64_t now = gl_now_ns();
 	struct ssess *s, *next;
 
-	for (s = sv.sessions; s; s = next) {
-		next = s->next;
+	sess_for_each_safe(s, next, sv.sessions) {
 		/* A connection that does not get to its hello in time holds nothing longer. */
 		if (s->pending && !s->b.closing && now - s->accepted > HELLO_NS) {
 			peer_log(s->peer, "no hello within %llu s: closed",
@@ -866,8 +862,7 @@ static void poll_all(void)
 {
 	struct ssess *s, *next;
 
-	for (s = sv.sessions; s; s = next) {
-		next = s->next;
+	sess_for_each_safe(s, next, sv.sessions) {
 		if (s->control || !s->b.ring.base || !s->b.hello_done || s->b.closing)
 			continue;
 		bridge_kick(&s->b);
@@ -889,8 +884,7 @@ static void quit(void)
 	if (!said)
 		gl_notify("STOPPING=1");
 	said = true;
-	for (s = sv.sessions; s; s = next) {
-		next = s->next;
+	sess_for_each_safe(s, next, sv.sessions) {
 		bridge_close(&s->b);
 		sess_maybe_free(s);
 	}
