@@ -239,6 +239,13 @@ static void start_connect(struct csess *s)
 	s->b.inflight++;
 }
 
+/* Counters in JSON: "name":value for each, comma-separated. */
+static void json_u64s(struct gl_buf *b, const char *const *names, const uint64_t *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		gl_buf_printf(b, "%s\"%s\":%llu", i ? "," : "", names[i], (unsigned long long)v[i]);
+}
+
 /* The /dev/vgpuN nodes: gleamd's counters and the module's. */
 static void status_vgpu(struct gl_buf *b, bool json)
 {
@@ -260,18 +267,21 @@ static void status_vgpu(struct gl_buf *b, bool json)
 				      (unsigned long long)v->kick_events, (unsigned long long)v->kicks,
 				      (unsigned long long)v->ended_by_app,
 				      (unsigned long long)v->ended_by_gleamd);
-			if (v->have_kernel)
-				gl_buf_printf(b, ",\"kernel\":{\"sessions_opened\":%llu,"
-					      "\"sessions_active\":%llu,\"kicks_to_daemon\":%llu,"
-					      "\"kicks_to_app\":%llu,\"waits\":%llu,\"wait_timeouts\":%llu,"
-					      "\"ring_bytes\":%llu}",
-					      (unsigned long long)v->k_sessions_opened,
-					      (unsigned long long)v->k_sessions_active,
-					      (unsigned long long)v->k_kicks_to_daemon,
-					      (unsigned long long)v->k_kicks_to_app,
-					      (unsigned long long)v->k_waits,
-					      (unsigned long long)v->k_wait_timeouts,
-					      (unsigned long long)v->k_ring_bytes);
+			if (v->have_kernel) {
+				static const char *const names[] = {
+					"sessions_opened", "sessions_active", "kicks_to_daemon",
+					"kicks_to_app", "waits", "wait_timeouts", "ring_bytes",
+				};
+				const uint64_t k[] = {
+					v->k_sessions_opened, v->k_sessions_active, v->k_kicks_to_daemon,
+					v->k_kicks_to_app, v->k_waits, v->k_wait_timeouts,
+					v->k_ring_bytes,
+				};
+
+				gl_buf_printf(b, ",\"kernel\":{");
+				json_u64s(b, names, k, ARRAY_SIZE(k));
+				gl_buf_printf(b, "}");
+			}
 			gl_buf_printf(b, "}");
 		}
 		gl_buf_printf(b, "]}");
@@ -312,12 +322,6 @@ static void status_vgpu(struct gl_buf *b, bool json)
 /* gleamctl status, as text or JSON. */
 static const struct cache_stats no_cache;
 
-/* Counters in JSON: "name":value for each, comma-separated. */
-static void json_u64s(struct gl_buf *b, const char *const *names, const uint64_t *v, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		gl_buf_printf(b, "%s\"%s\":%llu", i ? "," : "", names[i], (unsigned long long)v[i]);
-}
 
 static void cache_json(struct gl_buf *b, const struct cache_stats *c)
 {
