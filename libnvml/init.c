@@ -345,3 +345,73 @@ nvmlReturn_t nvmlSystemGetProcessName(unsigned int pid, char *name, unsigned int
 	snprintf(name, length, "%s", buf);
 	return NVML_SUCCESS;
 }
+
+/*
+ * Event sets.  A GPU elsewhere sends no events through Gleam (XID errors,
+ * clock changes, power events): a set can be made, waited on (it times out,
+ * as an idle GPU's does) and freed, but registering a device for events
+ * says NVML_ERROR_NOT_SUPPORTED, as NVIDIA's library does for a GPU that
+ * does not report them.  nvidia-smi makes a set before it lists the GPUs,
+ * and gives up on the whole view where it cannot.
+ */
+struct gn_event_set {
+	unsigned int magic;
+};
+
+#define GN_EVENT_SET_MAGIC	0x45564e54u
+
+nvmlReturn_t nvmlEventSetCreate(void **set)
+{
+	struct gn_event_set *s;
+
+	if (!set)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NVML_ERROR_MEMORY;
+	s->magic = GN_EVENT_SET_MAGIC;
+	*set = s;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t nvmlEventSetFree(void *set)
+{
+	struct gn_event_set *s = set;
+
+	if (!s || s->magic != GN_EVENT_SET_MAGIC)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	s->magic = 0;
+	free(s);
+	return NVML_SUCCESS;
+}
+
+static nvmlReturn_t event_wait(void *set, void *data, unsigned int ms)
+{
+	const struct gn_event_set *s = set;
+
+	if (!s || s->magic != GN_EVENT_SET_MAGIC || !data)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (ms)
+		usleep(ms * 1000u < 1000000u ? ms * 1000u : 999999u);
+	return NVML_ERROR_TIMEOUT;
+}
+
+nvmlReturn_t nvmlEventSetWait(void *set, void *data, unsigned int ms)
+{
+	return event_wait(set, data, ms);
+}
+
+nvmlReturn_t nvmlEventSetWait_v2(void *set, void *data, unsigned int ms)
+{
+	return event_wait(set, data, ms);
+}
+
+nvmlReturn_t nvmlDeviceRegisterEvents(nvmlDevice_t device, unsigned long long types, void *set)
+{
+	const struct gn_event_set *s = set;
+
+	if (!device || !s || s->magic != GN_EVENT_SET_MAGIC)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	(void)types;
+	return NVML_ERROR_NOT_SUPPORTED;
+}

@@ -14,6 +14,8 @@ $(GEN_DIR)/nvml/.stamp: libnvml/nvml-symbols.txt $(NVML_SRCS) tools/gen-nvml.py
 	$(PYTHON) tools/gen-nvml.py libnvml/nvml-symbols.txt $(GEN_DIR)/nvml $(NVML_SRCS)
 	@touch $@
 $(NVML_GEN): $(GEN_DIR)/nvml/.stamp
+# The stubs follow the sources: a function answered now is no stub any more.
+$(BUILD)/obj/gen/nvml/nvml_stubs.o: $(GEN_DIR)/nvml/.stamp
 
 $(BUILD)/obj/libnvml/%.o: CFLAGS_EXTRA := -Ilibnvml
 $(BUILD)/obj/gen/nvml/nvml_stubs.o: CFLAGS_EXTRA := -Ilibnvml

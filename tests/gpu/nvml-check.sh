@@ -115,7 +115,12 @@ section "gleamctl status"
 
 name=$(sed -n 's/^ *Product Name *: *//p' "$OUT/smi-q.txt" | head -n 1)
 fail=0
-[ "$(cat "$OUT/smi.rc")" = 0 ] || { echo "FAIL: nvidia-smi exited $(cat "$OUT/smi.rc")"; fail=1; }
+# 3: nvidia-smi's "not available on target device", for the fields of its
+# view that Gleam cannot answer (ECC, temperature of a sim); the view is there.
+case $(cat "$OUT/smi.rc") in
+0 | 3) ;;
+*) echo "FAIL: nvidia-smi exited $(cat "$OUT/smi.rc")"; fail=1 ;;
+esac
 [ -z "$others" ] || { echo "FAIL: nvidia-smi still mapped $others"; fail=1; }
 grep -q 'H200\|NVIDIA' "$OUT/smi.txt" || { echo "FAIL: nvidia-smi lists no GPU"; fail=1; }
 grep -Eq '[1-9][0-9]*MiB */ *[0-9]+MiB' "$OUT/smi.txt" || { echo "FAIL: no memory in use shown"; fail=1; }
