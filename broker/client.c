@@ -855,13 +855,14 @@ static void held_hellos(uint64_t now)
 }
 
 /* A program's session: its ring, the ack that hands it over, its server. */
-/* The GPUs a program's CUDA_VISIBLE_DEVICES names on server srv; false with why. */
-static bool visible_gpus(struct csess *s, const struct server *srv, char *why, size_t len)
+/* The GPUs a program's CUDA_VISIBLE_DEVICES names on server srv; 0, or -errno with why. */
+static int visible_gpus(struct csess *s, const struct server *srv, char *why, size_t len)
 {
 	int n = sched_visible(srv, s->via, s->visible, s->vgpus, GLEAM_HELLO_GPUS_MAX, why, len);
 
 	s->nvisible = n > 0 ? (unsigned int)n : 0;
-	return n > 0;
+	/* The program's cuInit fails as the driver's would: no device, or an invalid one. */
+	return n > 0 ? 0 : n == -2 ? -EINVAL : -ENODEV;
 }
 
 static void serve_hello(struct csess *s)
@@ -874,8 +875,9 @@ static void serve_hello(struct csess *s)
 	/* A CUDA_VISIBLE_DEVICES that names no GPU: cuInit fails, as on the driver. */
 	if (s->has_visible) {
 		sched_preview(s->program, s->via, &c);
-		if (!visible_gpus(s, c.srv, why, sizeof(why))) {
-			refuse_hello(s, -ENODEV, why);
+		err = visible_gpus(s, c.srv, why, sizeof(why));
+		if (err) {
+			refuse_hello(s, err, why);
 			return;
 		}
 	}
@@ -903,8 +905,8 @@ static void serve_hello(struct csess *s)
 	gl_info("session %llu: %s (pid %d, uid %u) to %s", (unsigned long long)s->id, s->program,
 		(int)s->pid, (unsigned int)s->uid, s->srv ? s->srv->name : cl.cfg->server);
 	/* Placed elsewhere than foreseen (rare: the load changed): read it again there. */
-	if (s->has_visible && c.srv != s->srv && !visible_gpus(s, s->srv, why, sizeof(why))) {
-		tell_app(s, -ENODEV, why);
+	if (s->has_visible && c.srv != s->srv && (err = visible_gpus(s, s->srv, why, sizeof(why)))) {
+		tell_app(s, err, why);
 		bridge_close(&s->b);
 		return;
 	}

@@ -1163,8 +1163,13 @@ int sched_visible(const struct server *s, const char *via, const char *visible, 
 		size_t l = strcspn(e, ",");
 		int i = visible_entry(s, base, n, e, l);
 
-		if (i < 0 || (seen & (1ull << i)))
+		if (i < 0)
 			break;
+		/* One GPU twice: NVIDIA's driver fails cuInit (CUDA_ERROR_INVALID_DEVICE). */
+		if (seen & (1ull << i)) {
+			snprintf(why, len, "CUDA_VISIBLE_DEVICES=\"%.64s\" names a GPU twice", visible);
+			return -2;
+		}
 		seen |= 1ull << i;
 		gpus[got++] = base[i];
 		if (!e[l])

@@ -157,7 +157,8 @@ bool sched_refuse(const char *via, char *why, size_t len);
  * use on server s: the GPU a pin of via names, else all of them (the GPU
  * placement would have chosen yields to the program's own choice).  The
  * server's indexes of the GPUs it names, in its order, into gpus (at most
- * max); their number, or -1 with the reason in why.
+ * max); their number, or with the reason in why -1 (it names none) or -2
+ * (it names one twice, which the driver takes for an invalid device).
  */
 int sched_visible(const struct server *s, const char *via, const char *visible, uint8_t *gpus,
 		  unsigned int max, char *why, size_t len);

@@ -501,7 +501,9 @@ static unsigned char *linear(CUarray h, size_t off, size_t n, CUresult *r)
 	if (!a)
 		return NULL;
 	*r = CUDA_ERROR_INVALID_VALUE;
-	if (off > gl_array_bytes(&a->e) || n > gl_array_bytes(&a->e) - off)
+	/* The linear copies take 1D arrays only, as the driver's do. */
+	if (a->e.rows > 1 || a->e.slices > 1 || off > gl_array_bytes(&a->e) ||
+	    n > gl_array_bytes(&a->e) - off)
 		return NULL;
 	*r = CUDA_SUCCESS;
 	return a->mem + off;

@@ -324,9 +324,12 @@ CUresult sim_cuMemMap(CUdeviceptr ptr, size_t size, size_t offset,
 	struct sim_vmap *m;
 	void *p;
 
-	if (!h || h->released || flags || !size || (ptr | size | offset) % SIM_GRAN ||
+	if (!h || h->released || flags || !size || (ptr | offset) % SIM_GRAN ||
 	    offset > h->size || size > h->size - offset || !resv_of(ptr, size))
 		return CUDA_ERROR_INVALID_VALUE;
+	/* Part of a granule: the driver says it cannot, not that it is wrong. */
+	if (size % SIM_GRAN)
+		return CUDA_ERROR_NOT_SUPPORTED;
 	for (m = vm.m; m; m = m->next)
 		if (m->base < ptr + size && ptr < m->base + m->size)
 			return CUDA_ERROR_INVALID_VALUE;

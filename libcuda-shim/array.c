@@ -393,9 +393,13 @@ static CUresult end_put(struct gl_copy_side *e, const struct copy *c, struct gle
 			struct gl_array_extent ex;
 
 			gl_array_extent(&a->d, a->elem, &ex);
-			/* cuMemcpyHtoA and cuMemcpyAtoH: any bytes of the rows end to end. */
+			/*
+			 * cuMemcpyHtoA and cuMemcpyAtoH: bytes of a 1D array (the
+			 * driver refuses one of more rows or layers).
+			 */
 			if (c->api == GLEAM_COPY_LINEAR ?
-			    e->x > gl_array_bytes(&ex) || c->width > gl_array_bytes(&ex) - e->x :
+			    ex.rows > 1 || ex.slices > 1 || e->x > gl_array_bytes(&ex) ||
+			    c->width > gl_array_bytes(&ex) - e->x :
 			    !gl_array_box_ok(&ex, e->x, e->y, e->z, c->width, c->height, c->depth))
 				return CUDA_ERROR_INVALID_VALUE;
 		}

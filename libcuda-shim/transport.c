@@ -291,7 +291,8 @@ static CUresult sock_connect(void)
 		if (rfd >= 0)
 			close(rfd);
 		close(fd);
-		return CUDA_ERROR_NO_DEVICE;
+		/* A CUDA_VISIBLE_DEVICES that names a GPU twice, as the driver answers it. */
+		return ack.status == -EINVAL ? CUDA_ERROR_INVALID_DEVICE : CUDA_ERROR_NO_DEVICE;
 	}
 	if (rfd < 0)
 		goto proto;

@@ -455,10 +455,13 @@ static CUresult map_ok(uint64_t ptr, uint64_t size, uint64_t offset, const struc
 
 	if (!size || !h->refs || offset > h->size || size > h->size - offset)
 		return CUDA_ERROR_INVALID_VALUE;
-	if ((ptr | size | offset) & (h->gran - 1))
+	if ((ptr | offset) & (h->gran - 1))
 		return CUDA_ERROR_INVALID_VALUE;
 	if (resv_of(ptr, size) < 0)
 		return CUDA_ERROR_INVALID_VALUE;
+	/* Part of a granule: NVIDIA's driver answers that it cannot (seen on the H200). */
+	if (size & (h->gran - 1))
+		return CUDA_ERROR_NOT_SUPPORTED;
 	i = gl_find_le(vmm.m, vmm.nm, sizeof(*vmm.m), ptr + size - 1);
 	if (i >= 0 && vmm.m[i].base + vmm.m[i].size > ptr)
 		return CUDA_ERROR_INVALID_VALUE;

@@ -112,6 +112,13 @@ for v in "" 7 GPU-5152 GPU-51525354-5556-5758-595a-5b5c5d5e5f6 "x,0"; do
 		bad "CUDA_VISIBLE_DEVICES=\"$v\": $got"
 	fi
 done
+# A GPU named twice: cuInit fails with CUDA_ERROR_INVALID_DEVICE, as on the H200.
+got=$(vis "1,1")
+if grep -q 'CUDA_ERROR_INVALID_DEVICE' <<<"$got" && grep -q 'names a GPU twice' <<<"$got"; then
+	ok "CUDA_VISIBLE_DEVICES=1,1: CUDA_ERROR_INVALID_DEVICE at cuInit, as the driver answers"
+else
+	bad "CUDA_VISIBLE_DEVICES=1,1: $got"
+fi
 
 sleep 2.2
 info=$("$T" "$S" info)

@@ -424,7 +424,18 @@ static void textures(void)
 	for (int y = 0; y < H; y++)
 		for (int x = 0; x < W; x++)
 			tex[y][x] = (float)(y * 100 + x);
-	CK(cuMemcpyHtoA(a, 0, tex, sizeof(tex)));
+	/* The linear copies are for 1D arrays only, as NVIDIA's driver has them. */
+	printf("cuMemcpyHtoA to a 2D array: %s\n",
+	       CK_EXPECT(cuMemcpyHtoA(a, 0, tex, sizeof(tex)), CUDA_ERROR_INVALID_VALUE));
+	c.srcMemoryType = CU_MEMORYTYPE_HOST;
+	c.srcHost = tex;
+	c.srcPitch = sizeof(tex[0]);
+	c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+	c.dstArray = a;
+	c.WidthInBytes = sizeof(tex[0]);
+	c.Height = H;
+	CK(cuMemcpy2D(&c));
+	memset(&c, 0, sizeof(c));
 	CK(cuMemAlloc(&out, 1 << 20));
 	res.resType = CU_RESOURCE_TYPE_ARRAY;
 	res.res.array.hArray = a;
