@@ -11,7 +11,7 @@ GLEAMD_SRCS := broker/main.c broker/config.c broker/bridge.c broker/client.c bro
 	broker/worker.c broker/wk_custom.c broker/wk_array.c broker/wk_host.c broker/wk_output.c \
 	broker/wk_vmm.c broker/wk_graph.c broker/wk_link.c \
 	broker/backend_cuda.c $(SIM_SRCS) \
-	broker/server_probe.c broker/cache.c broker/nameset.c broker/chunk.c broker/hashpool.c broker/cluster_probe.c \
+	broker/server_probe.c broker/cache.c broker/cache_client.c broker/cache_server.c broker/nameset.c broker/chunk.c broker/hashpool.c broker/cluster_probe.c \
 	broker/pack.c
 # /dev/vgpuN sessions: the helpers of kmod/user/, and libnl-genl-3 for the
 # module's netlink family, linked dynamically (GPU machines have it).
