@@ -532,7 +532,7 @@ void shim_waits_ctx_put(struct shim_ctx *ctx);
 /* Host memory the shim allocated or the program registered ("page-locked"). */
 bool shim_host_pinned(const void *p);
 bool shim_host_registered(const void *p);
-/* The registration that holds p (runtime.c): its start and size. */
+/* The registration that holds p (rt_pointer.c): its start and size. */
 bool shim_host_reg_of(const void *p, void **base, size_t *size);
 
 /*
@@ -543,7 +543,7 @@ bool shim_host_reg_of(const void *p, void **base, size_t *size);
 CUresult shim_vmm_own(uint64_t hint, uint64_t size, int dev, uint64_t *addr);
 void shim_vmm_own_free(uint64_t addr, uint64_t size);
 CUresult shim_vmm_granularity(int dev, uint64_t *gran);
-/* What cuDeviceCanAccessPeer answers (runtime.c), asked once per pair. */
+/* What cuDeviceCanAccessPeer answers (rt_peer.c), asked once per pair. */
 CUresult shim_cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer);
 
 /*

@@ -2,7 +2,9 @@
 # lists it and nothing else.
 SHIM_SRCS := libcuda-shim/core.c libcuda-shim/context.c libcuda-shim/memory.c \
 	libcuda-shim/module.c libcuda-shim/transport.c libcuda-shim/errors.c \
-	libcuda-shim/export.c libcuda-shim/md2.c libcuda-shim/cls.c libcuda-shim/runtime.c \
+	libcuda-shim/export.c libcuda-shim/md2.c libcuda-shim/cls.c \
+	libcuda-shim/rt_stream.c libcuda-shim/rt_pointer.c libcuda-shim/rt_function.c \
+	libcuda-shim/rt_peer.c \
 	libcuda-shim/graph.c libcuda-shim/pool.c libcuda-shim/waits.c \
 	libcuda-shim/array.c libcuda-shim/texture.c libcuda-shim/hostfn.c libcuda-shim/gnodes.c \
 	libcuda-shim/link.c libcuda-shim/vmm.c libcuda-shim/twin.c
