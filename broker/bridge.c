@@ -915,155 +915,174 @@ static void consumed(struct bridge *b, size_t off)
 	}
 }
 
+/* What reading one step of the input did. */
+enum drain {
+	D_NEXT,		/* go on: nothing was published */
+	D_PUBLISHED,	/* a message went into the ring */
+	D_WAIT,		/* more bytes, or room in the ring, are needed */
+	D_FAIL,		/* the peer broke the protocol, or the ring broke: end */
+	D_DETACHED,	/* a handler let the connection go: nothing after it counts */
+};
+
+/* The frame header at *off: a data frame is entered, a control frame handled whole. */
+static enum drain frame_in(struct bridge *b, size_t *off)
+{
+	struct gleam_frame f;
+
+	if (b->ilen - *off < sizeof(f))
+		return D_WAIT;
+	memcpy(&f, b->ibuf + *off, sizeof(f));
+	if (f.magic != GLEAM_WIRE_MAGIC || f.flags || f.reserved || f.len > GLEAM_FRAME_MAX) {
+		/* A TLS handshake record starts 0x16 0x03: say so plainly. */
+		if ((f.magic & 0xffff) == 0x0316)
+			peer_err(b, "peer speaks TLS, and this side has no credentials (tls-cert)");
+		else
+			peer_err(b, "peer sent a malformed frame header (magic %#x type %u flags %#x "
+				 "len %u)", f.magic, f.type, f.flags, f.len);
+		return D_FAIL;
+	}
+	if (f.type == b->in_type && b->hello_done && b->ring.base) {
+		*off += sizeof(f);
+		b->frame_left = f.len;
+		b->st.bytes_in += sizeof(f) + f.len;
+		return D_NEXT;
+	}
+	if (b->ilen - *off < sizeof(f) + f.len)
+		return D_WAIT;
+	if (f.type == GLEAM_FRAME_ACK && b->resumable) {
+		struct gleam_wire_ack a;
+
+		if (f.len != sizeof(a))
+			return D_FAIL;
+		memcpy(&a, b->ibuf + *off + sizeof(f), sizeof(a));
+		if (a.count < b->kept_first || a.count > b->out_count) {
+			peer_err(b, "peer acknowledged messages never sent");
+			return D_FAIL;
+		}
+		acked(b, a.count);
+	} else {
+		if (!b->ops->on_frame(b, f.type, b->ibuf + *off + sizeof(f), f.len))
+			return D_FAIL;
+		if (b->detached)
+			return D_DETACHED;
+	}
+	*off += sizeof(f) + f.len;
+	return D_NEXT;
+}
+
+/*
+ * The bytes a message of len takes in the ring: more for a record packed
+ * or named by content, which is unpacked or given its bytes back on the
+ * way in; 0 when that cannot be (said).
+ */
+static uint32_t message_ring_len(struct bridge *b, const void *p, uint32_t len, bool records)
+{
+	const struct gleam_rec *h = p;
+	uint32_t elen = len;
+
+	if (records && (h->flags & GLEAM_REC_F_PACKED)) {
+		/* Unpacked straight into the ring, at most its declared size. */
+		elen = bridge_unpacked_len(b, p, len);
+		if (!elen || elen > b->in_dir->size / 2) {
+			peer_err(b, "peer sent a malformed packed record");
+			return 0;
+		}
+	} else if (records && (h->flags & GLEAM_REC_F_CACHED)) {
+		/* Its bytes come back from the session's pinned chunks. */
+		elen = scache_expanded_len(b, p, len);
+		if (!elen || elen > b->in_dir->size / 2) {
+			peer_err(b, "peer named bytes it has not pinned, or named them badly");
+			return 0;
+		}
+	}
+	return elen;
+}
+
+/* One message of the data frame being read, at *off, into the ring. */
+static enum drain message_in(struct bridge *b, size_t *off, bool records)
+{
+	const unsigned char *p = b->ibuf + *off;
+	uint32_t len, elen;
+	void *dst;
+
+	if (b->ilen - *off < 8)
+		return D_WAIT;
+	memcpy(&len, p, 4);
+	if (len < (records ? sizeof(struct gleam_rec) : sizeof(struct gleam_reply)) || (len & 7) ||
+	    len > GLEAM_REC_MAX || len > b->frame_left || len > b->in_dir->size / 2) {
+		peer_err(b, "peer sent a malformed message (length %u)", len);
+		return D_FAIL;
+	}
+	if (b->ilen - *off < len)
+		return D_WAIT;
+	if (!bridge_header_ok(b, p, len, records)) {
+		peer_err(b, "peer sent a malformed message header");
+		return D_FAIL;
+	}
+	elen = message_ring_len(b, p, len, records);
+	if (!elen)
+		return D_FAIL;
+	dst = gl_ring_reserve(b->in_dir, elen);
+	if (!dst && b->in_dir->broken) {
+		gl_err("session: the application broke its ring: ending the session");
+		return D_FAIL;
+	}
+	if (!dst) {
+		b->in_blocked = true;
+		gl_ring_prod_set_sleeping(b->in_dir, true);
+		/* Re-check: the consumer may have freed space meanwhile. */
+		if (!gl_ring_can_reserve(b->in_dir, elen))
+			return D_WAIT;
+		gl_ring_prod_set_sleeping(b->in_dir, false);
+		b->in_blocked = false;
+		return D_NEXT;
+	}
+	if (records && (((const struct gleam_rec *)p)->flags & GLEAM_REC_F_PACKED)) {
+		if (!bridge_unpack_rec(b, p, len, dst)) {
+			peer_err(b, "peer sent packed bytes that do not unpack to their declared size");
+			return D_FAIL;
+		}
+	} else if (elen != len) {
+		scache_expand(b, p, len, dst);
+	} else {
+		memcpy(dst, p, len);
+	}
+	gl_ring_commit(b->in_dir);
+	b->st.payload += len - sizeof(struct gleam_reply);
+	b->in_count++;
+	b->ack_bytes += len;
+	*off += len;
+	b->frame_left -= len;
+	return D_PUBLISHED;
+}
+
+/*
+ * What the connection brought: frames and their messages, as far as they
+ * are whole and the ring has room; false ends the connection.
+ */
 static bool drain_in(struct bridge *b)
 {
 	size_t off = b->ioff;
 	bool published = false, ok = true;
 	bool records = b->in_type == GLEAM_FRAME_RECORDS;
+	enum drain d;
 
 	b->in_blocked = false;
-	while (ok) {
+	for (;;) {
 		/* What comes next is read in place, as structs: it starts 8-aligned. */
 		if (off & 7) {
 			memmove(b->ibuf, b->ibuf + off, b->ilen - off);
 			b->ilen -= off;
 			off = 0;
 		}
-		if (!b->frame_left) {
-			struct gleam_frame f;
-
-			if (b->ilen - off < sizeof(f))
-				break;
-			memcpy(&f, b->ibuf + off, sizeof(f));
-			if (f.magic != GLEAM_WIRE_MAGIC || f.flags || f.reserved ||
-			    f.len > GLEAM_FRAME_MAX) {
-				/* A TLS handshake record starts 0x16 0x03: say so plainly. */
-				if ((f.magic & 0xffff) == 0x0316)
-					peer_err(b, "peer speaks TLS, and this side has no credentials "
-						 "(tls-cert)");
-				else
-					peer_err(b, "peer sent a malformed frame header (magic %#x type %u "
-						 "flags %#x len %u)", f.magic, f.type, f.flags, f.len);
-				ok = false;
-				break;
-			}
-			if (f.type == b->in_type && b->hello_done && b->ring.base) {
-				off += sizeof(f);
-				b->frame_left = f.len;
-				b->st.bytes_in += sizeof(f) + f.len;
-				if (!f.len)
-					continue;
-				continue;
-			}
-			/* Control frames are handled whole. */
-			if (b->ilen - off < sizeof(f) + f.len)
-				break;
-			if (f.type == GLEAM_FRAME_ACK && b->resumable) {
-				struct gleam_wire_ack a;
-
-				if (f.len != sizeof(a)) {
-					ok = false;
-					break;
-				}
-				memcpy(&a, b->ibuf + off + sizeof(f), sizeof(a));
-				if (a.count < b->kept_first || a.count > b->out_count) {
-					peer_err(b, "peer acknowledged messages never sent");
-					ok = false;
-					break;
-				}
-				acked(b, a.count);
-				off += sizeof(f) + f.len;
-				continue;
-			}
-			if (!b->ops->on_frame(b, f.type, b->ibuf + off + sizeof(f), f.len)) {
-				ok = false;
-				break;
-			}
-			/* The handler let the connection go: nothing after it counts. */
-			if (b->detached)
-				return true;
-			off += sizeof(f) + f.len;
-			continue;
-		}
-		{
-			uint32_t len, elen;
-			void *dst;
-
-			if (b->ilen - off < 8)
-				break;
-			memcpy(&len, b->ibuf + off, 4);
-			if (len < (records ? sizeof(struct gleam_rec) : sizeof(struct gleam_reply)) ||
-			    (len & 7) || len > GLEAM_REC_MAX || len > b->frame_left ||
-			    len > b->in_dir->size / 2) {
-				peer_err(b, "peer sent a malformed message (length %u)", len);
-				ok = false;
-				break;
-			}
-			if (b->ilen - off < len)
-				break;
-			if (!bridge_header_ok(b, b->ibuf + off, len, records)) {
-				peer_err(b, "peer sent a malformed message header");
-				ok = false;
-				break;
-			}
-			elen = len;
-			if (records && (((const struct gleam_rec *)(b->ibuf + off))->flags &
-					GLEAM_REC_F_PACKED)) {
-				/* Unpacked straight into the ring, at most its declared size. */
-				elen = bridge_unpacked_len(b, b->ibuf + off, len);
-				if (!elen || elen > b->in_dir->size / 2) {
-					peer_err(b, "peer sent a malformed packed record");
-					ok = false;
-					break;
-				}
-			} else if (records && (((const struct gleam_rec *)(b->ibuf + off))->flags &
-					GLEAM_REC_F_CACHED)) {
-				/* Its bytes come back from the session's pinned chunks. */
-				elen = scache_expanded_len(b, b->ibuf + off, len);
-				if (!elen || elen > b->in_dir->size / 2) {
-					peer_err(b, "peer named bytes it has not pinned, or named them badly");
-					ok = false;
-					break;
-				}
-			}
-			dst = gl_ring_reserve(b->in_dir, elen);
-			if (!dst && b->in_dir->broken) {
-				gl_err("session: the application broke its ring: ending the session");
-				ok = false;
-				break;
-			}
-			if (!dst) {
-				b->in_blocked = true;
-				gl_ring_prod_set_sleeping(b->in_dir, true);
-				/* Re-check: the consumer may have freed space meanwhile. */
-				if (gl_ring_can_reserve(b->in_dir, elen)) {
-					gl_ring_prod_set_sleeping(b->in_dir, false);
-					b->in_blocked = false;
-					continue;
-				}
-				break;
-			}
-			if (records && (((const struct gleam_rec *)(b->ibuf + off))->flags &
-					GLEAM_REC_F_PACKED)) {
-				if (!bridge_unpack_rec(b, b->ibuf + off, len, dst)) {
-					peer_err(b, "peer sent packed bytes that do not unpack to "
-						 "their declared size");
-					ok = false;
-					break;
-				}
-			} else if (elen != len) {
-				scache_expand(b, b->ibuf + off, len, dst);
-			} else {
-				memcpy(dst, b->ibuf + off, len);
-			}
-			gl_ring_commit(b->in_dir);
-			b->st.payload += len - sizeof(struct gleam_reply);
-			published = true;
-			b->in_count++;
-			b->ack_bytes += len;
-			off += len;
-			b->frame_left -= len;
-		}
+		d = b->frame_left ? message_in(b, &off, records) : frame_in(b, &off);
+		if (d == D_DETACHED)
+			return true;
+		if (d == D_FAIL)
+			ok = false;
+		if (d == D_FAIL || d == D_WAIT)
+			break;
+		published |= d == D_PUBLISHED;
 	}
 	consumed(b, off);
 	if (published) {

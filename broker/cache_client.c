@@ -625,20 +625,19 @@ static bool open_records(struct bridge *b, size_t *start)
 	return true;
 }
 
-void ccache_fill_out(struct bridge *b)
+/*
+ * Move what the ring holds into the queue, naming as it goes; *n counts
+ * the records that went straight into the frame.  False when the ring
+ * broke and the session ended.
+ */
+static bool take_ring(struct bridge *b, struct ccache *c, size_t *start, uint32_t *n)
 {
-	struct ccache *c = b->cc;
-	size_t start = SIZE_MAX;
-	struct centry *e;
-	uint32_t len, n = 0;
+	uint32_t len;
 	const void *p;
 
-	if (b->sending || b->closing || !b->hello_done || b->olen)
-		return;
 	/*
-	 * Move what the ring holds into the queue, naming as it goes.  While
-	 * the queue is empty, what is not to be named goes straight into the
-	 * frame, as without the cache: one copy, checked there.
+	 * While the queue is empty, what is not to be named goes straight into
+	 * the frame, as without the cache: one copy, checked there.
 	 */
 	while (c->queued < QUEUE_MAX &&
 	       (p = gl_ring_peek(b->out_dir, sizeof(struct gleam_rec), GLEAM_REC_MAX, &len))) {
@@ -646,7 +645,7 @@ void ccache_fill_out(struct bridge *b)
 		uint32_t doff;
 		int err = 0;
 
-		if (!c->head && open_records(b, &start) && b->olen + len <= b->ocap) {
+		if (!c->head && open_records(b, start) && b->olen + len <= b->ocap) {
 			unsigned char *q = b->obuf + b->olen;
 
 			memcpy(q, p, len);
@@ -662,7 +661,7 @@ void ccache_fill_out(struct bridge *b)
 					break;
 				b->olen += wire;
 				b->out_count++;
-				n++;
+				(*n)++;
 			} else {
 				err = enqueue(b, c, q, len, &h);
 			}
@@ -684,67 +683,65 @@ void ccache_fill_out(struct bridge *b)
 	if (b->out_dir->broken) {
 		b->olen = 0;
 		bridge_close(b);
-		return;
+		return false;
 	}
-	/* Control frames go between records frames, never inside one. */
-	close_records(b, &start);
-	if (gl_ring_consume_publish(b->out_dir))
-		bridge_ring_bell(b);
-	settle(c);
-	if (c->release_all) {
-		struct gleam_cache_release r = { .count = 0 };
-		unsigned char *q = out_frame(b, GLEAM_FRAME_CACHE_RELEASE, sizeof(r));
+	return true;
+}
 
-		if (q) {
-			memcpy(q, &r, sizeof(r));
-			c->release_all = false;
+/* A chunk's bytes as CACHE_DATA, packed where that pays; false without room. */
+static bool out_data(struct bridge *b, struct ccache *c, struct centry *e, size_t *start)
+{
+	struct gleam_cache_data d = { .ref = { .length = e->dlen } };
+	unsigned char *q;
+
+	close_records(b, start);
+	q = out_frame(b, GLEAM_FRAME_CACHE_DATA, (uint32_t)(sizeof(d) + e->dlen));
+	if (!q)
+		return false;
+	memcpy(d.ref.name, e->name.b, sizeof(d.ref.name));
+	memcpy(q + sizeof(d), e->rec + e->doff, e->dlen);
+	if (b->pk) {
+		/* Packed in place: the frame shrinks to what it carries. */
+		uint32_t pn = bridge_pack_region(b, q + sizeof(d), e->dlen);
+
+		if (pn != e->dlen) {
+			struct gleam_frame f;
+
+			d.flags = GLEAM_CACHE_DATA_F_PACKED;
+			memcpy(&f, q - sizeof(f), sizeof(f));
+			f.len = (uint32_t)sizeof(d) + pn;
+			memcpy(q - sizeof(f), &f, sizeof(f));
+			b->olen -= e->dlen - pn;
 		}
 	}
-	ask(b);
-	/* Send from the head of the queue while it is decided. */
+	memcpy(q, &d, sizeof(d));
+	c->st.bytes_sent += e->dlen;
+	/* Its record follows as a name, and is no hit. */
+	e->state = CE_SENT;
+	return true;
+}
+
+/* Send from the head of the queue while it is decided; *n counts the records. */
+static void send_queue(struct bridge *b, struct ccache *c, size_t *start, uint32_t *n)
+{
+	struct centry *e;
+
 	while ((e = c->head) && e->state != CE_WAIT && e->state != CE_HASH) {
 		struct nset_ent *pin;
 
 		if (e->state == CE_PROVE && !proof_ready(c, e))
 			break;
 		if (e->state == CE_PROOF) {
-			close_records(b, &start);
+			close_records(b, start);
 			if (!out_proof(b, e))
 				break;
 		}
-		if (e->state == CE_DATA) {
-			struct gleam_cache_data d = { .ref = { .length = e->dlen } };
-			unsigned char *q;
-
-			close_records(b, &start);
-			q = out_frame(b, GLEAM_FRAME_CACHE_DATA, (uint32_t)(sizeof(d) + e->dlen));
-			if (!q)
-				break;
-			memcpy(d.ref.name, e->name.b, sizeof(d.ref.name));
-			memcpy(q + sizeof(d), e->rec + e->doff, e->dlen);
-			if (b->pk) {
-				/* Packed in place: the frame shrinks to what it carries. */
-				uint32_t pn = bridge_pack_region(b, q + sizeof(d), e->dlen);
-
-				if (pn != e->dlen) {
-					struct gleam_frame f;
-
-					d.flags = GLEAM_CACHE_DATA_F_PACKED;
-					memcpy(&f, q - sizeof(f), sizeof(f));
-					f.len = (uint32_t)sizeof(d) + pn;
-					memcpy(q - sizeof(f), &f, sizeof(f));
-					b->olen -= e->dlen - pn;
-				}
-			}
-			memcpy(q, &d, sizeof(d));
-			c->st.bytes_sent += e->dlen;
-			/* Its record follows as a name, and is no hit. */
-			e->state = CE_SENT;
-		}
-		if (!open_records(b, &start))
+		if (e->state == CE_DATA && !out_data(b, c, e, start))
+			break;
+		if (!open_records(b, start))
 			break;
 		if (e->state == CE_NAMED || e->state == CE_SENT) {
-			if (!out_named(b, e, &start))
+			if (!out_named(b, e, start))
 				break;
 			/* Kept with its bytes: sent again, it needs no pin. */
 			if (!bridge_keep(b, e->rec, e->len)) {
@@ -775,13 +772,41 @@ void ccache_fill_out(struct bridge *b)
 			b->olen += wire;
 		}
 		b->out_count++;
-		n++;
+		(*n)++;
 		c->head = e->next;
 		if (!c->head)
 			c->tail = &c->head;
 		c->queued -= e->len;
 		free(e);
 	}
+}
+
+void ccache_fill_out(struct bridge *b)
+{
+	struct ccache *c = b->cc;
+	size_t start = SIZE_MAX;
+	uint32_t n = 0;
+
+	if (b->sending || b->closing || !b->hello_done || b->olen)
+		return;
+	if (!take_ring(b, c, &start, &n))
+		return;
+	/* Control frames go between records frames, never inside one. */
+	close_records(b, &start);
+	if (gl_ring_consume_publish(b->out_dir))
+		bridge_ring_bell(b);
+	settle(c);
+	if (c->release_all) {
+		struct gleam_cache_release r = { .count = 0 };
+		unsigned char *q = out_frame(b, GLEAM_FRAME_CACHE_RELEASE, sizeof(r));
+
+		if (q) {
+			memcpy(q, &r, sizeof(r));
+			c->release_all = false;
+		}
+	}
+	ask(b);
+	send_queue(b, c, &start, &n);
 	close_records(b, &start);
 	send_release(b);
 	if (c->head && c->head->state == CE_WAIT)
