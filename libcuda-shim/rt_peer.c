@@ -32,19 +32,27 @@ static CUresult ask_devices(unsigned int fn, const void *args, size_t len, void 
 	return r ? r : shim_call(&c);
 }
 
+/* Two devices of the process and where the answer goes, as the driver checks them. */
+static CUresult pair_check(CUdevice a, CUdevice b, const int *out)
+{
+	CUresult r = shim_dev_check(a);
+
+	if (!r)
+		r = shim_dev_check(b);
+	if (!r && !out)
+		r = CUDA_ERROR_INVALID_VALUE;
+	return r;
+}
+
 CUresult shim_cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer)
 {
 	struct gl_a_cuDeviceCanAccessPeer a = { .dev = dev, .peerDev = peer };
 	struct gl_r_cuDeviceCanAccessPeer o = { 0 };
 	int8_t v;
-	CUresult r = shim_dev_check(dev);
+	CUresult r = pair_check(dev, peer, can);
 
-	if (!r)
-		r = shim_dev_check(peer);
 	if (r)
 		return r;
-	if (!can)
-		return CUDA_ERROR_INVALID_VALUE;
 	if (dev == peer) {
 		*can = 0;
 		return CUDA_SUCCESS;
@@ -67,14 +75,10 @@ CUresult shim_cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, 
 	struct gl_a_cuDeviceGetP2PAttribute a = { .attrib = attrib, .srcDevice = src,
 						  .dstDevice = dst };
 	struct gl_r_cuDeviceGetP2PAttribute o = { 0 };
-	CUresult r = shim_dev_check(src);
+	CUresult r = pair_check(src, dst, value);
 
-	if (!r)
-		r = shim_dev_check(dst);
 	if (r)
 		return r;
-	if (!value)
-		return CUDA_ERROR_INVALID_VALUE;
 	if (src == dst)
 		return CUDA_ERROR_INVALID_DEVICE;
 	r = ask_devices(GL_FN_cuDeviceGetP2PAttribute, &a, sizeof(a), &o, sizeof(o));
@@ -191,6 +195,15 @@ static bool is_device(CUdeviceptr p)
 	return !shim_cuMemGetAddressRange(NULL, NULL, p);
 }
 
+/* A unified copy between two host addresses, done here. */
+static CUresult host_copy(CUdeviceptr dst, CUdeviceptr src, size_t n)
+{
+	if (n && (!dst || !src))
+		return CUDA_ERROR_INVALID_VALUE;
+	memmove((void *)dst, (const void *)src, n);
+	return CUDA_SUCCESS;
+}
+
 CUresult shim_cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n, int per_thread)
 {
 	bool d = is_device(dst), s = is_device(src);
@@ -204,13 +217,8 @@ CUresult shim_cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n, int per_threa
 	if (s)
 		return shim_cuMemcpyDtoH((void *)dst, src, n, per_thread);
 	r = shim_require_ctx(&c);
-	if (r)
-		return r;
-	if (n && (!dst || !src))
-		return CUDA_ERROR_INVALID_VALUE;
 	/* Host to host: every earlier copy into host memory has completed. */
-	memmove((void *)dst, (const void *)src, n);
-	return CUDA_SUCCESS;
+	return r ? r : host_copy(dst, src, n);
 }
 
 CUresult shim_cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream stream,
@@ -238,12 +246,7 @@ CUresult shim_cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream
 	if (r)
 		return r;
 	r = per_thread ? cuStreamSynchronize_ptsz(stream) : cuStreamSynchronize(stream);
-	if (r)
-		return r;
-	if (n && (!dst || !src))
-		return CUDA_ERROR_INVALID_VALUE;
-	memmove((void *)dst, (const void *)src, n);
-	return CUDA_SUCCESS;
+	return r ? r : host_copy(dst, src, n);
 }
 
 /*
