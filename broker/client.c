@@ -66,6 +66,7 @@ struct csess {
 	 * the server's GPUs it names, device by device (nvisible of them).
 	 */
 	bool has_visible;
+	bool info_waited;		/* held once for the server's INFO */
 	char visible[256];
 	uint8_t vgpus[GLEAM_HELLO_GPUS_MAX];
 	unsigned int nvisible;
@@ -837,6 +838,20 @@ static void refuse_hello(struct csess *s, int err, const char *why)
 	bridge_close(&s->b);
 }
 
+/*
+ * Whether what a held hello waits for is there: the GPUs of the server it
+ * would go to, where its CUDA_VISIBLE_DEVICES must be read against them.
+ */
+static bool info_known(struct csess *s)
+{
+	struct sched_choice c;
+
+	if (!s->info_waited)
+		return true;
+	sched_preview(s->program, s->via, &c);
+	return !c.srv || c.srv->have_info;
+}
+
 /* Held hellos: served once a server can be used, refused when the hold ends. */
 static void held_hellos(uint64_t now)
 {
@@ -846,6 +861,8 @@ static void held_hellos(uint64_t now)
 		if (!s->held_until || s->b.closing)
 			continue;
 		if (!sched_refuse(s->via, why, sizeof(why))) {
+			if (!info_known(s) && now < s->held_until)
+				continue;
 			s->held_until = 0;
 			serve_hello(s);
 		} else if (now >= s->held_until) {
@@ -854,7 +871,6 @@ static void held_hellos(uint64_t now)
 	}
 }
 
-/* A program's session: its ring, the ack that hands it over, its server. */
 /* The GPUs a program's CUDA_VISIBLE_DEVICES names on server srv; 0, or -errno with why. */
 static int visible_gpus(struct csess *s, const struct server *srv, char *why, size_t len)
 {
@@ -865,6 +881,7 @@ static int visible_gpus(struct csess *s, const struct server *srv, char *why, si
 	return n > 0 ? 0 : n == -2 ? -EINVAL : -ENODEV;
 }
 
+/* A program's session: its ring, the ack that hands it over, its server. */
 static void serve_hello(struct csess *s)
 {
 	struct gleam_local_ack ack = { .magic = GLEAM_LOCAL_MAGIC };
@@ -875,6 +892,12 @@ static void serve_hello(struct csess *s)
 	/* A CUDA_VISIBLE_DEVICES that names no GPU: cuInit fails, as on the driver. */
 	if (s->has_visible) {
 		sched_preview(s->program, s->via, &c);
+		/* A server reached a moment ago has not said yet what GPUs it has. */
+		if (c.srv && !c.srv->have_info && !s->info_waited) {
+			s->info_waited = true;
+			s->held_until = gl_now_ns() + HELLO_HOLD_NS;
+			return;
+		}
 		err = visible_gpus(s, c.srv, why, sizeof(why));
 		if (err) {
 			refuse_hello(s, err, why);

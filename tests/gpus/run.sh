@@ -112,6 +112,20 @@ for v in "" 7 GPU-5152 GPU-51525354-5556-5758-595a-5b5c5d5e5f6 "x,0"; do
 		bad "CUDA_VISIBLE_DEVICES=\"$v\": $got"
 	fi
 done
+# A program started with a client gleamd that has only just reached its
+# server: its hello waits for the server's GPUs rather than failing.
+"$BIN/gleamd" client --server "$S" --socket "$TMP/fresh.sock" --state-dir "$TMP" \
+	>>"$TMP/fresh.log" 2>&1 &
+FRESH=$!
+poll 100 "" env GLEAM_SOCKET="$TMP/fresh.sock" "$BIN/gleamctl" status
+got=$(GLEAM_SOCKET=$TMP/fresh.sock vis 1)
+kill $FRESH
+wait $FRESH 2>/dev/null
+if [ "$got" = "$want1" ]; then
+	ok "CUDA_VISIBLE_DEVICES=1 through a client gleamd started a moment before: GPU 1"
+else
+	bad "CUDA_VISIBLE_DEVICES=1 through a fresh client gleamd: $got"
+fi
 # A GPU named twice: cuInit fails with CUDA_ERROR_INVALID_DEVICE, as on the H200.
 got=$(vis "1,1")
 if grep -q 'CUDA_ERROR_INVALID_DEVICE' <<<"$got" && grep -q 'names a GPU twice' <<<"$got"; then
