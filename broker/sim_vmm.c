@@ -231,8 +231,13 @@ CUresult sim_cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t align, CU
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	/* The address asked for, where it is free here; elsewhere otherwise. */
-	if (addr && !(addr % a)) {
+	/*
+	 * The address asked for, where it is free here; elsewhere otherwise.
+	 * GLEAM_SIM_VA_HINTS=0: hints are never taken, as by a driver whose
+	 * device addresses come from a range of its own (how the shim copes
+	 * with that is tested so).
+	 */
+	if (addr && !(addr % a) && gl_env_bool("GLEAM_SIM_VA_HINTS", true)) {
 		p = mmap((void *)(uintptr_t)addr, size, PROT_NONE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 		if (p != MAP_FAILED && (uintptr_t)p != addr) {
