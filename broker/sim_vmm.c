@@ -215,6 +215,36 @@ CUresult sim_cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, v
 
 /* ---- reservations ---- */
 
+/*
+ * GLEAM_SIM_VA_BASE=ADDRESS: reservations from the lowest free address
+ * at or above ADDRESS (rounded down to a multiple of align), addresses
+ * given back taken again first, as a driver with a device address range
+ * of its own does.  With a program whose own pages lie there (its
+ * executable, under setarch -R), the shim meets a server whose
+ * addresses it holds already.  MAP_FAILED when unset or nothing is free.
+ */
+static unsigned char *from_base(uint64_t size, uint64_t align)
+{
+	const char *e = getenv("GLEAM_SIM_VA_BASE");
+	uint64_t at;
+
+	if (!e || !*e)
+		return MAP_FAILED;
+	at = strtoull(e, NULL, 0) & ~(align - 1);
+	for (int i = 0; i < 4096 && at && at + size > at; i++, at += align) {
+		void *p = mmap((void *)(uintptr_t)at, size, PROT_NONE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE,
+			       -1, 0);
+
+		if (p == MAP_FAILED)
+			continue;
+		if ((uintptr_t)p == at)
+			return p;
+		munmap(p, size);
+	}
+	return MAP_FAILED;
+}
+
 CUresult sim_cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t align, CUdeviceptr addr,
 				 unsigned long long flags)
 {
@@ -245,6 +275,8 @@ CUresult sim_cuMemAddressReserve(CUdeviceptr *ptr, size_t size, size_t align, CU
 			p = MAP_FAILED;
 		}
 	}
+	if (p == MAP_FAILED)
+		p = from_base(size, a);
 	if (p == MAP_FAILED) {
 		p = mmap(NULL, size + a, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
 			 0);

@@ -536,12 +536,15 @@ bool shim_host_registered(const void *p);
 bool shim_host_reg_of(const void *p, void **base, size_t *size);
 
 /*
- * Virtual memory (vmm.c) for the shim's own use: device memory mapped at
- * an address of the server's choosing, near hint (a twin's); the minimum
+ * Virtual memory (vmm.c) for the shim's own use: address space on the
+ * server (near hint); device memory mapped in a range so reserved, or
+ * in a reservation of its own near at (a twin's); the minimum
  * granularity of device memory on dev, asked once.
  */
-CUresult shim_vmm_own(uint64_t hint, uint64_t size, int dev, uint64_t *addr);
-void shim_vmm_own_free(uint64_t addr, uint64_t size);
+CUresult shim_vmm_reserve_own(uint64_t hint, uint64_t size, uint64_t align, uint64_t *addr);
+void shim_vmm_unreserve_own(uint64_t addr, uint64_t size);
+CUresult shim_vmm_own(uint64_t at, uint64_t size, int dev, bool reserved, uint64_t *addr);
+void shim_vmm_own_free(uint64_t addr, uint64_t size, bool keep_range);
 CUresult shim_vmm_granularity(int dev, uint64_t *gran);
 /* What cuDeviceCanAccessPeer answers (rt_peer.c), asked once per pair. */
 CUresult shim_cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer);

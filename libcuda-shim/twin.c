@@ -32,6 +32,7 @@
  * pages that changed; one round trip to make a twin, none to free it.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "gleam_vmm.h"
@@ -44,8 +45,6 @@
 #endif
 
 #define PAGE		GLEAM_TWIN_PAGE
-/* Tries at a host address the server can also map. */
-#define PLACE_TRIES	4
 
 /* What the program advised and prefetched, per page of managed memory. */
 struct advice {
@@ -78,6 +77,9 @@ static __thread bool in_pieces;
 /* The record reads a twin and writes none (a copy from mapped memory). */
 static __thread bool reading;
 
+static void window_put(uint64_t at, uint64_t len);
+static void window_forget(uint64_t at);
+
 static struct {
 	pthread_mutex_t lock;
 	struct twin *list;
@@ -107,7 +109,7 @@ static void twin_put(struct twin *t)
 	if (--t->refs)
 		return;
 	if (t->own)
-		munmap(t->own, t->map_size);
+		window_put((uintptr_t)t->own, t->map_size);
 	free(t->synced);
 	free(t->adv);
 	free(t);
@@ -172,28 +174,56 @@ static uint64_t cur_ctx_id(void)
 /* ---- making and freeing twins ---- */
 
 /*
- * Host memory at an address a multiple of gran, size bytes (whole
- * granules), readable and writable; NULL when none is left.
+ * Windows: address space held on both machines at the same addresses,
+ * which twins of the shim's own pages are cut from.  A driver gives
+ * device addresses from a range of its own and may not take the address
+ * asked for, and where it gives one this process may hold something
+ * already (a library, a heap): so the shim asks for much at once, and
+ * once.  Each try offers the server a range free here; where the server
+ * gives another, that range is taken here if it is free, and otherwise
+ * held on the server until the search ends, so that the next answer is
+ * another range.  Here, the window's pages are PROT_NONE until a twin
+ * takes them; on the server, a reservation mapped twin by twin.
  */
-static void *host_pages(uint64_t size, uint64_t gran)
+#define WINDOW_SIZE	(2ull << 30)
+#define WINDOW_TRIES	16
+
+struct extent {
+	uint64_t off, len;
+};
+
+struct window {
+	uint64_t base, size;
+	struct extent *used;	/* sorted by off */
+	size_t nused, cap;
+	struct window *next;
+};
+
+static struct {
+	pthread_mutex_t lock;	/* taken after tw.lock, never before it */
+	struct window *list;
+} win = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Address space here, size bytes at a multiple of align, no access; 0 when none is left. */
+static uint64_t space_here(uint64_t size, uint64_t align)
 {
-	char *p = mmap(NULL, size + gran, PROT_READ | PROT_WRITE,
+	char *p = mmap(NULL, size + align, PROT_NONE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	uint64_t head;
 
 	if (p == MAP_FAILED)
-		return NULL;
-	head = (gran - ((uintptr_t)p & (gran - 1))) & (gran - 1);
+		return 0;
+	head = (align - ((uintptr_t)p & (align - 1))) & (align - 1);
 	if (head)
 		munmap(p, head);
-	munmap(p + head + size, gran - head);
-	return p + head;
+	munmap(p + head + size, align - head);
+	return (uintptr_t)(p + head);
 }
 
-/* The same pages at exactly at, where nothing of this process is; false otherwise. */
-static bool host_pages_at(uint64_t at, uint64_t size)
+/* The same at exactly at, where nothing of this process is; false otherwise. */
+static bool space_at(uint64_t at, uint64_t size)
 {
-	void *p = mmap((void *)(uintptr_t)at, size, PROT_READ | PROT_WRITE,
+	void *p = mmap((void *)(uintptr_t)at, size, PROT_NONE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
 
 	if (p == MAP_FAILED)
@@ -206,61 +236,174 @@ static bool host_pages_at(uint64_t at, uint64_t size)
 	return true;
 }
 
+/* A new window of at least size bytes; win.lock held. */
+static struct window *window_new(uint64_t size, uint64_t gran)
+{
+	uint64_t want = MAX(WINDOW_SIZE, (size + gran - 1) & ~(gran - 1));
+	uint64_t held[WINDOW_TRIES], base = 0;
+	unsigned int nheld = 0;
+	struct window *w;
+
+	for (int i = 0; i < WINDOW_TRIES && !base; i++) {
+		uint64_t here = space_here(want, gran), there = 0;
+
+		if (!here)
+			break;
+		if (shim_vmm_reserve_own(here, want, gran, &there) || !there) {
+			munmap((void *)(uintptr_t)here, want);
+			break;
+		}
+		if (there == here) {
+			base = here;
+			break;
+		}
+		munmap((void *)(uintptr_t)here, want);
+		if (space_at(there, want))
+			base = there;
+		else
+			held[nheld++] = there;
+	}
+	for (unsigned int i = 0; i < nheld; i++)
+		shim_vmm_unreserve_own(held[i], want);
+	if (!base)
+		return NULL;
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		shim_vmm_unreserve_own(base, want);
+		munmap((void *)(uintptr_t)base, want);
+		return NULL;
+	}
+	w->base = base;
+	w->size = want;
+	w->next = win.list;
+	win.list = w;
+	return w;
+}
+
+/* len bytes of w, first fit; false when none are free in a row. */
+static bool window_take(struct window *w, uint64_t len, uint64_t *at)
+{
+	uint64_t prev = 0;
+
+	for (size_t i = 0; i <= w->nused; i++) {
+		uint64_t next = i < w->nused ? w->used[i].off : w->size;
+
+		if (next - prev >= len) {
+			if (w->nused == w->cap) {
+				size_t cap = w->cap ? 2 * w->cap : 8;
+				struct extent *u = realloc(w->used, cap * sizeof(*u));
+
+				if (!u)
+					return false;
+				w->used = u;
+				w->cap = cap;
+			}
+			memmove(&w->used[i + 1], &w->used[i], (w->nused - i) * sizeof(*w->used));
+			w->used[i] = (struct extent){ prev, len };
+			w->nused++;
+			*at = w->base + prev;
+			return true;
+		}
+		if (i < w->nused)
+			prev = w->used[i].off + w->used[i].len;
+	}
+	return false;
+}
+
 /*
- * Device memory for t (host and size set), at t->host itself where the
- * server can place it there.  Pages of the shim's own (fixed false) may
- * move to where the server put its mapping; the program's may not.
+ * len bytes (whole granules) at the same address here and on the server:
+ * readable and writable zeros here, address space there.
+ */
+static CUresult window_alloc(uint64_t len, uint64_t gran, uint64_t *at)
+{
+	struct window *w;
+	bool got = false;
+
+	pthread_mutex_lock(&win.lock);
+	for (w = win.list; w && !got; w = w->next)
+		got = window_take(w, len, at);
+	if (!got) {
+		w = window_new(len, gran);
+		got = w && window_take(w, len, at);
+	}
+	pthread_mutex_unlock(&win.lock);
+	if (!got) {
+		static bool said;
+
+		if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+			gl_err("mapped or managed memory: no address range was free both here and "
+			       "on the server: returning CUDA_ERROR_OUT_OF_MEMORY");
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	if (mmap((void *)(uintptr_t)*at, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0) == MAP_FAILED) {
+		window_forget(*at);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
+	return CUDA_SUCCESS;
+}
+
+/* The range at at is free again in its window. */
+static void window_forget(uint64_t at)
+{
+	pthread_mutex_lock(&win.lock);
+	for (struct window *w = win.list; w; w = w->next) {
+		if (at - w->base >= w->size)
+			continue;
+		for (size_t i = 0; i < w->nused; i++) {
+			if (w->used[i].off == at - w->base) {
+				memmove(&w->used[i], &w->used[i + 1],
+					(w->nused - i - 1) * sizeof(*w->used));
+				w->nused--;
+				break;
+			}
+		}
+		break;
+	}
+	pthread_mutex_unlock(&win.lock);
+}
+
+/* The range at at goes back to its window: its pages here go, the address space stays. */
+static void window_put(uint64_t at, uint64_t len)
+{
+	mmap((void *)(uintptr_t)at, len, PROT_NONE,
+	     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+	window_forget(at);
+}
+
+/*
+ * Device memory for t (host and size set).  Pages of the shim's own
+ * (fixed false) are cut from a window, at the same address on both
+ * machines; the program's registered pages cannot move, so their device
+ * address is the server's where the server cannot place it at theirs.
  */
 static CUresult place(struct twin *t, bool fixed, uint64_t gran)
 {
 	uint64_t head = fixed ? t->host & (gran - 1) : 0;
 	uint64_t base = 0;
-	CUresult r = CUDA_ERROR_OUT_OF_MEMORY;
+	CUresult r;
 
 	if (t->size + head + gran < t->size)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	t->map_size = (t->size + head + gran - 1) & ~(gran - 1);
-	for (int i = 0; i < PLACE_TRIES; i++) {
-		void *own = NULL;
-
-		if (!fixed) {
-			own = host_pages(t->map_size, gran);
-			if (!own)
-				return CUDA_ERROR_OUT_OF_MEMORY;
-			t->host = (uintptr_t)own;
-		}
-		r = shim_vmm_own(t->host - head, t->map_size, t->devno, &base);
+	if (fixed) {
+		r = shim_vmm_own(t->host - head, t->map_size, t->devno, false, &base);
+		if (r)
+			return r;
+	} else {
+		r = window_alloc(t->map_size, gran, &base);
+		if (r)
+			return r;
+		r = shim_vmm_own(base, t->map_size, t->devno, true, &base);
 		if (r) {
-			if (own)
-				munmap(own, t->map_size);
+			window_put(base, t->map_size);
 			return r;
 		}
-		if (base == t->host - head || fixed)
-			break;
-		/* The server put it elsewhere: this process's pages go there, if they can. */
-		if (host_pages_at(base, t->map_size)) {
-			munmap(own, t->map_size);
-			own = (void *)(uintptr_t)base;
-			t->host = base;
-			break;
-		}
-		munmap(own, t->map_size);
-		shim_vmm_own_free(base, t->map_size);
-		base = 0;
-		r = CUDA_ERROR_OUT_OF_MEMORY;
-	}
-	if (r) {
-		static bool said;
-
-		if (!__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
-			gl_err("mapped or managed memory: no address was free both here and on the "
-			       "server: returning CUDA_ERROR_OUT_OF_MEMORY");
-		return r;
+		t->host = base;
+		t->own = (void *)(uintptr_t)base;
 	}
 	t->map = base;
 	t->dev = base + head;
-	if (!fixed)
-		t->own = (void *)(uintptr_t)t->host;
 	return CUDA_SUCCESS;
 }
 
@@ -310,9 +453,9 @@ static CUresult twin_make(unsigned int kind, uint64_t host, uint64_t size, unsig
 		t->synced[i] = zero_hash(page_len(t, i));
 	r = place(t, host != 0, gran);
 	if (!r && shim_mem_range_add(t->dev, t->size, SHIM_RANGE_TWIN)) {
-		shim_vmm_own_free(t->map, t->map_size);
+		shim_vmm_own_free(t->map, t->map_size, t->own != NULL);
 		if (t->own)
-			munmap(t->own, t->map_size);
+			window_put((uintptr_t)t->own, t->map_size);
 		r = CUDA_ERROR_OUT_OF_MEMORY;
 	}
 	if (r) {
@@ -384,7 +527,7 @@ bool shim_twin_free(unsigned int kind, uint64_t p)
 	a.base = t->dev;
 	a.size = t->size;
 	send_rec(GL_FN_gleamTwinSet, cur_ctx_id(), &a, sizeof(a), NULL, 0);
-	shim_vmm_own_free(t->map, t->map_size);
+	shim_vmm_own_free(t->map, t->map_size, t->own != NULL);
 	pthread_mutex_lock(&tw.lock);
 	twin_put(t);
 	pthread_mutex_unlock(&tw.lock);

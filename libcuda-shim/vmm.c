@@ -725,21 +725,45 @@ static CUresult map_own(uint64_t base, uint64_t size, uint64_t id, int dev)
 }
 
 /*
- * Device memory on dev at an address of the server's, as near hint as it
- * can (hint itself, where that is free there): a reservation, an
- * allocation and a mapping, all the shim's and outside the program's
- * bookkeeping.  The allocation's answer comes with the reservation's, one
- * wait for both; then the handle is released at once, so that unmapping
- * frees the memory.  size is a multiple of the granularity.
+ * Address space of the shim's own on the server, size bytes aligned to
+ * align, at hint where that is free there: outside the program's
+ * bookkeeping.
  */
-CUresult shim_vmm_own(uint64_t hint, uint64_t size, int dev, uint64_t *addr)
+CUresult shim_vmm_reserve_own(uint64_t hint, uint64_t size, uint64_t align, uint64_t *addr)
+{
+	bool was = shim_ungated;
+	CUresult r = shim_conn_error();
+
+	if (r)
+		return r;
+	shim_ungated = true;
+	r = reserve(size, align, hint, 0, addr);
+	shim_ungated = was;
+	return r;
+}
+
+void shim_vmm_unreserve_own(uint64_t addr, uint64_t size)
+{
+	free_range(addr, size);
+}
+
+/*
+ * Device memory on dev for the shim's own use: an allocation and a
+ * mapping, at at when the shim holds that range already (reserved true:
+ * a range of shim_vmm_reserve_own()'s), otherwise in a reservation of
+ * its own as near at as the server can (at itself, where that is free
+ * there).  The allocation's answer comes with the reservation's, one wait
+ * for both; then the handle is released at once, so that unmapping frees
+ * the memory.  size is a multiple of the granularity.
+ */
+CUresult shim_vmm_own(uint64_t at, uint64_t size, int dev, bool reserved, uint64_t *addr)
 {
 	CUmemAllocationProp p = { .type = CU_MEM_ALLOCATION_TYPE_PINNED,
 				  .location = { CU_MEM_LOCATION_TYPE_DEVICE, dev } };
 	struct shim_pending *made = NULL;
 	struct gleam_mem_prop g;
 	struct shim_vmh *h;
-	uint64_t gran = 0, base = 0;
+	uint64_t gran = 0, base = reserved ? at : 0;
 	bool was = shim_ungated;
 	CUresult r, rc;
 
@@ -749,11 +773,11 @@ CUresult shim_vmm_own(uint64_t hint, uint64_t size, int dev, uint64_t *addr)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	shim_ungated = true;
 	rc = create(h, size, &g, 0, &made, &gran);
-	r = rc ? rc : reserve(size, 0, hint, 0, &base);
+	r = rc || reserved ? rc : reserve(size, 0, at, 0, &base);
 	if (made)
 		rc = shim_pending_wait(made);
 	shim_ungated = was;
-	if (!r && rc)
+	if (!r && rc && !reserved)
 		free_range(base, size);
 	if (!rc && (r || !base))
 		release(h->o.id);
@@ -769,10 +793,12 @@ CUresult shim_vmm_own(uint64_t hint, uint64_t size, int dev, uint64_t *addr)
 	return r;
 }
 
-void shim_vmm_own_free(uint64_t addr, uint64_t size)
+/* The server's mapping goes, and its range too unless it is to be kept (reserved). */
+void shim_vmm_own_free(uint64_t addr, uint64_t size, bool keep_range)
 {
 	struct gl_a_cuMemUnmap u = { .ptr = addr, .size = size };
 
 	send_own(GL_FN_cuMemUnmap, &u, sizeof(u), NULL, 0);
-	free_range(addr, size);
+	if (!keep_range)
+		free_range(addr, size);
 }

@@ -39,6 +39,7 @@ check-valgrind: $(UNIT_BIN) $(SHIM_LIB)
 check-integration: all
 	BUILD=$(BUILD) tests/integration/run.sh
 	BUILD=$(BUILD) tests/integration/pack.sh
+	BUILD=$(BUILD) tests/integration/addresses.sh
 
 # A program, its worker, the client or the server gleamd killed at seeded
 # points; the daemons must come back to where they started.
