@@ -990,8 +990,8 @@ CUresult shim_cuMemHostGetFlags(unsigned int *pflags, void *p)
 	return pflags && host_alloc_flags(p, pflags) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
-/* The allocation that holds p: its start and size; false when none does. */
-static bool host_alloc_of(const void *p, void **base, size_t *size)
+/* The page-locked allocation that holds p: its start and size; false when none does. */
+bool shim_host_alloc_of(const void *p, void **base, size_t *size)
 {
 	return host_alloc_find(p, base, size, NULL);
 }
@@ -1022,7 +1022,7 @@ CUresult shim_cuMemHostGetDevicePointer(CUdeviceptr *pdptr, void *p, unsigned in
 		*pdptr = (CUdeviceptr)(ti.dev + ((uintptr_t)p - ti.host));
 		return CUDA_SUCCESS;
 	}
-	if (!host_alloc_of(p, &base, &size) &&
+	if (!shim_host_alloc_of(p, &base, &size) &&
 	    !shim_host_reg_of(p, &base, &size))
 		return CUDA_ERROR_INVALID_VALUE;
 	f = 0;

@@ -204,7 +204,13 @@ static void ptr_info(CUdeviceptr p, struct ptr_info *pi)
 		pi->size = reg.size;
 		pi->dev = reg.dev;
 	} else if (!shim_cuMemHostGetFlags(&f, (void *)p)) {
+		void *hb = NULL;
+
 		pi->type = CU_MEMORYTYPE_HOST;
+		if (shim_host_alloc_of((void *)p, &hb, &size)) {
+			pi->base = (uintptr_t)hb;
+			pi->size = size;
+		}
 		if (shim.ndev == 1)
 			pi->dev = 0;
 	}
@@ -279,6 +285,15 @@ static CUresult ptr_attr(const struct ptr_info *pi, CUpointer_attribute a, CUdev
 	case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
 		*(CUmemoryPool *)data = dev ? shim_mem_pool(p) : NULL;
 		return CUDA_SUCCESS;
+	case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
+		/*
+		 * What the memory may be exported as: what its handle was made
+		 * for, where it is mapped through the virtual memory functions;
+		 * nothing, for what cuMemAlloc and the page-locked allocators give.
+		 */
+		if (!shim_vmm_handle_types(p, (unsigned long long *)data))
+			*(unsigned long long *)data = CU_MEM_HANDLE_TYPE_NONE;
+		return CUDA_SUCCESS;
 	case CU_POINTER_ATTRIBUTE_BUFFER_ID:
 		/* cuFFT asks it of its work areas: device memory's, the shim's own count. */
 		if (!dev)
@@ -323,6 +338,7 @@ static size_t attr_size(CUpointer_attribute a)
 	case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
 	case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
 	case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
+	case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
 	case CU_POINTER_ATTRIBUTE_BUFFER_ID:
 		return sizeof(void *);
 	case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:

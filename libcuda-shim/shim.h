@@ -534,6 +534,7 @@ bool shim_host_pinned(const void *p);
 bool shim_host_registered(const void *p);
 /* The registration that holds p (rt_pointer.c): its start and size. */
 bool shim_host_reg_of(const void *p, void **base, size_t *size);
+bool shim_host_alloc_of(const void *p, void **base, size_t *size);
 
 /*
  * Virtual memory (vmm.c) for the shim's own use: address space on the
@@ -546,6 +547,7 @@ void shim_vmm_unreserve_own(uint64_t addr, uint64_t size);
 CUresult shim_vmm_own(uint64_t at, uint64_t size, int dev, bool reserved, uint64_t *addr);
 void shim_vmm_own_free(uint64_t addr, uint64_t size, bool keep_range);
 CUresult shim_vmm_granularity(int dev, uint64_t *gran);
+bool shim_vmm_handle_types(uint64_t p, unsigned long long *types);
 /* What cuDeviceCanAccessPeer answers (rt_peer.c), asked once per pair. */
 CUresult shim_cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer);
 

@@ -674,6 +674,19 @@ CUresult shim_cuMemRetainAllocationHandle(CUmemGenericAllocationHandle *handle, 
 	return shim_call_iov(&c, &iov);
 }
 
+/* The handle types the allocation mapped at p may be exported as; false when none is mapped there. */
+bool shim_vmm_handle_types(uint64_t p, unsigned long long *types)
+{
+	long i;
+
+	pthread_mutex_lock(&vmm.lock);
+	i = map_of(p);
+	if (i >= 0)
+		*types = vmm.m[i].h->prop.requestedHandleTypes;
+	pthread_mutex_unlock(&vmm.lock);
+	return i >= 0;
+}
+
 /*
  * A shareable handle is a file descriptor, a Windows handle or a fabric
  * handle of the machine whose driver made it: none of this machine's can

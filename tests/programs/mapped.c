@@ -82,6 +82,22 @@ int main(void)
 	printf("pointer attributes: %s memory, its device pointer %s\n",
 	       type == CU_MEMORYTYPE_HOST ? "host" : "other",
 	       dp == da ? "the one cuMemHostGetDevicePointer gives" : "another");
+	{
+		/* Page-locked memory not mapped yet: the range a pointer into it lies in. */
+		CUdeviceptr start = 0;
+		size_t rsz = 0;
+		void *h;
+
+		CK(cuMemAllocHost(&h, 3 * 4096 + 5));
+		CK(cuPointerGetAttribute(&start, CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+					 (CUdeviceptr)(uintptr_t)h + 4100));
+		CK(cuPointerGetAttribute(&rsz, CU_POINTER_ATTRIBUTE_RANGE_SIZE,
+					 (CUdeviceptr)(uintptr_t)h + 4100));
+		printf("the range of a pointer into page-locked memory: %s start, %s\n",
+		       start == (uintptr_t)h ? "its allocation's" : "another",
+		       rsz >= 3 * 4096 + 5 ? "at least its size" : "smaller");
+		CK(cuMemFreeHost(h));
+	}
 	want = malloc(N * sizeof(float));
 	if (!want)
 		die("out of memory");
