@@ -22,6 +22,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bench  # noqa: E402
@@ -69,11 +70,62 @@ class Servers(bench.Daemons):
                                ["--cache", "off", "--state-dir", ""] + extra)
 
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_ticks():
+    """Processor ticks (user and system) of every gleamd, worker, linkem and
+    gleam-bench on the machine, by pid: (role, ticks)."""
+    out = {}
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                argv = f.read().split(b"\0")
+            with open("/proc/%s/stat" % pid) as f:
+                st = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        prog = os.path.basename(argv[0].decode(errors="replace"))
+        if prog not in ("gleamd", "linkem", "gleam-bench"):
+            continue
+        role = prog
+        if prog == "gleamd" and len(argv) > 1:
+            role = "gleamd " + argv[1].decode(errors="replace")
+        out[pid] = (role, int(st[11]) + int(st[12]))
+    return out
+
+
+def busiest(before, after, seconds):
+    """Each role's busiest process over a run: cores it kept busy."""
+    roles = {}
+    for pid, (role, t) in after.items():
+        t0 = before.get(pid, (role, 0))[1]
+        roles[role] = max(roles.get(role, 0.0), (t - t0) / TICK / max(seconds, 1e-9))
+    return {r: round(c, 2) for r, c in sorted(roles.items()) if c >= 0.01}
+
+
 def one(argv, sock, base_env):
     env = dict(base_env, GLEAM_SOCKET=sock, LD_LIBRARY_PATH=os.path.join(BUILD, "lib"),
                GLEAM_ASYNC="1")
-    rep, wall = bench.run(argv, env)
-    return rep["seconds"] if rep else wall, (rep or {}).get("bytes", 0)
+    # Processes that end with the run (the program, its worker) are seen
+    # last by a sampler every 50 ms.
+    before, seen, done = cpu_ticks(), {}, threading.Event()
+
+    def sample():
+        while not done.wait(0.05):
+            seen.update(cpu_ticks())
+    th = threading.Thread(target=sample)
+    th.start()
+    try:
+        rep, wall = bench.run(argv, env)
+    finally:
+        done.set()
+        th.join()
+    seen.update(cpu_ticks())
+    cores = busiest(before, seen, wall)
+    return rep["seconds"] if rep else wall, (rep or {}).get("bytes", 0), cores
 
 
 def main():
@@ -97,14 +149,17 @@ def main():
             for w in works:
                 argv = [os.path.join(BIN, "gleam-bench")] + argv_of(w, gpu)
                 times = {False: [], True: []}
+                cores = {False: {}, True: {}}
                 nbytes = 0
                 # A warm-up each, then turns, so that drift hits both alike.
                 one(argv, plain, base_env)
                 one(argv, tls, base_env)
                 for _ in range(runs):
                     for t in (False, True):
-                        s, nbytes = one(argv, tls if t else plain, base_env)
+                        s, nbytes, c = one(argv, tls if t else plain, base_env)
                         times[t].append(s)
+                        for role, v in c.items():
+                            cores[t][role] = max(cores[t].get(role, 0.0), v)
                 p, q = statistics.median(times[False]), statistics.median(times[True])
                 copy = w in ("htod", "dtoh")
                 ratio = p / q if copy else q / p
@@ -114,10 +169,14 @@ def main():
                                  rate_plain=nbytes / p if copy and p else None,
                                  rate_tls=nbytes / q if copy and q else None,
                                  ratio=ratio, target=("rate >= 90%" if copy else "time <= 105%"),
-                                 met=target))
+                                 met=target, cores_plain=cores[False], cores_tls=cores[True]))
                 print("%-13s %-13s plain %9.4f s  TLS %9.4f s  %s %5.1f%%  %s" %
                       (name, w, p, q, "rate kept" if copy else "time", 100 * ratio,
                        "ok" if target else "MISSED"), flush=True)
+                for t in (False, True):
+                    print("    busiest process of each kind, cores (%s): %s" %
+                          ("TLS" if t else "plain",
+                           ", ".join("%s %.2f" % kv for kv in cores[t].items())), flush=True)
             d.stop(pprocs + tprocs)
     finally:
         d.stop()
