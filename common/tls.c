@@ -12,7 +12,10 @@
 #include <string.h>
 
 #include <openssl/bio.h>
+#include <openssl/core_names.h>
 #include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/kdf.h>
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
@@ -68,6 +71,298 @@ bool gl_tls_complete(struct gl_tls_files *f)
 	return true;
 }
 
+/*
+ * ---- records of our own ----
+ *
+ * After the handshake, application records are sealed and opened here
+ * rather than by OpenSSL: the same TLS 1.3 records (RFC 8446, section 5),
+ * with the traffic keys OpenSSL derived, as kernel TLS takes them over
+ * from it.  OpenSSL's record layer copies each record's bytes twice
+ * around the cipher (into its own buffer and out of it); here the cipher
+ * reads the caller's plaintext and writes the connection's buffer, and
+ * opens a record straight into the caller's.  Nothing changes on the
+ * wire: a peer whose OpenSSL keeps its records (gleamctl, or
+ * GLEAM_TLS_RECORDS=openssl) reads and writes the same records.  Only
+ * application data is expected once the handshake is over (no session
+ * tickets are issued and no key update is asked for); anything else ends
+ * the connection, as does a direction that has sealed 2^24 records, before
+ * AES-GCM's limit for one key (a session outlives its connection).
+ * Where the suite is not AES-GCM, OpenSSL keeps the records.
+ */
+#define REC_MAX_PLAIN	16384
+#define REC_OVERHEAD	(5 + 1 + 16)	/* header, inner content type, tag */
+#define REC_LIMIT	(1ull << 24)
+
+struct rec_dir {
+	EVP_CIPHER_CTX *c;
+	unsigned char iv[12];
+	uint64_t seq;
+};
+
+struct gl_tls_rec {
+	unsigned char secret[2][48];	/* client's, server's application traffic secrets */
+	size_t secret_len[2];
+	bool on;
+	struct rec_dir tx, rx;
+	unsigned char *plain;		/* a record's plaintext the caller had no room for */
+	size_t plain_off, plain_len;
+};
+
+static int hexval(int c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+	       c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* OpenSSL says each secret as it derives it: the traffic secrets are kept. */
+static void keylog(const SSL *ssl, const char *line)
+{
+	struct gl_tls *t = SSL_get_app_data(ssl);
+	const char *sp;
+	int which;
+	size_t n = 0;
+
+	if (!t)
+		return;
+	if (!strncmp(line, "CLIENT_TRAFFIC_SECRET_0 ", 24))
+		which = 0;
+	else if (!strncmp(line, "SERVER_TRAFFIC_SECRET_0 ", 24))
+		which = 1;
+	else
+		return;
+	sp = strchr(line + 24, ' ');
+	if (!sp)
+		return;
+	if (!t->rec) {
+		t->rec = calloc(1, sizeof(*t->rec));
+		if (!t->rec)
+			return;
+	}
+	for (sp++; sp[0] && sp[1] && n < sizeof(t->rec->secret[0]); sp += 2) {
+		int hi = hexval(sp[0]), lo = hexval(sp[1]);
+
+		if (hi < 0 || lo < 0)
+			return;
+		t->rec->secret[which][n++] = (unsigned char)(hi << 4 | lo);
+	}
+	t->rec->secret_len[which] = n;
+}
+
+/* HKDF-Expand-Label(secret, label, "", len) of RFC 8446, section 7.1. */
+static int expand_label(const EVP_MD *md, const unsigned char *secret, size_t slen,
+			const char *label, unsigned char *out, size_t len)
+{
+	unsigned char info[2 + 1 + 6 + 16 + 1];
+	size_t ll = strlen(label), n = 0;
+	EVP_KDF *kdf = EVP_KDF_fetch(NULL, "HKDF", NULL);
+	EVP_KDF_CTX *kc = kdf ? EVP_KDF_CTX_new(kdf) : NULL;
+	int mode = EVP_KDF_HKDF_MODE_EXPAND_ONLY, r = -1;
+	OSSL_PARAM ps[5];
+
+	if (kc && ll <= 16) {
+		info[n++] = (unsigned char)(len >> 8);
+		info[n++] = (unsigned char)len;
+		info[n++] = (unsigned char)(6 + ll);
+		memcpy(info + n, "tls13 ", 6);
+		n += 6;
+		memcpy(info + n, label, ll);
+		n += ll;
+		info[n++] = 0;
+		ps[0] = OSSL_PARAM_construct_int(OSSL_KDF_PARAM_MODE, &mode);
+		ps[1] = OSSL_PARAM_construct_utf8_string(OSSL_KDF_PARAM_DIGEST,
+							 (char *)EVP_MD_get0_name(md), 0);
+		ps[2] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_KEY, (void *)secret, slen);
+		ps[3] = OSSL_PARAM_construct_octet_string(OSSL_KDF_PARAM_INFO, info, n);
+		ps[4] = OSSL_PARAM_construct_end();
+		r = EVP_KDF_derive(kc, out, len, ps) == 1 ? 0 : -1;
+	}
+	EVP_KDF_CTX_free(kc);
+	EVP_KDF_free(kdf);
+	return r;
+}
+
+static int dir_init(struct rec_dir *d, const EVP_CIPHER *cipher, const EVP_MD *md,
+		    const unsigned char *secret, size_t slen, bool enc)
+{
+	unsigned char key[32];
+	int klen = EVP_CIPHER_get_key_length(cipher), r = -1;
+
+	d->c = EVP_CIPHER_CTX_new();
+	if (d->c && klen > 0 && (size_t)klen <= sizeof(key) &&
+	    !expand_label(md, secret, slen, "key", key, (size_t)klen) &&
+	    !expand_label(md, secret, slen, "iv", d->iv, sizeof(d->iv)) &&
+	    EVP_CipherInit_ex(d->c, cipher, NULL, NULL, NULL, enc) == 1 &&
+	    EVP_CIPHER_CTX_ctrl(d->c, EVP_CTRL_GCM_SET_IVLEN, sizeof(d->iv), NULL) == 1 &&
+	    EVP_CipherInit_ex(d->c, NULL, NULL, key, NULL, enc) == 1)
+		r = 0;
+	OPENSSL_cleanse(key, sizeof(key));
+	return r;
+}
+
+/* The handshake is over: records are ours from here, where they can be. */
+static void rec_start(struct gl_tls *t, bool server)
+{
+	struct gl_tls_rec *r = t->rec;
+	const SSL_CIPHER *c = SSL_get_current_cipher(t->ssl);
+	const char *how = getenv("GLEAM_TLS_RECORDS");
+	const EVP_CIPHER *cipher = NULL;
+	const EVP_MD *md = NULL;
+	uint32_t id = c ? SSL_CIPHER_get_id(c) : 0;
+
+	if (!r)
+		return;
+	if (id == 0x03001301) {
+		cipher = EVP_aes_128_gcm();
+		md = EVP_sha256();
+	} else if (id == 0x03001302) {
+		cipher = EVP_aes_256_gcm();
+		md = EVP_sha384();
+	}
+	if (cipher && (size_t)EVP_MD_get_size(md) == r->secret_len[0] &&
+	    r->secret_len[0] == r->secret_len[1] && !(how && !strcmp(how, "openssl")) &&
+	    !SSL_has_pending(t->ssl) &&
+	    !dir_init(&r->tx, cipher, md, r->secret[server], r->secret_len[server], true) &&
+	    !dir_init(&r->rx, cipher, md, r->secret[!server], r->secret_len[!server], false) &&
+	    (r->plain = malloc(REC_MAX_PLAIN + 256)))
+		r->on = true;
+	OPENSSL_cleanse(r->secret, sizeof(r->secret));
+}
+
+static void rec_free(struct gl_tls_rec *r)
+{
+	if (!r)
+		return;
+	EVP_CIPHER_CTX_free(r->tx.c);
+	EVP_CIPHER_CTX_free(r->rx.c);
+	free(r->plain);
+	OPENSSL_cleanse(r, sizeof(*r));
+	free(r);
+}
+
+static void nonce(const struct rec_dir *d, unsigned char *n)
+{
+	memcpy(n, d->iv, 12);
+	for (int i = 0; i < 8; i++)
+		n[11 - i] ^= (unsigned char)(d->seq >> (8 * i));
+}
+
+static int rec_fail(struct gl_tls *t, const char *why)
+{
+	snprintf(t->why, sizeof(t->why), "%s", why);
+	ERR_clear_error();
+	return -EPROTO;
+}
+
+/* p, n sealed into out, records of at most rec bytes of plaintext each. */
+static int rec_seal(struct gl_tls *t, const unsigned char *p, size_t n, size_t rec)
+{
+	struct rec_dir *d = &t->rec->tx;
+	size_t need = n + (n + rec - 1) / rec * REC_OVERHEAD;
+	unsigned char iv[12], type = 23;
+
+	if (need > t->out_cap) {
+		unsigned char *o = realloc(t->out, need);
+
+		if (!o)
+			return rec_fail(t, "write: out of memory");
+		t->out = o;
+		t->out_cap = need;
+	}
+	while (n) {
+		size_t len = MIN(n, rec);
+		unsigned char *o = t->out + t->out_len;
+		size_t body = len + 1 + 16;
+		int l;
+
+		if (d->seq >= REC_LIMIT)
+			return rec_fail(t, "write: this connection's key has sealed all it may");
+		o[0] = 23;
+		o[1] = 3;
+		o[2] = 3;
+		o[3] = (unsigned char)(body >> 8);
+		o[4] = (unsigned char)body;
+		nonce(d, iv);
+		if (EVP_EncryptInit_ex(d->c, NULL, NULL, NULL, iv) != 1 ||
+		    EVP_EncryptUpdate(d->c, NULL, &l, o, 5) != 1 ||
+		    EVP_EncryptUpdate(d->c, o + 5, &l, p, (int)len) != 1 ||
+		    EVP_EncryptUpdate(d->c, o + 5 + len, &l, &type, 1) != 1 ||
+		    EVP_EncryptFinal_ex(d->c, o + 5 + len + 1, &l) != 1 ||
+		    EVP_CIPHER_CTX_ctrl(d->c, EVP_CTRL_GCM_GET_TAG, 16, o + 5 + len + 1) != 1)
+			return rec_fail(t, "write: sealing failed");
+		d->seq++;
+		t->out_len += 5 + body;
+		t->out_plain += len;
+		p += len;
+		n -= len;
+	}
+	return 0;
+}
+
+/* The next record's plaintext into buf (cap bytes), as gl_tls_open() says. */
+static ssize_t rec_open(struct gl_tls *t, unsigned char *buf, size_t cap)
+{
+	struct gl_tls_rec *r = t->rec;
+	struct rec_dir *d = &r->rx;
+
+	for (;;) {
+		size_t avail = t->in_len - t->in_off, body, plen, k;
+		unsigned char *h = t->in + t->in_off, iv[12], *dst;
+		int l;
+
+		if (r->plain_len) {
+			k = MIN(cap, r->plain_len);
+			memcpy(buf, r->plain + r->plain_off, k);
+			r->plain_off += k;
+			r->plain_len -= k;
+			return (ssize_t)k;
+		}
+		if (avail < 5) {
+			t->starved = true;
+			return 0;
+		}
+		body = (size_t)h[3] << 8 | h[4];
+		if (h[0] != 23 || h[1] != 3 || h[2] != 3 || body < 17 || body > REC_MAX_PLAIN + 256)
+			return rec_fail(t, "record: not a TLS 1.3 record");
+		if (avail < 5 + body) {
+			t->starved = true;
+			return 0;
+		}
+		plen = body - 16;
+		dst = cap >= plen ? buf : r->plain;
+		nonce(d, iv);
+		if (EVP_DecryptInit_ex(d->c, NULL, NULL, NULL, iv) != 1 ||
+		    EVP_DecryptUpdate(d->c, NULL, &l, h, 5) != 1 ||
+		    EVP_DecryptUpdate(d->c, dst, &l, h + 5, (int)plen) != 1 ||
+		    EVP_CIPHER_CTX_ctrl(d->c, EVP_CTRL_GCM_SET_TAG, 16, h + 5 + plen) != 1 ||
+		    EVP_DecryptFinal_ex(d->c, dst + plen, &l) != 1)
+			return rec_fail(t, "record: it did not open (corrupted or forged)");
+		d->seq++;
+		t->in_off += 5 + body;
+		for (k = plen; k && !dst[k - 1]; k--)
+			;
+		if (!k)
+			return rec_fail(t, "record: no content type");
+		k--;
+		if (dst[k] == 21) {
+			/* An alert: close_notify ends the connection as OpenSSL would say it. */
+			if (k >= 2 && dst[1] == 0) {
+				t->eof = true;
+				return -EPIPE;
+			}
+			return rec_fail(t, "record: the peer sent an alert");
+		}
+		if (dst[k] != 23)
+			return rec_fail(t, "record: a message other than application data "
+					   "after the handshake");
+		if (!k)
+			continue;
+		if (dst == buf)
+			return (ssize_t)k;
+		r->plain_off = 0;
+		r->plain_len = k;
+	}
+}
+
 struct ssl_ctx_st *gl_tls_ctx(bool server, const struct gl_tls_files *f, char *err, size_t errlen)
 {
 	SSL_CTX *ctx = SSL_CTX_new(server ? TLS_server_method() : TLS_client_method());
@@ -88,6 +383,7 @@ struct ssl_ctx_st *gl_tls_ctx(bool server, const struct gl_tls_files *f, char *e
 		goto fail;
 	}
 	SSL_CTX_set_num_tickets(ctx, 0);
+	SSL_CTX_set_keylog_callback(ctx, keylog);
 	SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
 	SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF | SSL_OP_NO_RENEGOTIATION);
 	if (SSL_CTX_use_certificate_chain_file(ctx, f->cert) != 1) {
@@ -247,6 +543,7 @@ int gl_tls_new(struct gl_tls **out, struct ssl_ctx_st *ctx, bool server, const c
 	t->out_cap = TLS_OUT_CAP;
 	if (!server && expect_host(t->ssl, host))
 		goto fail;
+	SSL_set_app_data(t->ssl, t);
 	bio = BIO_new(m);
 	if (!bio)
 		goto fail;
@@ -269,6 +566,7 @@ void gl_tls_free(struct gl_tls *t)
 	if (!t)
 		return;
 	SSL_free(t->ssl);
+	rec_free(t->rec);
 	free(t->in);
 	free(t->out);
 	free(t);
@@ -336,7 +634,10 @@ int gl_tls_handshake(struct gl_tls *t)
 	r = SSL_do_handshake(t->ssl);
 	if (r == 1) {
 		t->done = true;
-		return peer_identity(t) ? -EACCES : 1;
+		if (peer_identity(t))
+			return -EACCES;
+		rec_start(t, SSL_is_server(t->ssl));
+		return 1;
 	}
 	e = SSL_get_error(t->ssl, r);
 	if (e == SSL_ERROR_WANT_READ || e == SSL_ERROR_WANT_WRITE)
@@ -358,6 +659,8 @@ int gl_tls_seal(struct gl_tls *t, const void *p, size_t n)
 	 * launches, a reply) go in small records, which the peer can act on as
 	 * they arrive, as it could on plain TCP's segments; bulk in full ones.
 	 */
+	if (t->rec && t->rec->on)
+		return rec_seal(t, c, n, n < TLS_BULK ? TLS_SMALL_RECORD : REC_MAX_PLAIN);
 	SSL_set_max_send_fragment(t->ssl, n < TLS_BULK ? TLS_SMALL_RECORD : 16384);
 	while (n) {
 		size_t w = 0;
@@ -387,6 +690,8 @@ ssize_t gl_tls_open(struct gl_tls *t, void *buf, size_t cap)
 	size_t n = 0;
 	int e;
 
+	if (t->rec && t->rec->on)
+		return rec_open(t, buf, cap);
 	ERR_clear_error();
 	if (SSL_read_ex(t->ssl, buf, cap, &n) == 1)
 		return (ssize_t)n;
@@ -405,6 +710,8 @@ ssize_t gl_tls_open(struct gl_tls *t, void *buf, size_t cap)
 
 bool gl_tls_pending(struct gl_tls *t)
 {
+	if (t->rec && t->rec->on)
+		return t->rec->plain_len || (!t->starved && t->in_len > t->in_off);
 	return SSL_pending(t->ssl) > 0 || (!t->starved && t->in_len > t->in_off);
 }
 

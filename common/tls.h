@@ -18,6 +18,7 @@
 
 struct ssl_ctx_st;
 struct ssl_st;
+struct gl_tls_rec;
 
 /* An identity's name: a certificate's common name, [A-Za-z0-9._-], 1 to 63 characters. */
 #define GL_TLS_NAME_MAX		64
@@ -66,6 +67,7 @@ struct gl_tls {
 	bool eof;		/* the peer said close_notify */
 	bool replay;		/* the owner asked to be called back with what is buffered */
 	bool starved;		/* in holds no whole record: read more first */
+	struct gl_tls_rec *rec;	/* records sealed and opened here, once done (NULL: by OpenSSL) */
 	char peer[GL_TLS_NAME_MAX];	/* the peer's identity, once done */
 	char why[160];		/* why the handshake or a record failed */
 };

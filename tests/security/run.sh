@@ -355,6 +355,21 @@ else
 	bad "capture of an upload: $why"
 fi
 
+# Records sealed and opened by gleamd's own record layer (the default) and
+# by OpenSSL's (GLEAM_TLS_RECORDS=openssl, as gleamctl's) are the same
+# TLS 1.3 records: a client whose OpenSSL keeps them uploads 8 MiB to a
+# server whose gleamd keeps its own, and reads it back intact.
+why=""
+GLEAM_TLS_RECORDS=openssl client "$TMP/ossl.sock" "$S1" alice --cache off ||
+	why="a client with OpenSSL's records"
+[ -z "$why" ] && ! through "$TMP/ossl.sock" "$TENANT" upload "$TMP/upload" >"$TMP/ossl.out" 2>&1 &&
+	why="the upload: $(tail -n 1 "$TMP/ossl.out")"
+if [ -z "$why" ]; then
+	ok "OpenSSL's records and gleamd's own are the same: 8 MiB up and back intact between them"
+else
+	bad "records of OpenSSL against gleamd's own: $why"
+fi
+
 # ---- 8. Workers: a fresh image, another user, nothing of the daemon's ----
 through "$TMP/mallory.sock" "$TENANT" alloc 1 5 >"$TMP/mw.out" 2>&1 &
 mwpid=$!
