@@ -110,17 +110,17 @@ void loop_note_busy(void)
 		g_loop.busy_until = gl_now_ns() + g_loop.spin_ns;
 }
 
-void loop_wait(void (*poll_all)(void))
+void loop_wait(void (*poll_all)(void *role), void *role)
 {
 	if (g_loop.spin_ns && gl_now_ns() < g_loop.busy_until) {
 		if (!g_loop.spinning) {
 			g_loop.spinning = true;
 			/* The rings stop asking for doorbells. */
-			poll_all();
+			poll_all(role);
 		}
 		io_uring_submit(&g_loop.ring);
 		while (!io_uring_cq_ready(&g_loop.ring) && gl_now_ns() < g_loop.busy_until) {
-			poll_all();
+			poll_all(role);
 			/* What the rings gave goes out now, not when the spin ends. */
 			if (io_uring_sq_ready(&g_loop.ring))
 				io_uring_submit(&g_loop.ring);
@@ -134,7 +134,7 @@ void loop_wait(void (*poll_all)(void))
 	if (g_loop.spinning) {
 		/* Idle: every ring asks for a doorbell again, then is looked at once more. */
 		g_loop.spinning = false;
-		poll_all();
+		poll_all(role);
 		if (io_uring_cq_ready(&g_loop.ring) || gl_now_ns() < g_loop.busy_until)
 			return;
 	}

@@ -36,6 +36,7 @@ static struct {
 	struct op op_accept;
 	bool accepting;
 	metrics_collect_fn collect;
+	void *role;		/* collect's */
 	struct mconn conns[CONNS_MAX];
 	struct __kernel_timespec limit;
 	/* Ended sessions' counters, per link. */
@@ -144,7 +145,7 @@ static void respond(struct mconn *c)
 		  !strncmp(c->req, "GET / ", 6);
 
 	if (ok) {
-		mx.collect(&body);
+		mx.collect(&body, mx.role);
 		gl_buf_printf(&body, "# EOF\n");
 	} else {
 		gl_buf_printf(&body, "not found: the metrics are at /metrics\n");
@@ -220,7 +221,7 @@ void metrics_complete(struct op *op, int res)
 		on_conn(op->owner, res);
 }
 
-int metrics_start(const char *addr, metrics_collect_fn collect)
+int metrics_start(const char *addr, metrics_collect_fn collect, void *role)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl;
@@ -243,6 +244,7 @@ int metrics_start(const char *addr, metrics_collect_fn collect)
 		return err;
 	}
 	mx.collect = collect;
+	mx.role = role;
 	mx.op_accept = (struct op){ OP_METRICS, NULL };
 	mx.limit.tv_sec = 5;
 	for (unsigned int i = 0; i < CONNS_MAX; i++) {

@@ -39,6 +39,8 @@
 #define VGPU_KICK_MAX	4096		/* ids per write(), as the module takes */
 
 static struct {
+	const struct vgpu_ops *ops;	/* the client role's */
+	void *role;
 	bool serving;
 	char why[96];
 	struct gleam_vgpu_ctl ctl;
@@ -155,7 +157,7 @@ static void stop_serving(const char *why)
 		while ((l = vg.hash[i])) {
 			/* Closing the node ends them all: no END_SESSION each. */
 			l->ended = true;
-			client_vgpu_end(l);
+			vg.ops->end(l);
 			/* Still in flight: unlinked when its last operation ends. */
 			if (vg.hash[i] == l)
 				vgpu_unlink(l);
@@ -232,7 +234,7 @@ static void on_open(const struct gleam_vgpu_event *ev)
 		goto out_end;
 	}
 	program_name(ev->pid, ev->vgpu, program, sizeof(program));
-	err = client_vgpu_session(&ring, ev->session, ev->vgpu, ev->pid, ev->uid, program);
+	err = vg.ops->session(vg.role, &ring, ev->session, ev->vgpu, ev->pid, ev->uid, program);
 	if (err) {
 		gl_ring_unmap(&ring);
 		goto out_end;
@@ -258,13 +260,13 @@ static void on_event(const struct gleam_vgpu_event *ev)
 		vg.node[ev->vgpu].kick_events++;
 		l = lookup(ev->session);
 		if (l)
-			client_vgpu_rung(l);
+			vg.ops->rung(l);
 		break;
 	case GLEAM_VGPU_EV_END:
 		l = lookup(ev->session);
 		if (l) {
 			l->ended = true;
-			client_vgpu_end(l);
+			vg.ops->end(l);
 		}
 		break;
 	}
@@ -475,10 +477,12 @@ void vgpu_complete(struct op *op, int res)
 	}
 }
 
-void vgpu_start(void)
+void vgpu_start(const struct vgpu_ops *ops, void *role)
 {
 	int err;
 
+	vg.ops = ops;
+	vg.role = role;
 	vg.op_read = (struct op){ OP_VGPU, NULL };
 	vg.op_read_poll = (struct op){ OP_VGPU, NULL };
 	vg.op_kick = (struct op){ OP_VGPU, NULL };

@@ -49,9 +49,27 @@ struct vgpu_status {
 	uint64_t kick_writes;		/* write()s of session ids */
 };
 
+/*
+ * What the client role does for vgpu.c (role: what vgpu_start() was given).
+ * session: a session for a mapped ring: takes the ring over (it is
+ * unmapped when the session ends) and connects to the server; -errno with
+ * nothing taken.  rung: the application rang (records published or
+ * replies consumed).  end: the application let go of the session: end it
+ * and its server session.
+ */
+struct vgpu_ops {
+	int (*session)(void *role, struct gl_ring *ring, uint64_t id, unsigned int vgpu,
+		       pid_t pid, uid_t uid, const char *program);
+	void (*rung)(struct vgpu_link *l);
+	void (*end)(struct vgpu_link *l);
+};
+
 /* vgpu.c */
-/* Take the control node if there is one; without it, socket sessions only. */
-void vgpu_start(void);
+/*
+ * Take the control node if there is one; without it, socket sessions
+ * only.  Sessions are the role's, made through ops.
+ */
+void vgpu_start(const struct vgpu_ops *ops, void *role);
 void vgpu_complete(struct op *op, int res);
 /* Before the loop sleeps: ring the applications queued since. */
 void vgpu_flush(void);
@@ -66,18 +84,5 @@ void vgpu_unlink(struct vgpu_link *l);
 /* Fills st and up to max nodes; returns the number of nodes. */
 unsigned int vgpu_status(struct vgpu_status *st, struct vgpu_node_status *nodes,
 			 unsigned int max);
-
-/* client.c */
-/*
- * A session for a mapped ring: takes the ring over (it is unmapped when
- * the session ends) and connects to the server.  -errno with nothing
- * taken.
- */
-int client_vgpu_session(struct gl_ring *ring, uint64_t id, unsigned int vgpu,
-			pid_t pid, uid_t uid, const char *program);
-/* The application rang (records published or replies consumed). */
-void client_vgpu_rung(struct vgpu_link *l);
-/* The application let go of the session: end it and its server session. */
-void client_vgpu_end(struct vgpu_link *l);
 
 #endif /* GLEAM_BROKER_VGPU_H */
