@@ -133,6 +133,7 @@ struct client_role {
 	socklen_t server_len;
 	struct ssl_ctx_st *tls;		/* NULL: plain TCP (loopback, or --insecure) */
 	bool said_stopping;		/* STOPPING=1 told to systemd */
+	struct vgpu vgpu;		/* sessions of /dev/vgpuN (vgpu.c) */
 };
 
 static const char *srv_name(const struct csess *s);
@@ -255,11 +256,11 @@ static void json_u64s(struct gl_buf *b, const char *const *names, const uint64_t
 }
 
 /* The /dev/vgpuN nodes: gleamd's counters and the module's. */
-static void status_vgpu(struct gl_buf *b, bool json)
+static void status_vgpu(const struct client_role *cr, struct gl_buf *b, bool json)
 {
 	struct vgpu_node_status nodes[GLEAM_VGPU_MAX];
 	struct vgpu_status st;
-	unsigned int n = vgpu_status(&st, nodes, ARRAY_SIZE(nodes));
+	unsigned int n = vgpu_status(&cr->vgpu, &st, nodes, ARRAY_SIZE(nodes));
 
 	if (json) {
 		gl_buf_printf(b, ",\"vgpu\":{\"serving\":%s,\"why\":\"%s\",\"nr_vgpus\":%u,"
@@ -390,7 +391,7 @@ static void status_text(const struct client_role *cr, struct gl_buf *b)
 	if (!any)
 		gl_buf_printf(b, "server: %s\n", cr->cfg->server);
 	gl_buf_printf(b, "sessions: %llu since start\n", (unsigned long long)cr->sessions_total);
-	status_vgpu(b, false);
+	status_vgpu(cr, b, false);
 	gl_buf_printf(b, "%-6s %-16s %7s %10s %10s %9s %9s %8s %12s %12s %-8s %s\n",
 		      "id", "program", "pid", "records", "replies", "batches", "rec/batch", "waits",
 		      "bytes out", "bytes in", "via", "server");
@@ -469,7 +470,7 @@ static void status_json(const struct client_role *cr, struct gl_buf *b)
 	}
 	gl_buf_printf(b, "]");
 	cache_json(b, &t);
-	status_vgpu(b, true);
+	status_vgpu(cr, b, true);
 	gl_buf_printf(b, "}\n");
 }
 
@@ -497,7 +498,7 @@ static bool plain_ok(const struct client_role *cr, const char *server)
 }
 
 /* A pin's vgpuN must be a node the module serves here ("socket" always is). */
-static bool node_exists(const char *what, char *msg, size_t len)
+static bool node_exists(const struct client_role *cr, const char *what, char *msg, size_t len)
 {
 	struct vgpu_node_status nodes[GLEAM_VGPU_MAX];
 	struct vgpu_status st;
@@ -507,7 +508,7 @@ static bool node_exists(const char *what, char *msg, size_t len)
 	if (strncmp(what, "vgpu", 4))
 		return true;
 	n = strtoul(what + 4, &end, 10);
-	vgpu_status(&st, nodes, ARRAY_SIZE(nodes));
+	vgpu_status(&cr->vgpu, &st, nodes, ARRAY_SIZE(nodes));
 	if (!st.serving) {
 		snprintf(msg, len, "no /dev/%.16s: this gleamd serves no /dev/vgpuN (%.64s)", what,
 			 st.why[0] ? st.why : "no module");
@@ -560,7 +561,7 @@ static char *sched_request(const struct client_role *cr, unsigned int op, const 
 		if (sscanf(arg, "%15s %255s", what, target) != 2) {
 			err = -EINVAL;
 			snprintf(msg, sizeof(msg), "expected: vgpuN|socket SERVER[:GPU]");
-		} else if (!node_exists(what, msg, sizeof(msg))) {
+		} else if (!node_exists(cr, what, msg, sizeof(msg))) {
 			err = -ENODEV;
 		} else {
 			err = sched_assign(what, target, msg, sizeof(msg));
@@ -1358,7 +1359,7 @@ static int vgpu_session(void *role, struct gl_ring *ring, uint64_t id, unsigned 
 	s->b.ring_app = ring_vgpu_app;
 	s->vl.id = id;
 	s->vl.vgpu = vgpu;
-	vgpu_link_add(&s->vl);
+	vgpu_link_add(&cr->vgpu, &s->vl);
 	s->pid = pid;
 	s->uid = uid;
 	snprintf(s->program, sizeof(s->program), "%s", program);
@@ -2037,17 +2038,15 @@ static void client_role_init(struct client_role *cr, struct config *c)
 	cr->second.tv_sec = 1;
 	cr->eighth.tv_nsec = 125 * 1000 * 1000;
 	cr->tick.tv_nsec = (long long)c->flush_us * 1000;
+	vgpu_init(&cr->vgpu);
 }
 
-int client_main(struct config *c)
+static int client_run(struct client_role *cr, struct config *c)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	/* The role lives as long as its loop: this function's frame. */
-	struct client_role role = { 0 }, *cr = &role;
 	char why[256];
 	int err;
 
-	client_role_init(cr, c);
 	if (client_security(cr, c))
 		return 1;
 	err = gl_parse_hostport(c->server, GLEAM_WIRE_PORT, &cr->server, &cr->server_len);
@@ -2095,7 +2094,7 @@ int client_main(struct config *c)
 	if (c->metrics[0] && metrics_start(c->metrics, collect, cr))
 		return 1;
 	post_accept(cr);
-	vgpu_start(&client_vgpu_ops, cr);
+	vgpu_start(&cr->vgpu, &client_vgpu_ops, cr);
 	/* The servers are connected to at once, not a tick later. */
 	on_sched(cr);
 	arm_sched(cr);
@@ -2115,11 +2114,27 @@ int client_main(struct config *c)
 		arm_hash(cr);
 		arm_keepalive(cr);
 		arm_sched(cr);
-		vgpu_flush();
+		vgpu_flush(&cr->vgpu);
 		if (g_loop.quit)
 			quit(cr);
 	}
 	unlink(c->socket_path);
 	linkmon_close();
 	return 0;
+}
+
+int client_main(struct config *c)
+{
+	/* The role lives as long as its loop; vgpu's buffers make it large. */
+	struct client_role *cr = calloc(1, sizeof(*cr));
+	int ret;
+
+	if (!cr) {
+		gl_err("no memory for the client role");
+		return 1;
+	}
+	client_role_init(cr, c);
+	ret = client_run(cr, c);
+	free(cr);
+	return ret;
 }
