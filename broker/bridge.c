@@ -33,6 +33,12 @@
 #define OBUF_CAP	(GLEAM_FRAME_MAX + sizeof(struct gleam_frame))
 #define IBUF_CAP	(2 * (GLEAM_FRAME_MAX + sizeof(struct gleam_frame)))
 
+/*
+ * The one io_uring loop of the process, whichever role runs it, and global
+ * for two reasons: the signal handler has only it to set quit in, and
+ * every part of the role (bridges, vgpu.c, the metrics endpoint) submits
+ * to it through loop_sqe() rather than each being handed the ring.
+ */
 struct loop g_loop;
 
 struct io_uring_sqe *loop_sqe(void)
@@ -688,7 +694,11 @@ static void count_pack(struct bridge *b, uint64_t raw, uint64_t wire)
 	}
 }
 
-/* The packer's output: the largest region is a record's (GLEAM_REC_MAX). */
+/*
+ * The packer's output: the largest region is a record's (GLEAM_REC_MAX).
+ * Scratch for the process: packing runs on the loop's thread alone, and
+ * nothing in it outlives the call.
+ */
 static unsigned char *pack_out;
 
 uint32_t bridge_pack_region(struct bridge *b, unsigned char *data, uint32_t n)

@@ -31,6 +31,11 @@ struct mconn {
 	size_t len, sent;
 };
 
+/*
+ * One endpoint for the process (one --metrics address), with what it
+ * reports of sessions that ended; the role that started it, the only one
+ * in the process, is handed back to its collect function.
+ */
 static struct {
 	int fd;			/* -1: not serving */
 	struct op op_accept;
