@@ -33,6 +33,12 @@
 #define OBUF_CAP	(GLEAM_FRAME_MAX + sizeof(struct gleam_frame))
 #define IBUF_CAP	(2 * (GLEAM_FRAME_MAX + sizeof(struct gleam_frame)))
 
+/*
+ * The one io_uring loop of the process, whichever role runs it, and global
+ * for two reasons: the signal handler has only it to set quit in, and
+ * every part of the role (bridges, vgpu.c, the metrics endpoint) submits
+ * to it through loop_sqe() rather than each being handed the ring.
+ */
 struct loop g_loop;
 
 struct io_uring_sqe *loop_sqe(void)
@@ -110,17 +116,17 @@ void loop_note_busy(void)
 		g_loop.busy_until = gl_now_ns() + g_loop.spin_ns;
 }
 
-void loop_wait(void (*poll_all)(void))
+void loop_wait(void (*poll_all)(void *role), void *role)
 {
 	if (g_loop.spin_ns && gl_now_ns() < g_loop.busy_until) {
 		if (!g_loop.spinning) {
 			g_loop.spinning = true;
 			/* The rings stop asking for doorbells. */
-			poll_all();
+			poll_all(role);
 		}
 		io_uring_submit(&g_loop.ring);
 		while (!io_uring_cq_ready(&g_loop.ring) && gl_now_ns() < g_loop.busy_until) {
-			poll_all();
+			poll_all(role);
 			/* What the rings gave goes out now, not when the spin ends. */
 			if (io_uring_sq_ready(&g_loop.ring))
 				io_uring_submit(&g_loop.ring);
@@ -134,7 +140,7 @@ void loop_wait(void (*poll_all)(void))
 	if (g_loop.spinning) {
 		/* Idle: every ring asks for a doorbell again, then is looked at once more. */
 		g_loop.spinning = false;
-		poll_all();
+		poll_all(role);
 		if (io_uring_cq_ready(&g_loop.ring) || gl_now_ns() < g_loop.busy_until)
 			return;
 	}
@@ -688,7 +694,11 @@ static void count_pack(struct bridge *b, uint64_t raw, uint64_t wire)
 	}
 }
 
-/* The packer's output: the largest region is a record's (GLEAM_REC_MAX). */
+/*
+ * The packer's output: the largest region is a record's (GLEAM_REC_MAX).
+ * Scratch for the process: packing runs on the loop's thread alone, and
+ * nothing in it outlives the call.
+ */
 static unsigned char *pack_out;
 
 uint32_t bridge_pack_region(struct bridge *b, unsigned char *data, uint32_t n)

@@ -114,10 +114,10 @@ uint64_t scache_serial(const struct scache *c);
 char *scache_report(unsigned int op, const struct cache_stats *live, size_t *len);
 void scache_sum(const struct scache *c, struct cache_stats *t);
 /*
- * Sessions whose chunk the store refused since last asked: liar(serial)
- * each; and chunks it verified are marked as their tenants' own.
+ * Sessions whose chunk the store refused since last asked: liar(role,
+ * serial) each; and chunks it verified are marked as their tenants' own.
  */
-void scache_reap(void (*liar)(uint64_t serial));
+void scache_reap(void (*liar)(void *role, uint64_t serial), void *role);
 
 /*
  * Whether a record of len bytes is an upload (a copy to the device, a

@@ -193,7 +193,7 @@ static void store_later(struct chunk *k, uint64_t serial, struct tenant *t)
 	pthread_mutex_unlock(&sq.lock);
 }
 
-void scache_reap(void (*liar)(uint64_t serial))
+void scache_reap(void (*liar)(void *role, uint64_t serial), void *role)
 {
 	struct proved *p;
 	uint64_t *l;
@@ -210,7 +210,7 @@ void scache_reap(void (*liar)(uint64_t serial))
 	sq.nproved = sq.proved_cap = 0;
 	pthread_mutex_unlock(&sq.lock);
 	for (size_t i = 0; i < n; i++)
-		liar(l[i]);
+		liar(role, l[i]);
 	for (size_t i = 0; i < np; i++)
 		prove_own(p[i].tenant, &p[i].name);
 	free(l);

@@ -36,6 +36,7 @@
 
 struct csess {
 	struct bridge b;
+	struct client_role *cr;
 	struct csess *next;
 	uint64_t id;
 	pid_t pid;
@@ -108,7 +109,12 @@ struct ended {
 	struct cache_stats cache;
 };
 
-static struct {
+/*
+ * The client role: made by client_main() and passed to what needs it; a
+ * session reaches it through its cr, the role's own operations (accept,
+ * timers, names hashed) complete in on_cqe(), which is given it.
+ */
+struct client_role {
 	struct config *cfg;
 	struct ended ended[ENDED_MAX];
 	unsigned int nended;
@@ -126,23 +132,25 @@ static struct {
 	struct sockaddr_storage server;
 	socklen_t server_len;
 	struct ssl_ctx_st *tls;		/* NULL: plain TCP (loopback, or --insecure) */
-} cl;
+	bool said_stopping;		/* STOPPING=1 told to systemd */
+	struct vgpu vgpu;		/* sessions of /dev/vgpuN (vgpu.c) */
+};
 
 static const char *srv_name(const struct csess *s);
 
-static void post_accept(void)
+static void post_accept(struct client_role *cr)
 {
 	struct io_uring_sqe *sqe = loop_sqe();
 
-	io_uring_prep_accept(sqe, cl.listen_fd, NULL, NULL, SOCK_CLOEXEC);
-	io_uring_sqe_set_data(sqe, &cl.op_accept);
+	io_uring_prep_accept(sqe, cr->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	io_uring_sqe_set_data(sqe, &cr->op_accept);
 }
 
 static void sess_free(struct csess *s)
 {
 	struct csess **pp;
 
-	for (pp = &cl.sessions; *pp; pp = &(*pp)->next) {
+	for (pp = &s->cr->sessions; *pp; pp = &(*pp)->next) {
 		if (*pp == s) {
 			*pp = s->next;
 			break;
@@ -185,7 +193,7 @@ static void sess_free(struct csess *s)
 	free(s->b.ibuf);
 	free(s->ctl_reply);
 	if (!s->control && s->local_hello) {
-		struct ended *e = &cl.ended[cl.nended++ % ENDED_MAX];
+		struct ended *e = &s->cr->ended[s->cr->nended++ % ENDED_MAX];
 
 		e->id = s->id;
 		e->pid = s->pid;
@@ -213,8 +221,8 @@ static void sess_maybe_free(struct csess *s)
 
 static void start_connect(struct csess *s)
 {
-	const struct sockaddr_storage *to = s->srv ? &s->srv->addr : &cl.server;
-	socklen_t tolen = s->srv ? s->srv->addrlen : cl.server_len;
+	const struct sockaddr_storage *to = s->srv ? &s->srv->addr : &s->cr->server;
+	socklen_t tolen = s->srv ? s->srv->addrlen : s->cr->server_len;
 	struct io_uring_sqe *sqe;
 	int one = 1, buf = 4 << 20;
 
@@ -227,7 +235,7 @@ static void start_connect(struct csess *s)
 	if (!s->link) {
 		/* Until the server first answers, a failed attempt is tried again. */
 		if (!s->b.token && !s->b.hello_done)
-			s->b.restartable = cl.cfg->resume_s != 0;
+			s->b.restartable = s->cr->cfg->resume_s != 0;
 		s->tried_at = gl_now_ns();
 	}
 	s->connecting = true;
@@ -248,11 +256,11 @@ static void json_u64s(struct gl_buf *b, const char *const *names, const uint64_t
 }
 
 /* The /dev/vgpuN nodes: gleamd's counters and the module's. */
-static void status_vgpu(struct gl_buf *b, bool json)
+static void status_vgpu(const struct client_role *cr, struct gl_buf *b, bool json)
 {
 	struct vgpu_node_status nodes[GLEAM_VGPU_MAX];
 	struct vgpu_status st;
-	unsigned int n = vgpu_status(&st, nodes, ARRAY_SIZE(nodes));
+	unsigned int n = vgpu_status(&cr->vgpu, &st, nodes, ARRAY_SIZE(nodes));
 
 	if (json) {
 		gl_buf_printf(b, ",\"vgpu\":{\"serving\":%s,\"why\":\"%s\",\"nr_vgpus\":%u,"
@@ -340,11 +348,11 @@ static void cache_json(struct gl_buf *b, const struct cache_stats *c)
 }
 
 /* Every session's cache counters, live and ended, together. */
-static struct cache_stats cache_sum(void)
+static struct cache_stats cache_sum(const struct client_role *cr)
 {
 	struct cache_stats t = ccache_total;
 
-	for (struct csess *s = cl.sessions; s; s = s->next) {
+	for (struct csess *s = cr->sessions; s; s = s->next) {
 		if (s->b.cc)
 			cache_stats_add(&t, ccache_stats(s->b.cc));
 	}
@@ -366,9 +374,9 @@ static void status_text_session(struct gl_buf *b, const struct csess *s)
 }
 
 /* gleamctl status: servers, live sessions, what the cache saved. */
-static void status_text(struct gl_buf *b)
+static void status_text(const struct client_role *cr, struct gl_buf *b)
 {
-	struct cache_stats t = cache_sum();
+	struct cache_stats t = cache_sum(cr);
 	bool any = false;
 
 	/* gleamctl status asks each "server: " line's server for its GPUs. */
@@ -381,13 +389,13 @@ static void status_text(struct gl_buf *b)
 		}
 	}
 	if (!any)
-		gl_buf_printf(b, "server: %s\n", cl.cfg->server);
-	gl_buf_printf(b, "sessions: %llu since start\n", (unsigned long long)cl.sessions_total);
-	status_vgpu(b, false);
+		gl_buf_printf(b, "server: %s\n", cr->cfg->server);
+	gl_buf_printf(b, "sessions: %llu since start\n", (unsigned long long)cr->sessions_total);
+	status_vgpu(cr, b, false);
 	gl_buf_printf(b, "%-6s %-16s %7s %10s %10s %9s %9s %8s %12s %12s %-8s %s\n",
 		      "id", "program", "pid", "records", "replies", "batches", "rec/batch", "waits",
 		      "bytes out", "bytes in", "via", "server");
-	for (struct csess *s = cl.sessions; s; s = s->next) {
+	for (struct csess *s = cr->sessions; s; s = s->next) {
 		if (s->control || !s->local_hello)
 			continue;
 		bridge_ring_stats(&s->b.ring, &s->b.st);
@@ -417,13 +425,13 @@ static void status_json_stats(struct gl_buf *b, const struct sess_stats *st)
 }
 
 /* gleamctl status --json: the same, and the sessions that ended lately. */
-static void status_json(struct gl_buf *b)
+static void status_json(const struct client_role *cr, struct gl_buf *b)
 {
-	unsigned int n = MIN(cl.nended, (unsigned int)ENDED_MAX);
-	struct cache_stats t = cache_sum();
+	unsigned int n = MIN(cr->nended, (unsigned int)ENDED_MAX);
+	struct cache_stats t = cache_sum(cr);
 	bool first = true;
 
-	gl_buf_printf(b, "{\"role\":\"client\",\"server\":\"%s\",\"servers\":[", cl.cfg->server);
+	gl_buf_printf(b, "{\"role\":\"client\",\"server\":\"%s\",\"servers\":[", cr->cfg->server);
 	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
 		const struct server *v = sched_server(i);
 
@@ -433,9 +441,9 @@ static void status_json(struct gl_buf *b)
 		first = false;
 	}
 	gl_buf_printf(b, "],\"placement\":\"%s\",\"sessions_total\":%llu,\"sessions\":[",
-		      sched_placement(), (unsigned long long)cl.sessions_total);
+		      sched_placement(), (unsigned long long)cr->sessions_total);
 	first = true;
-	for (struct csess *s = cl.sessions; s; s = s->next) {
+	for (struct csess *s = cr->sessions; s; s = s->next) {
 		if (s->control || !s->local_hello)
 			continue;
 		bridge_ring_stats(&s->b.ring, &s->b.st);
@@ -451,7 +459,7 @@ static void status_json(struct gl_buf *b)
 	}
 	gl_buf_printf(b, "],\"ended\":[");
 	for (unsigned int i = 0; i < n; i++) {
-		const struct ended *e = &cl.ended[(cl.nended - n + i) % ENDED_MAX];
+		const struct ended *e = &cr->ended[(cr->nended - n + i) % ENDED_MAX];
 
 		gl_buf_printf(b, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"via\":\"%s\",",
 			      i ? "," : "", (unsigned long long)e->id, e->program, (int)e->pid, e->via);
@@ -462,18 +470,18 @@ static void status_json(struct gl_buf *b)
 	}
 	gl_buf_printf(b, "]");
 	cache_json(b, &t);
-	status_vgpu(b, true);
+	status_vgpu(cr, b, true);
 	gl_buf_printf(b, "}\n");
 }
 
-static char *status(bool json)
+static char *status(const struct client_role *cr, bool json)
 {
 	struct gl_buf b = { .max = GLEAM_CTL_REPLY_MAX };
 
 	if (json)
-		status_json(&b);
+		status_json(cr, &b);
 	else
-		status_text(&b);
+		status_text(cr, &b);
 	return b.b;
 }
 
@@ -481,16 +489,16 @@ static char *status(bool json)
  * Whether a server may be reached without TLS: only on this machine, or
  * when told --insecure (Documentation/security.md).
  */
-static bool plain_ok(const char *server)
+static bool plain_ok(const struct client_role *cr, const char *server)
 {
 	char host[256];
 
-	return cl.tls || cl.cfg->insecure ||
+	return cr->tls || cr->cfg->insecure ||
 	       (!gl_host_of(server, host, sizeof(host)) && gl_host_is_loopback(host));
 }
 
 /* A pin's vgpuN must be a node the module serves here ("socket" always is). */
-static bool node_exists(const char *what, char *msg, size_t len)
+static bool node_exists(const struct client_role *cr, const char *what, char *msg, size_t len)
 {
 	struct vgpu_node_status nodes[GLEAM_VGPU_MAX];
 	struct vgpu_status st;
@@ -500,7 +508,7 @@ static bool node_exists(const char *what, char *msg, size_t len)
 	if (strncmp(what, "vgpu", 4))
 		return true;
 	n = strtoul(what + 4, &end, 10);
-	vgpu_status(&st, nodes, ARRAY_SIZE(nodes));
+	vgpu_status(&cr->vgpu, &st, nodes, ARRAY_SIZE(nodes));
 	if (!st.serving) {
 		snprintf(msg, len, "no /dev/%.16s: this gleamd serves no /dev/vgpuN (%.64s)", what,
 			 st.why[0] ? st.why : "no module");
@@ -515,7 +523,7 @@ static bool node_exists(const char *what, char *msg, size_t len)
 }
 
 /* gleamctl stats, servers and assign: the scheduler's part. */
-static char *sched_request(unsigned int op, const char *arg)
+static char *sched_request(const struct client_role *cr, unsigned int op, const char *arg)
 {
 	char msg[320] = "", what[16], target[256], *r;
 	int err = 0;
@@ -537,7 +545,7 @@ static char *sched_request(unsigned int op, const char *arg)
 			snprintf(msg, sizeof(msg), "server %.200s: %s", arg, gl_addr_strerror(err));
 			break;
 		}
-		if (!plain_ok(arg)) {
+		if (!plain_ok(cr, arg)) {
 			err = -EACCES;
 			snprintf(msg, sizeof(msg), "this gleamd has no credentials (tls-cert) to reach "
 				 "a server on another machine");
@@ -553,7 +561,7 @@ static char *sched_request(unsigned int op, const char *arg)
 		if (sscanf(arg, "%15s %255s", what, target) != 2) {
 			err = -EINVAL;
 			snprintf(msg, sizeof(msg), "expected: vgpuN|socket SERVER[:GPU]");
-		} else if (!node_exists(what, msg, sizeof(msg))) {
+		} else if (!node_exists(cr, what, msg, sizeof(msg))) {
 			err = -ENODEV;
 		} else {
 			err = sched_assign(what, target, msg, sizeof(msg));
@@ -582,7 +590,7 @@ static bool changes_placement(unsigned int op)
  * the user it runs as, or a member of admin-group (by the kernel's word on
  * the peer: SO_PEERCRED, SO_PEERGROUPS).
  */
-static bool local_admin(int fd, const struct ucred *cred)
+static bool local_admin(const struct client_role *cr, int fd, const struct ucred *cred)
 {
 	gid_t groups[256];
 	socklen_t len = sizeof(groups);
@@ -590,9 +598,9 @@ static bool local_admin(int fd, const struct ucred *cred)
 
 	if (cred->uid == 0 || cred->uid == geteuid())
 		return true;
-	if (!cl.cfg->admin_group[0])
+	if (!cr->cfg->admin_group[0])
 		return false;
-	g = getgrnam(cl.cfg->admin_group);
+	g = getgrnam(cr->cfg->admin_group);
 	if (!g)
 		return false;
 	if (cred->gid == g->gr_gid)
@@ -606,8 +614,9 @@ static bool local_admin(int fd, const struct ucred *cred)
 }
 
 /* One GPU of the answer below, and the processes of ours on it. */
-static void gpus_add(struct gleam_ctl_gpus *h, struct gleam_ctl_gpu *g, struct gleam_ctl_proc *p,
-		     unsigned int *np, const struct server *v, unsigned int idx)
+static void gpus_add(const struct client_role *cr, struct gleam_ctl_gpus *h,
+		     struct gleam_ctl_gpu *g, struct gleam_ctl_proc *p, unsigned int *np,
+		     const struct server *v, unsigned int idx)
 {
 	struct gleam_ctl_gpu *o = &g[h->ngpus];
 
@@ -620,7 +629,7 @@ static void gpus_add(struct gleam_ctl_gpus *h, struct gleam_ctl_gpu *g, struct g
 	o->nvml = v->gpus[idx].nvml;
 	o->flags = (v->have_usage ? GLEAM_CTL_GPU_F_USAGE : 0) |
 		   (v->have_nvml ? GLEAM_CTL_GPU_F_NVML : 0);
-	for (struct csess *s = cl.sessions; s && *np < GLEAM_CTL_PROCS_MAX; s = s->next) {
+	for (struct csess *s = cr->sessions; s && *np < GLEAM_CTL_PROCS_MAX; s = s->next) {
 		if (s->control || !s->local_hello || s->link || s->srv != v ||
 		    (s->gpu >= 0 ? (unsigned int)s->gpu != idx : idx != 0))
 			continue;
@@ -637,7 +646,7 @@ static void gpus_add(struct gleam_ctl_gpus *h, struct gleam_ctl_gpu *g, struct g
  * as its libcuda.so.1 will count them (the one GPU named, or all of its
  * server's), and the programs of this machine on them; malloc'd, *len.
  */
-static char *gpus_reply(const char *arg, size_t *len)
+static char *gpus_reply(const struct client_role *cr, const char *arg, size_t *len)
 {
 	struct gleam_ctl_proc procs[GLEAM_CTL_PROCS_MAX];
 	struct gleam_ctl_gpu *g;
@@ -663,10 +672,10 @@ static char *gpus_reply(const char *arg, size_t *len)
 		snprintf(h->why, sizeof(h->why), "%.80s%s", v ? v->name : "no server",
 			 v ? " has not said yet what GPUs it has" : "");
 	} else if (c.gpu_named && c.gpu >= 0 && (unsigned int)c.gpu < v->info.ngpus) {
-		gpus_add(h, g, procs, &np, v, (unsigned int)c.gpu);
+		gpus_add(cr, h, g, procs, &np, v, (unsigned int)c.gpu);
 	} else {
 		for (unsigned int i = 0; i < v->info.ngpus && i < GLEAM_GPUS_MAX; i++)
-			gpus_add(h, g, procs, &np, v, i);
+			gpus_add(cr, h, g, procs, &np, v, i);
 	}
 	if (v && v->have_info)
 		h->driver_version = v->info.driver_version;
@@ -697,17 +706,17 @@ static void control_request(struct csess *s, const struct gleam_ctl_req *req, si
 	} else if (changes_placement(req->op) && !s->admin) {
 		gl_err("uid %u (pid %d) may not change placement (root, this gleamd's user or "
 		       "group %s may): refused", (unsigned int)s->uid, (int)s->pid,
-		       cl.cfg->admin_group[0] ? cl.cfg->admin_group : "(none set)");
+		       s->cr->cfg->admin_group[0] ? s->cr->cfg->admin_group : "(none set)");
 		reply = strdup("error: not allowed: only root, the user gleamd runs as and its "
 			       "admin-group may change servers and placement\n");
 	} else if (req->op == GLEAM_CTL_STATUS || req->op == GLEAM_CTL_STATUS_JSON) {
-		reply = status(req->op == GLEAM_CTL_STATUS_JSON);
+		reply = status(s->cr, req->op == GLEAM_CTL_STATUS_JSON);
 	} else if (!memchr(req->arg, 0, sizeof(req->arg))) {
 		reply = strdup("error: malformed request\n");
 	} else if (req->op >= GLEAM_CTL_STATS && req->op <= GLEAM_CTL_ASSIGN_CLEAR) {
-		reply = sched_request(req->op, req->arg);
+		reply = sched_request(s->cr, req->op, req->arg);
 	} else if (req->op == GLEAM_CTL_GPUS) {
-		reply = gpus_reply(req->arg, &len);
+		reply = gpus_reply(s->cr, req->arg, &len);
 		binary = true;
 	} else {
 		reply = strdup("error: unknown request\n");
@@ -780,7 +789,7 @@ static void local_hello(struct csess *s, int n)
 	struct gleam_local_ack ack = { .magic = GLEAM_LOCAL_MAGIC };
 	struct ucred cred;
 	socklen_t clen = sizeof(cred);
-	unsigned int shift = cl.cfg->ring_shift;
+	unsigned int shift = s->cr->cfg->ring_shift;
 	char why[200];
 
 	if (n != (int)sizeof(h)) {
@@ -803,7 +812,7 @@ static void local_hello(struct csess *s, int n)
 	if (!getsockopt(s->b.bell, SOL_SOCKET, SO_PEERCRED, &cred, &clen)) {
 		s->pid = cred.pid;
 		s->uid = cred.uid;
-		s->admin = local_admin(s->b.bell, &cred);
+		s->admin = local_admin(s->cr, s->b.bell, &cred);
 	}
 	s->local_hello = true;
 	if (h.kind == GLEAM_LOCAL_CONTROL) {
@@ -853,11 +862,11 @@ static bool info_known(struct csess *s)
 }
 
 /* Held hellos: served once a server can be used, refused when the hold ends. */
-static void held_hellos(uint64_t now)
+static void held_hellos(struct client_role *cr, uint64_t now)
 {
 	char why[200];
 
-	for (struct csess *s = cl.sessions; s; s = s->next) {
+	for (struct csess *s = cr->sessions; s; s = s->next) {
 		if (!s->held_until || s->b.closing)
 			continue;
 		if (!sched_refuse(s->via, why, sizeof(why))) {
@@ -923,10 +932,10 @@ static void serve_hello(struct csess *s)
 		bridge_close(&s->b);
 		return;
 	}
-	cl.sessions_total++;
+	s->cr->sessions_total++;
 	place(s);
 	gl_info("session %llu: %s (pid %d, uid %u) to %s", (unsigned long long)s->id, s->program,
-		(int)s->pid, (unsigned int)s->uid, s->srv ? s->srv->name : cl.cfg->server);
+		(int)s->pid, (unsigned int)s->uid, s->srv ? s->srv->name : s->cr->cfg->server);
 	/* Placed elsewhere than foreseen (rare: the load changed): read it again there. */
 	if (s->has_visible && c.srv != s->srv && (err = visible_gpus(s, s->srv, why, sizeof(why)))) {
 		tell_app(s, err, why);
@@ -954,7 +963,7 @@ static const char *refusal(uint32_t status)
 
 static const char *srv_name(const struct csess *s)
 {
-	return s->srv ? s->srv->name : cl.cfg->server;
+	return s->srv ? s->srv->name : s->cr->cfg->server;
 }
 
 /* A frame on a server's control connection; false closes it. */
@@ -1163,8 +1172,8 @@ static int start_tls(struct csess *s)
 {
 	char host[256];
 
-	if (!cl.tls) {
-		if (plain_ok(srv_name(s)))
+	if (!s->cr->tls) {
+		if (plain_ok(s->cr, srv_name(s)))
 			return 0;
 		gl_err("server %s is not on this machine, and this gleamd has no credentials "
 		       "(tls-cert) or --insecure: not reaching it", srv_name(s));
@@ -1172,7 +1181,7 @@ static int start_tls(struct csess *s)
 	}
 	if (gl_host_of(srv_name(s), host, sizeof(host)))
 		return -EINVAL;
-	return bridge_tls_start(&s->b, cl.tls, false, host);
+	return bridge_tls_start(&s->b, s->cr->tls, false, host);
 }
 
 /* A server's control connection is connected, or failed to. */
@@ -1218,9 +1227,9 @@ static void on_connect(struct csess *s, int res)
 		h.features |= GLEAM_WIRE_F_GPU;
 		h.gpu = s->nvisible ? s->vgpus[0] : (uint32_t)s->gpu;
 	}
-	if (cl.cfg->no_cache)
+	if (s->cr->cfg->no_cache)
 		h.features &= ~(GLEAM_WIRE_F_CACHE | GLEAM_WIRE_F_PROVE);
-	if (!cl.cfg->resume_s)
+	if (!s->cr->cfg->resume_s)
 		h.features &= ~GLEAM_WIRE_F_RESUME;
 	if (!pack_wanted())
 		h.features &= ~GLEAM_WIRE_F_PACK;
@@ -1237,7 +1246,7 @@ static void on_connect(struct csess *s, int res)
 		/* As for a dropped session: the program sees a delay, not an error. */
 		if (!s->b.detached_at)
 			gl_err("cannot connect to server %s: %s; trying again for %u s",
-			       srv_name(s), strerror(-res), cl.cfg->resume_s);
+			       srv_name(s), strerror(-res), s->cr->cfg->resume_s);
 		else
 			gl_dbg("session %llu: server %s still unreachable: %s",
 			       (unsigned long long)s->id, srv_name(s), strerror(-res));
@@ -1272,7 +1281,7 @@ static const struct bridge_ops client_bridge_ops = {
 	.on_held = on_held,
 };
 
-static struct csess *sess_new(void)
+static struct csess *sess_new(struct client_role *cr)
 {
 	struct csess *s = calloc(1, sizeof(*s));
 
@@ -1290,23 +1299,24 @@ static struct csess *sess_new(void)
 		free(s);
 		return NULL;
 	}
-	s->id = ++cl.next_id;
+	s->cr = cr;
+	s->id = ++cr->next_id;
 	s->gpu = -1;
 	s->started = time(NULL);
 	snprintf(s->via, sizeof(s->via), "socket");
-	s->next = cl.sessions;
-	cl.sessions = s;
+	s->next = cr->sessions;
+	cr->sessions = s;
 	return s;
 }
 
-static void on_accept(int fd)
+static void on_accept(struct client_role *cr, int fd)
 {
 	struct csess *s;
 
-	post_accept();
+	post_accept(cr);
 	if (fd < 0)
 		return;
-	s = sess_new();
+	s = sess_new(cr);
 	if (!s) {
 		close(fd);
 		return;
@@ -1329,9 +1339,10 @@ static void ring_vgpu_app(struct bridge *b)
 	vgpu_ring(&((struct csess *)b)->vl);
 }
 
-int client_vgpu_session(struct gl_ring *ring, uint64_t id, unsigned int vgpu,
+static int vgpu_session(void *role, struct gl_ring *ring, uint64_t id, unsigned int vgpu,
 			pid_t pid, uid_t uid, const char *program)
 {
+	struct client_role *cr = role;
 	struct csess *s;
 	char via[16], why[200];
 
@@ -1341,24 +1352,24 @@ int client_vgpu_session(struct gl_ring *ring, uint64_t id, unsigned int vgpu,
 		       why);
 		return -EHOSTUNREACH;
 	}
-	s = sess_new();
+	s = sess_new(cr);
 	if (!s)
 		return -ENOMEM;
 	s->b.ring = *ring;
 	s->b.ring_app = ring_vgpu_app;
 	s->vl.id = id;
 	s->vl.vgpu = vgpu;
-	vgpu_link_add(&s->vl);
+	vgpu_link_add(&cr->vgpu, &s->vl);
 	s->pid = pid;
 	s->uid = uid;
 	snprintf(s->program, sizeof(s->program), "%s", program);
 	snprintf(s->via, sizeof(s->via), "vgpu%u", vgpu);
 	s->local_hello = true;
-	cl.sessions_total++;
+	cr->sessions_total++;
 	place(s);
 	gl_info("session %llu: %s (pid %d, uid %u) on /dev/vgpu%u to %s", (unsigned long long)s->id,
 		s->program, (int)s->pid, (unsigned int)s->uid, vgpu,
-		s->srv ? s->srv->name : cl.cfg->server);
+		s->srv ? s->srv->name : cr->cfg->server);
 	start_connect(s);
 	/* A connection that could not even start leaves nothing in flight. */
 	sess_maybe_free(s);
@@ -1370,7 +1381,7 @@ static struct csess *vl_sess(struct vgpu_link *l)
 	return (struct csess *)((char *)l - offsetof(struct csess, vl));
 }
 
-void client_vgpu_rung(struct vgpu_link *l)
+static void vgpu_rung(struct vgpu_link *l)
 {
 	struct csess *s = vl_sess(l);
 
@@ -1380,7 +1391,7 @@ void client_vgpu_rung(struct vgpu_link *l)
 	sess_maybe_free(s);
 }
 
-void client_vgpu_end(struct vgpu_link *l)
+static void vgpu_end(struct vgpu_link *l)
 {
 	struct csess *s = vl_sess(l);
 
@@ -1389,40 +1400,46 @@ void client_vgpu_end(struct vgpu_link *l)
 	sess_maybe_free(s);
 }
 
+static const struct vgpu_ops client_vgpu_ops = {
+	.session = vgpu_session,
+	.rung = vgpu_rung,
+	.end = vgpu_end,
+};
+
 /* The flush timer runs only while some session is being polled. */
-static void arm_timer(void)
+static void arm_timer(struct client_role *cr)
 {
 	bool any = false;
 
-	if (cl.timer_armed)
+	if (cr->timer_armed)
 		return;
-	for (struct csess *s = cl.sessions; s && !any; s = s->next)
+	for (struct csess *s = cr->sessions; s && !any; s = s->next)
 		any = s->b.polling;
 	if (!any)
 		return;
-	loop_timer(&cl.tick, &cl.op_timer, &cl.timer_armed);
+	loop_timer(&cr->tick, &cr->op_timer, &cr->timer_armed);
 }
 
 /* Names computed on the hashing threads wake the loop through their eventfd. */
-static void arm_hash(void)
+static void arm_hash(struct client_role *cr)
 {
 	struct io_uring_sqe *sqe;
 	int fd = ccache_pool_fd();
 
-	if (cl.hash_armed || fd < 0)
+	if (cr->hash_armed || fd < 0)
 		return;
 	sqe = loop_sqe();
-	io_uring_prep_read(sqe, fd, &cl.hash_buf, sizeof(cl.hash_buf), 0);
-	io_uring_sqe_set_data(sqe, &cl.op_hash);
-	cl.hash_armed = true;
+	io_uring_prep_read(sqe, fd, &cr->hash_buf, sizeof(cr->hash_buf), 0);
+	io_uring_sqe_set_data(sqe, &cr->op_hash);
+	cr->hash_armed = true;
 }
 
-static void on_hash(void)
+static void on_hash(struct client_role *cr)
 {
 	struct csess *s, *next;
 
-	cl.hash_armed = false;
-	sess_for_each_safe(s, next, cl.sessions) {
+	cr->hash_armed = false;
+	sess_for_each_safe(s, next, cr->sessions) {
 		if (s->b.cc && !s->b.closing)
 			bridge_kick(&s->b);
 		sess_maybe_free(s);
@@ -1460,16 +1477,17 @@ static void give_up_attempt(struct csess *s, uint64_t now)
  */
 static void take_up(struct csess *s, uint64_t now)
 {
-	uint64_t limit = (uint64_t)MAX(cl.cfg->keepalive_s, 1u) * 1000000000ull;
+	const struct config *cfg = s->cr->cfg;
+	uint64_t limit = (uint64_t)MAX(cfg->keepalive_s, 1u) * 1000000000ull;
 
 	char why[200];
 
-	if (s->b.detached_at && now - s->b.detached_at > (uint64_t)cl.cfg->resume_s * 1000000000ull) {
+	if (s->b.detached_at && now - s->b.detached_at > (uint64_t)cfg->resume_s * 1000000000ull) {
 		gl_err("session %llu (%s): server %s not back in %u s: ending the session",
-		       (unsigned long long)s->id, s->program, srv_name(s), cl.cfg->resume_s);
+		       (unsigned long long)s->id, s->program, srv_name(s), cfg->resume_s);
 		if (!s->b.token) {
 			snprintf(why, sizeof(why), "server %.128s not reached in %u s", srv_name(s),
-				 cl.cfg->resume_s);
+				 cfg->resume_s);
 			tell_app(s, -ETIMEDOUT, why);
 		}
 		bridge_close(&s->b);
@@ -1506,20 +1524,21 @@ static void take_up(struct csess *s, uint64_t now)
 }
 
 /* Once a second: quiet servers are pinged, silent ones given up. */
-static void arm_keepalive(void)
+static void arm_keepalive(struct client_role *cr)
 {
-	if (cl.cfg->keepalive_s)
-		loop_timer(&cl.second, &cl.op_keepalive, &cl.keepalive_armed);
+	if (cr->cfg->keepalive_s)
+		loop_timer(&cr->second, &cr->op_keepalive, &cr->keepalive_armed);
 }
 
-static void on_keepalive(void)
+static void on_keepalive(struct client_role *cr)
 {
 	uint64_t now = gl_now_ns();
 	struct csess *s, *next;
 
-	cl.keepalive_armed = false;
-	sess_for_each_safe(s, next, cl.sessions) {
-		if (!s->control && s->local_hello && !bridge_keepalive(&s->b, now, cl.cfg->keepalive_s))
+	cr->keepalive_armed = false;
+	sess_for_each_safe(s, next, cr->sessions) {
+		if (!s->control && s->local_hello &&
+		    !bridge_keepalive(&s->b, now, cr->cfg->keepalive_s))
 			gl_err("session %llu (%s): server %s unreachable", (unsigned long long)s->id,
 			       s->program, srv_name(s));
 		/* A session's connection that hears its server: the server is there. */
@@ -1537,9 +1556,10 @@ static void on_keepalive(void)
 #define LINK_OBUF	(64U << 10)
 #define LINK_IBUF	(1U << 20)
 
-static void link_connect(struct server *v)
+static void link_connect(void *role, struct server *v)
 {
-	struct csess *s = sess_new();
+	struct client_role *cr = role;
+	struct csess *s = sess_new(cr);
 
 	if (s) {
 		free(s->b.obuf);
@@ -1557,7 +1577,7 @@ static void link_connect(struct server *v)
 	}
 	/* Not a session: it takes no session number. */
 	s->id = 0;
-	cl.next_id--;
+	cr->next_id--;
 	s->link = v;
 	s->srv = v;
 	snprintf(s->program, sizeof(s->program), "(control)");
@@ -1567,7 +1587,7 @@ static void link_connect(struct server *v)
 	sess_maybe_free(s);
 }
 
-static void link_send(struct server *v, uint16_t type, const void *p, uint32_t len)
+static void link_send(void *role, struct server *v, uint16_t type, const void *p, uint32_t len)
 {
 	struct csess *s = v->conn;
 
@@ -1575,7 +1595,7 @@ static void link_send(struct server *v, uint16_t type, const void *p, uint32_t l
 		bridge_queue_frame(&s->b, type, p, len);
 }
 
-static void link_drop(struct server *v, const char *why)
+static void link_drop(void *role, struct server *v, const char *why)
 {
 	struct csess *s = v->conn;
 
@@ -1596,23 +1616,23 @@ static const struct sched_ops link_ops = {
  * Eight times a second: the scheduler's questions to each server, and what
  * the kernel says of every connection to it (TCP_INFO).
  */
-static void on_sched(void)
+static void on_sched(struct client_role *cr)
 {
 	uint64_t now = gl_now_ns();
 	struct csess *s, *next;
 
-	cl.sched_armed = false;
+	cr->sched_armed = false;
 	/* Stopping: no new connection to any server. */
 	if (g_loop.quit)
 		return;
-	held_hellos(now);
+	held_hellos(cr, now);
 	/* Sessions reaching their server: on this tick, so that attempts come on time. */
-	sess_for_each_safe(s, next, cl.sessions) {
+	sess_for_each_safe(s, next, cr->sessions) {
 		if (!s->link && !s->b.closing && (s->b.token || s->b.restartable))
 			take_up(s, now);
 		sess_maybe_free(s);
 	}
-	for (s = cl.sessions; s; s = s->next) {
+	for (s = cr->sessions; s; s = s->next) {
 		if (!s->srv || s->b.tcp < 0 || s->b.closing || s->b.detached)
 			continue;
 		if (s->link && s->link_up)
@@ -1620,12 +1640,12 @@ static void on_sched(void)
 		else if (!s->link && s->b.hello_done)
 			link_sample_tcp(&s->srv->link, s->b.tcp, &s->tcp, now);
 	}
-	sched_tick(&link_ops, now);
+	sched_tick(&link_ops, cr, now);
 }
 
-static void arm_sched(void)
+static void arm_sched(struct client_role *cr)
 {
-	loop_timer(&cl.eighth, &cl.op_sched, &cl.sched_armed);
+	loop_timer(&cr->eighth, &cr->op_sched, &cr->sched_armed);
 }
 
 /* An upload the session's server now holds: the scheduler's, and the program's. */
@@ -1656,24 +1676,25 @@ static void on_held(struct bridge *b, const struct chunk_name *name, uint32_t le
 	s->lens[s->nnames++] = len;
 }
 
-static void on_tick(void)
+static void on_tick(struct client_role *cr)
 {
 	uint64_t now = gl_now_ns();
 	struct csess *s, *next;
 
-	cl.timer_armed = false;
-	sess_for_each_safe(s, next, cl.sessions) {
+	cr->timer_armed = false;
+	sess_for_each_safe(s, next, cr->sessions) {
 		bridge_tick(&s->b, now);
 		sess_maybe_free(s);
 	}
 }
 
 /* While the loop spins: move what every live session's rings hold. */
-static void poll_all(void)
+static void poll_all(void *role)
 {
+	struct client_role *cr = role;
 	struct csess *s, *next;
 
-	sess_for_each_safe(s, next, cl.sessions) {
+	sess_for_each_safe(s, next, cr->sessions) {
 		if (s->control || !s->b.ring.base || !s->b.hello_done || s->b.closing)
 			continue;
 		bridge_kick(&s->b);
@@ -1681,15 +1702,15 @@ static void poll_all(void)
 	}
 }
 
-static void on_cqe(struct io_uring_cqe *cqe)
+static void on_cqe(struct client_role *cr, struct io_uring_cqe *cqe)
 {
 	struct op *op = io_uring_cqe_get_data(cqe);
 	struct csess *s;
 
 	if (!op)
 		return;
-	if (op == &cl.op_sched) {
-		on_sched();
+	if (op == &cr->op_sched) {
+		on_sched(cr);
 		return;
 	}
 	if (op->type == OP_METRICS) {
@@ -1697,19 +1718,19 @@ static void on_cqe(struct io_uring_cqe *cqe)
 		return;
 	}
 	if (op->type == OP_ACCEPT) {
-		on_accept(cqe->res);
+		on_accept(cr, cqe->res);
 		return;
 	}
 	if (op->type == OP_TIMER) {
-		on_tick();
+		on_tick(cr);
 		return;
 	}
 	if (op->type == OP_HASH) {
-		on_hash();
+		on_hash(cr);
 		return;
 	}
 	if (op->type == OP_KEEPALIVE) {
-		on_keepalive();
+		on_keepalive(cr);
 		return;
 	}
 	if (op->type == OP_VGPU) {
@@ -1763,33 +1784,33 @@ static void on_cqe(struct io_uring_cqe *cqe)
  * instead of keeping it for the grace period; its program's calls fail, as
  * they would if this gleamd had died.
  */
-static void quit(void)
+static void quit(struct client_role *cr)
 {
-	static bool said;
 	struct csess *s, *next;
 
-	if (!said)
+	if (!cr->said_stopping)
 		gl_notify("STOPPING=1");
-	said = true;
-	sess_for_each_safe(s, next, cl.sessions) {
+	cr->said_stopping = true;
+	sess_for_each_safe(s, next, cr->sessions) {
 		bridge_close(&s->b);
 		sess_maybe_free(s);
 	}
-	if (loop_quit_done(cl.sessions != NULL))
+	if (loop_quit_done(cr->sessions != NULL))
 		g_loop.stop = true;
 }
 
 /* ---- metrics (--metrics ADDR, Documentation/metrics.md) ---- */
 
 /* One link's counters: its ended sessions' and its live ones'. */
-static void link_stats(const struct server *v, struct sess_stats *t, uint64_t *n)
+static void link_stats(const struct client_role *cr, const struct server *v, struct sess_stats *t,
+		       uint64_t *n)
 {
 	const struct sess_stats *d = metrics_link_done(v->name, n);
 
 	memset(t, 0, sizeof(*t));
 	if (d)
 		*t = *d;
-	for (struct csess *s = cl.sessions; s; s = s->next) {
+	for (struct csess *s = cr->sessions; s; s = s->next) {
 		if (s->control || s->link || !s->local_hello || s->srv != v)
 			continue;
 		bridge_ring_stats(&s->b.ring, &s->b.st);
@@ -1823,7 +1844,7 @@ static const struct {
 	  offsetof(struct sess_stats, bytes_in) },
 };
 
-static void collect_links(struct gl_buf *m)
+static void collect_links(const struct client_role *cr, struct gl_buf *m)
 {
 	uint64_t now = gl_now_ns();
 
@@ -1839,7 +1860,7 @@ static void collect_links(struct gl_buf *m)
 
 			if (!v)
 				continue;
-			link_stats(v, &t, &n);
+			link_stats(cr, v, &t, &n);
 			mb_sample(m, total, (double)(k ? *(const uint64_t *)((const char *)&t +
 							link_counters[k].off) : n),
 				  "server", v->name, NULL);
@@ -1904,20 +1925,21 @@ static void collect_gpus(struct gl_buf *m)
 	}
 }
 
-static void collect(struct gl_buf *m)
+static void collect(struct gl_buf *m, void *role)
 {
-	struct cache_stats c = cache_sum();
+	const struct client_role *cr = role;
+	struct cache_stats c = cache_sum(cr);
 	unsigned int live = 0;
 
-	for (struct csess *s = cl.sessions; s; s = s->next)
+	for (struct csess *s = cr->sessions; s; s = s->next)
 		live += !s->control && !s->link && s->local_hello;
 	mb_family(m, "gleam_build_info", "gauge", NULL, "gleamd's version and role");
 	mb_sample(m, "gleam_build_info", 1, "version", gl_version(), "role", "client", NULL);
 	mb_family(m, "gleam_sessions", "gauge", NULL, "live sessions");
 	mb_sample(m, "gleam_sessions", live, NULL);
 	mb_family(m, "gleam_sessions_started", "counter", NULL, "sessions since start");
-	mb_sample(m, "gleam_sessions_started_total", (double)cl.sessions_total, NULL);
-	collect_links(m);
+	mb_sample(m, "gleam_sessions_started_total", (double)cr->sessions_total, NULL);
+	collect_links(cr, m);
 	collect_gpus(m);
 	mb_family(m, "gleam_cache_uploads", "counter", NULL, "uploads that could be named");
 	mb_sample(m, "gleam_cache_uploads_total", (double)c.uploads, NULL);
@@ -1975,13 +1997,13 @@ static bool socket_answers(const struct sockaddr_un *sa)
  * Credentials, or plain TCP where that is allowed (Documentation/security.md):
  * 0, or -errno with the reason logged.
  */
-static int client_security(struct config *c)
+static int client_security(struct client_role *cr, struct config *c)
 {
 	char err[256];
 
 	if (gl_tls_complete(&c->tls)) {
-		cl.tls = gl_tls_ctx(false, &c->tls, err, sizeof(err));
-		if (!cl.tls) {
+		cr->tls = gl_tls_ctx(false, &c->tls, err, sizeof(err));
+		if (!cr->tls) {
 			gl_err("cannot use the credentials: %s", err);
 			return -EINVAL;
 		}
@@ -1991,7 +2013,7 @@ static int client_security(struct config *c)
 	for (unsigned int i = 0; i < MAX(c->nservers, 1u); i++) {
 		const char *v = c->nservers ? c->servers[i] : c->server;
 
-		if (!plain_ok(v)) {
+		if (!plain_ok(cr, v)) {
 			gl_err("server %s is not on this machine: give this gleamd credentials "
 			       "(--tls-cert, Documentation/security.md) or --insecure", v);
 			return -EACCES;
@@ -2003,24 +2025,31 @@ static int client_security(struct config *c)
 	return 0;
 }
 
-int client_main(struct config *c)
+/* The role's own operations and timers, for the configuration c. */
+static void client_role_init(struct client_role *cr, struct config *c)
+{
+	cr->cfg = c;
+	cr->listen_fd = -1;
+	cr->op_accept = (struct op){ OP_ACCEPT, NULL };
+	cr->op_timer = (struct op){ OP_TIMER, NULL };
+	cr->op_hash = (struct op){ OP_HASH, NULL };
+	cr->op_keepalive = (struct op){ OP_KEEPALIVE, NULL };
+	cr->op_sched = (struct op){ OP_TIMER, NULL };
+	cr->second.tv_sec = 1;
+	cr->eighth.tv_nsec = 125 * 1000 * 1000;
+	cr->tick.tv_nsec = (long long)c->flush_us * 1000;
+	vgpu_init(&cr->vgpu);
+}
+
+static int client_run(struct client_role *cr, struct config *c)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	char why[256];
 	int err;
 
-	cl.cfg = c;
-	cl.op_accept = (struct op){ OP_ACCEPT, NULL };
-	cl.op_timer = (struct op){ OP_TIMER, NULL };
-	cl.op_hash = (struct op){ OP_HASH, NULL };
-	cl.op_keepalive = (struct op){ OP_KEEPALIVE, NULL };
-	cl.op_sched = (struct op){ OP_TIMER, NULL };
-	cl.second.tv_sec = 1;
-	cl.eighth.tv_nsec = 125 * 1000 * 1000;
-	cl.tick.tv_nsec = (long long)c->flush_us * 1000;
-	if (client_security(c))
+	if (client_security(cr, c))
 		return 1;
-	err = gl_parse_hostport(c->server, GLEAM_WIRE_PORT, &cl.server, &cl.server_len);
+	err = gl_parse_hostport(c->server, GLEAM_WIRE_PORT, &cr->server, &cr->server_len);
 	if (err) {
 		gl_err("server '%s': %s", c->server, gl_addr_strerror(err));
 		return 1;
@@ -2038,18 +2067,18 @@ int client_main(struct config *c)
 		gl_err("refusing the socket's directory: %s", why);
 		return 1;
 	}
-	cl.listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-	if (cl.listen_fd < 0)
+	cr->listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	if (cr->listen_fd < 0)
 		return 1;
-	close(cl.listen_fd);
+	close(cr->listen_fd);
 	if (socket_answers(&sa)) {
 		gl_err("another gleamd already serves %s", c->socket_path);
 		return 1;
 	}
-	cl.listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
+	cr->listen_fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
 	unlink(c->socket_path);
-	if (bind(cl.listen_fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    listen(cl.listen_fd, 128) < 0) {
+	if (bind(cr->listen_fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	    listen(cr->listen_fd, 128) < 0) {
 		gl_err("cannot listen on %s: %s", c->socket_path, strerror(errno));
 		return 1;
 	}
@@ -2062,34 +2091,50 @@ int client_main(struct config *c)
 	loop_init_spin();
 	gl_info("client role: %s -> %u server(s), placement %s", c->socket_path,
 		MAX(c->nservers, 1u), sched_placement());
-	if (c->metrics[0] && metrics_start(c->metrics, collect))
+	if (c->metrics[0] && metrics_start(c->metrics, collect, cr))
 		return 1;
-	post_accept();
-	vgpu_start();
+	post_accept(cr);
+	vgpu_start(&cr->vgpu, &client_vgpu_ops, cr);
 	/* The servers are connected to at once, not a tick later. */
-	on_sched();
-	arm_sched();
+	on_sched(cr);
+	arm_sched(cr);
 	loop_catch_signals();
 	gl_notify("READY=1");
 	while (!g_loop.stop) {
 		struct io_uring_cqe *cqe;
 		unsigned int head, n = 0;
 
-		loop_wait(poll_all);
+		loop_wait(poll_all, cr);
 		io_uring_for_each_cqe(&g_loop.ring, head, cqe) {
-			on_cqe(cqe);
+			on_cqe(cr, cqe);
 			n++;
 		}
 		io_uring_cq_advance(&g_loop.ring, n);
-		arm_timer();
-		arm_hash();
-		arm_keepalive();
-		arm_sched();
-		vgpu_flush();
+		arm_timer(cr);
+		arm_hash(cr);
+		arm_keepalive(cr);
+		arm_sched(cr);
+		vgpu_flush(&cr->vgpu);
 		if (g_loop.quit)
-			quit();
+			quit(cr);
 	}
 	unlink(c->socket_path);
 	linkmon_close();
 	return 0;
+}
+
+int client_main(struct config *c)
+{
+	/* The role lives as long as its loop; vgpu's buffers make it large. */
+	struct client_role *cr = calloc(1, sizeof(*cr));
+	int ret;
+
+	if (!cr) {
+		gl_err("no memory for the client role");
+		return 1;
+	}
+	client_role_init(cr, c);
+	ret = client_run(cr, c);
+	free(cr);
+	return ret;
 }

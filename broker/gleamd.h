@@ -278,13 +278,13 @@ void loop_child_signals(void);
 bool loop_quit_done(bool sessions_left);
 /* Something happened on a session: keep looking for a while. */
 void loop_note_busy(void);
-/*
- * Wait for completions: spin while busy, calling poll_all() to move what
- * the rings hold (it must kick every live bridge), then sleep.
- */
 /* A timeout of ts that completes op, unless *armed (then set; NULL: always). */
 void loop_timer(struct __kernel_timespec *ts, struct op *op, bool *armed);
-void loop_wait(void (*poll_all)(void));
+/*
+ * Wait for completions: spin while busy, calling poll_all(role) to move
+ * what the rings hold (it must kick every live bridge), then sleep.
+ */
+void loop_wait(void (*poll_all)(void *role), void *role);
 void bridge_init(struct bridge *b, bool client, void *owner, const struct bridge_ops *ops);
 /*
  * TLS on the connected b->tcp: the handshake runs on the bridge's own
@@ -356,6 +356,7 @@ void bridge_pack_stop(struct bridge *b);
 void bridge_ring_bell(struct bridge *b);
 /* Send what the output buffer holds (b->olen bytes, complete frames). */
 void bridge_send_out(struct bridge *b);
+/* The roles: each makes its state (client.c, server.c) and runs the loop. */
 int client_main(struct config *c);
 int server_main(struct config *c);
 

@@ -160,6 +160,7 @@ void link_sample_ping(struct link_est *l, uint64_t sent_ns, uint64_t now)
 
 /* ---- interfaces, through rtnetlink ---- */
 
+/* The machine's interfaces, not a role's: one rtnetlink socket for the process. */
 static struct {
 	struct nl_sock *sk;
 	struct nl_cache *links, *addrs;

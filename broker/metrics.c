@@ -31,11 +31,17 @@ struct mconn {
 	size_t len, sent;
 };
 
+/*
+ * One endpoint for the process (one --metrics address), with what it
+ * reports of sessions that ended; the role that started it, the only one
+ * in the process, is handed back to its collect function.
+ */
 static struct {
 	int fd;			/* -1: not serving */
 	struct op op_accept;
 	bool accepting;
 	metrics_collect_fn collect;
+	void *role;		/* collect's */
 	struct mconn conns[CONNS_MAX];
 	struct __kernel_timespec limit;
 	/* Ended sessions' counters, per link. */
@@ -144,7 +150,7 @@ static void respond(struct mconn *c)
 		  !strncmp(c->req, "GET / ", 6);
 
 	if (ok) {
-		mx.collect(&body);
+		mx.collect(&body, mx.role);
 		gl_buf_printf(&body, "# EOF\n");
 	} else {
 		gl_buf_printf(&body, "not found: the metrics are at /metrics\n");
@@ -220,7 +226,7 @@ void metrics_complete(struct op *op, int res)
 		on_conn(op->owner, res);
 }
 
-int metrics_start(const char *addr, metrics_collect_fn collect)
+int metrics_start(const char *addr, metrics_collect_fn collect, void *role)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl;
@@ -243,6 +249,7 @@ int metrics_start(const char *addr, metrics_collect_fn collect)
 		return err;
 	}
 	mx.collect = collect;
+	mx.role = role;
 	mx.op_accept = (struct op){ OP_METRICS, NULL };
 	mx.limit.tv_sec = 5;
 	for (unsigned int i = 0; i < CONNS_MAX; i++) {

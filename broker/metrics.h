@@ -24,11 +24,11 @@ void mb_family(struct gl_buf *m, const char *name, const char *type, const char 
  */
 void mb_sample(struct gl_buf *m, const char *name, double value, ...);
 
-/* What a role collects for one scrape, into m. */
-typedef void (*metrics_collect_fn)(struct gl_buf *m);
+/* What a role collects for one scrape, into m; role is what metrics_start() was given. */
+typedef void (*metrics_collect_fn)(struct gl_buf *m, void *role);
 
 /* Listen on addr (HOST:PORT) and serve; 0 or -errno (said in the log). */
-int metrics_start(const char *addr, metrics_collect_fn collect);
+int metrics_start(const char *addr, metrics_collect_fn collect, void *role);
 /* A completion of an OP_METRICS operation. */
 void metrics_complete(struct op *op, int res);
 /* Stop taking scrapes (the role stops). */

@@ -683,7 +683,7 @@ bool sched_on_info(struct server *s, const void *p, uint32_t len, uint64_t now)
 #define TICK_PING_NS	125000000ull
 #define TICK_INFO_NS	500000000ull
 
-void sched_tick(const struct sched_ops *ops, uint64_t now)
+void sched_tick(const struct sched_ops *ops, void *role, uint64_t now)
 {
 	unsigned int dead_s = MAX(sc.cfg->keepalive_s, 2u);
 	double best = 0;
@@ -710,7 +710,7 @@ void sched_tick(const struct sched_ops *ops, uint64_t now)
 			continue;
 		if (s->removed) {
 			if (s->conn)
-				ops->drop(s, "removed");
+				ops->drop(role, s, "removed");
 			reap(s);
 			continue;
 		}
@@ -721,34 +721,34 @@ void sched_tick(const struct sched_ops *ops, uint64_t now)
 				s->state_since = now;
 				if (!s->first_try)
 					s->first_try = now;
-				ops->connect(s);
+				ops->connect(role, s);
 			}
 			break;
 		case SRV_CONNECTING:
 			if (now - s->state_since > (uint64_t)dead_s * 1000000000ull && s->conn)
-				ops->drop(s, "no answer to the hello");
+				ops->drop(role, s, "no answer to the hello");
 			break;
 		case SRV_UP:
 			if (now - s->last_heard > (uint64_t)dead_s * 1000000000ull) {
-				ops->drop(s, "silent");
+				ops->drop(role, s, "silent");
 				break;
 			}
 			if (linkmon_iface(&s->link, now)) {
 				char why[64];
 
 				snprintf(why, sizeof(why), "interface %s lost its carrier", s->link.ifname);
-				ops->drop(s, why);
+				ops->drop(role, s, why);
 				break;
 			}
 			if (!s->ping_sent && now - s->link.rtt_ping.at >= TICK_PING_NS) {
 				s->ping_sent = now;
-				ops->send(s, GLEAM_FRAME_PING, &now, sizeof(now));
+				ops->send(role, s, GLEAM_FRAME_PING, &now, sizeof(now));
 			}
 			/* One question at a time, asked again if the answer is lost. */
 			if (now - s->info_asked >= TICK_INFO_NS &&
 			    (s->info_at >= s->info_asked || now - s->info_asked > 2000000000ull)) {
 				s->info_asked = now;
-				ops->send(s, GLEAM_FRAME_INFO_REQ, NULL, 0);
+				ops->send(role, s, GLEAM_FRAME_INFO_REQ, NULL, 0);
 			}
 			break;
 		}

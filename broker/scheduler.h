@@ -178,14 +178,15 @@ void sched_link_down(struct server *s, const char *why, uint64_t now);
 
 /*
  * What the scheduler wants done now, for client.c's tick: a connection to
- * open, a frame to send, a connection to give up.
+ * open, a frame to send, a connection to give up; role is what
+ * sched_tick() was given.
  */
 struct sched_ops {
-	void (*connect)(struct server *s);
-	void (*send)(struct server *s, uint16_t type, const void *p, uint32_t len);
-	void (*drop)(struct server *s, const char *why);
+	void (*connect)(void *role, struct server *s);
+	void (*send)(void *role, struct server *s, uint16_t type, const void *p, uint32_t len);
+	void (*drop)(void *role, struct server *s, const char *why);
 };
-void sched_tick(const struct sched_ops *ops, uint64_t now);
+void sched_tick(const struct sched_ops *ops, void *role, uint64_t now);
 
 /* gleamctl stats, servers: malloc'd text or JSON. */
 char *sched_stats(bool json);

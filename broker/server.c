@@ -41,6 +41,7 @@
 
 struct ssess {
 	struct bridge b;
+	struct server_role *sr;
 	struct ssess *next;
 	uint64_t id;
 	pid_t worker;
@@ -55,7 +56,7 @@ struct ssess {
 	int slot;		/* its worker's in the usage table, or -1 */
 	uint32_t stamped;	/* the worker's ring position last stamped */
 	bool refused;		/* its hello was answered with a refusal */
-	bool pending;		/* counted in sv.pending: no hello yet */
+	bool pending;		/* counted in the role's pending: no hello yet */
 	bool admin;		/* its identity may read and change the server's state */
 	bool ctl_counted;	/* a control connection counted on its tenant */
 	uint64_t accepted;	/* ns: when its connection came */
@@ -65,7 +66,11 @@ struct ssess {
 	char program[64];
 };
 
-static struct {
+/*
+ * The server role: made by server_main() and passed to what needs it; a
+ * session reaches it through its sr.
+ */
+struct server_role {
 	struct config *cfg;
 	int listen_fd;
 	struct op op_accept, op_timer;
@@ -79,19 +84,30 @@ static struct {
 	pid_t sampler;		/* NVML's (nvml.c), or 0 */
 	struct ssl_ctx_st *tls;	/* NULL: plain TCP (loopback, or --insecure) */
 	unsigned int pending;	/* connections without a hello yet */
-} sv;
+	bool said_stopping;	/* STOPPING=1 told to systemd */
+	/* What the GPUs' clusters allow, as probed: each new worker is told. */
+	struct gleam_cluster_table clusters[GLEAM_GPUS_MAX];
+	bool have_clusters[GLEAM_GPUS_MAX];
+	/* Scratch: a new worker's setup, and an INFO frame, built here. */
+	struct wk_setup setup;
+	unsigned char info_buf[sizeof(struct gleam_server_info) +
+			       GLEAM_GPUS_MAX * sizeof(struct gleam_gpu_info) +
+			       sizeof(struct gleam_server_usage) +
+			       GLEAM_GPUS_MAX * sizeof(struct gleam_gpu_usage) +
+			       GLEAM_GPUS_MAX * sizeof(struct gleam_gpu_nvml)];
+};
 
-static void post_accept(void)
+static void post_accept(struct server_role *sr)
 {
 	struct io_uring_sqe *sqe = loop_sqe();
 
-	io_uring_prep_accept(sqe, sv.listen_fd, NULL, NULL, SOCK_CLOEXEC);
-	io_uring_sqe_set_data(sqe, &sv.op_accept);
+	io_uring_prep_accept(sqe, sr->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	io_uring_sqe_set_data(sqe, &sr->op_accept);
 }
 
-static void post_timer(void)
+static void post_timer(struct server_role *sr)
 {
-	loop_timer(&sv.tick, &sv.op_timer, NULL);
+	loop_timer(&sr->tick, &sr->op_timer, NULL);
 }
 
 /* A session's counters as a link's: the records it took, the replies it sent. */
@@ -105,11 +121,12 @@ static struct sess_stats link_st(const struct ssess *s)
 
 static void sess_maybe_free(struct ssess *s)
 {
+	struct server_role *sr = s->sr;
 	struct ssess **pp;
 
 	if (!s->b.closing || s->b.inflight)
 		return;
-	for (pp = &sv.sessions; *pp; pp = &(*pp)->next) {
+	for (pp = &sr->sessions; *pp; pp = &(*pp)->next) {
 		if (*pp == s) {
 			*pp = s->next;
 			break;
@@ -118,7 +135,7 @@ static void sess_maybe_free(struct ssess *s)
 	if (s->b.tls_refused)
 		peer_log(s->peer, "TLS refused: %s", bridge_tls_why(&s->b));
 	if (s->pending)
-		sv.pending--;
+		sr->pending--;
 	if (s->tenant && s->worker)
 		s->tenant->sessions--;
 	if (s->ctl_counted)
@@ -137,7 +154,7 @@ static void sess_maybe_free(struct ssess *s)
 		struct sess_stats st = link_st(s);
 
 		metrics_session_done(s->client, &st);
-		sv.nsessions--;
+		sr->nsessions--;
 		gl_info("session %llu from %s (%s) ended: %llu records taken",
 			(unsigned long long)s->id, s->client, s->program,
 			(unsigned long long)s->b.in_count);
@@ -159,22 +176,23 @@ static void send_error(struct bridge *b, int err, const char *msg)
  */
 static void worker_setup(const struct ssess *s, struct wk_setup *st)
 {
+	const struct server_role *sr = s->sr;
 	memset(st, 0, sizeof(*st));
 	st->magic = WK_SETUP_MAGIC;
 	st->log_level = (uint32_t)gl_log_level;
-	snprintf(st->backend, sizeof(st->backend), "%s", sv.backend);
-	snprintf(st->cuda_lib, sizeof(st->cuda_lib), "%s", sv.cfg->cuda_lib);
+	snprintf(st->backend, sizeof(st->backend), "%s", sr->backend);
+	snprintf(st->cuda_lib, sizeof(st->cuda_lib), "%s", sr->cfg->cuda_lib);
 	st->slot = s->slot;
 	st->gpu = s->gpu;
 	memcpy(st->gpus, s->gpus, sizeof(st->gpus));
 	st->ngpus = s->ngpus;
 	st->tenant = s->tenant->idx;
-	st->mem_session = sv.cfg->gpu_mem_session;
-	st->mem_tenant = sv.cfg->gpu_mem_tenant;
+	st->mem_session = sr->cfg->gpu_mem_session;
+	st->mem_tenant = sr->cfg->gpu_mem_tenant;
 	st->features = s->features;
 	for (unsigned int i = 0; i < GLEAM_GPUS_MAX; i++)
-		st->have_clusters[i] = wk_have_clusters[i];
-	memcpy(st->clusters, wk_clusters, sizeof(st->clusters));
+		st->have_clusters[i] = sr->have_clusters[i];
+	memcpy(st->clusters, sr->clusters, sizeof(st->clusters));
 }
 
 /*
@@ -187,7 +205,7 @@ static void worker_setup(const struct ssess *s, struct wk_setup *st)
  */
 static int spawn_worker(struct ssess *s)
 {
-	static struct wk_setup st;
+	struct server_role *sr = s->sr;
 	struct wk_exec x;
 	char visible[GLEAM_HELLO_GPUS_MAX * 48] = "";
 	int sv_pair[2], fd, err;
@@ -195,18 +213,18 @@ static int spawn_worker(struct ssess *s)
 
 	/* Its GPUs by UUID, in the order of its devices: the driver keeps that order. */
 	if (s->gpu >= 0)
-		gl_uuid_str(sv.gpus[s->gpu].uuid, visible, sizeof(visible));
+		gl_uuid_str(sr->gpus[s->gpu].uuid, visible, sizeof(visible));
 	for (unsigned int i = 0; i < s->ngpus; i++) {
 		size_t n = strlen(visible);
 
 		if (i)
 			visible[n++] = ',';
-		gl_uuid_str(sv.gpus[s->gpus[i]].uuid, visible + n, sizeof(visible) - n);
+		gl_uuid_str(sr->gpus[s->gpus[i]].uuid, visible + n, sizeof(visible) - n);
 	}
 	err = wk_exec_prepare(&x, visible[0] ? visible : NULL);
 	if (err)
 		return err;
-	fd = gl_ring_memfd(sv.cfg->ring_shift, sv.cfg->ring_shift);
+	fd = gl_ring_memfd(sr->cfg->ring_shift, sr->cfg->ring_shift);
 	if (fd < 0) {
 		wk_exec_free(&x);
 		return fd;
@@ -237,9 +255,9 @@ static int spawn_worker(struct ssess *s)
 	s->b.bell = sv_pair[0];
 	s->worker = pid;
 	s->stamped = s->b.ring.sq.pos;
-	worker_setup(s, &st);
+	worker_setup(s, &sr->setup);
 	/* A fresh socket takes it whole; a worker that died at once is reaped as any. */
-	if (wk_send_setup(s->b.bell, &st))
+	if (wk_send_setup(s->b.bell, &sr->setup))
 		gl_err("worker %d: cannot hand it its setup", (int)pid);
 	return 0;
 }
@@ -291,9 +309,10 @@ static bool refuse(struct ssess *s, struct gleam_hello_ack *ack, int err)
  */
 static struct ssess *find_by_token(const struct ssess *n, uint64_t token)
 {
+	const struct server_role *sr = n->sr;
 	struct ssess *s, *found = NULL;
 
-	for (s = sv.sessions; s; s = s->next) {
+	for (s = sr->sessions; s; s = s->next) {
 		bool eq = gl_secret_eq(&s->b.token, &token, sizeof(token));
 
 		/* Only its own identity takes a session up: a token alone is not enough. */
@@ -393,22 +412,23 @@ static bool session_sees(const struct ssess *s, unsigned int i)
  * Sessions per GPU, for INFO: one that named its GPU counts there; one
  * that did not sees every GPU of the server, and counts on each.
  */
-static void count_gpu_sessions(void)
+static void count_gpu_sessions(struct server_role *sr)
 {
-	for (unsigned int i = 0; i < sv.info.ngpus; i++)
-		sv.gpus[i].sessions = 0;
-	for (struct ssess *s = sv.sessions; s; s = s->next) {
+	for (unsigned int i = 0; i < sr->info.ngpus; i++)
+		sr->gpus[i].sessions = 0;
+	for (struct ssess *s = sr->sessions; s; s = s->next) {
 		if (s->control || !s->worker || s->b.closing)
 			continue;
-		for (unsigned int i = 0; i < sv.info.ngpus; i++)
+		for (unsigned int i = 0; i < sr->info.ngpus; i++)
 			if (session_sees(s, i))
-				sv.gpus[i].sessions++;
+				sr->gpus[i].sessions++;
 	}
 }
 
 /* CACHE_CTL: the store's state, its listing or its clearing, for administrators only. */
 static bool on_cache_ctl(struct ssess *s, const void *p, uint32_t len)
 {
+	struct server_role *sr = s->sr;
 	struct cache_stats live = { 0 };
 	struct gleam_cache_ctl c;
 	size_t n;
@@ -430,7 +450,7 @@ static bool on_cache_ctl(struct ssess *s, const void *p, uint32_t len)
 		send_error(&s->b, ENOENT, "this server keeps no chunk store (--cache off)");
 		return true;
 	}
-	for (struct ssess *o = sv.sessions; o; o = o->next)
+	for (struct ssess *o = sr->sessions; o; o = o->next)
 		if (o->b.sc)
 			scache_sum(o->b.sc, &live);
 	rep = scache_report(c.op, &live, &n);
@@ -448,35 +468,33 @@ static bool on_cache_ctl(struct ssess *s, const void *p, uint32_t len)
 /* INFO: the server's GPUs, and with USAGE what is in use on them. */
 static void on_info_req(struct ssess *s)
 {
-	static unsigned char buf[sizeof(sv.info) + sizeof(sv.gpus) +
-				 sizeof(struct gleam_server_usage) +
-				 GLEAM_GPUS_MAX * sizeof(struct gleam_gpu_usage) +
-				 GLEAM_GPUS_MAX * sizeof(struct gleam_gpu_nvml)];
-	size_t n = sizeof(sv.info) + sv.info.ngpus * sizeof(sv.gpus[0]);
+	struct server_role *sr = s->sr;
+	unsigned char *buf = sr->info_buf;
+	size_t n = sizeof(sr->info) + sr->info.ngpus * sizeof(sr->gpus[0]);
 
-	sv.info.sessions = sv.nsessions;
-	count_gpu_sessions();
-	memcpy(buf, &sv.info, sizeof(sv.info));
-	memcpy(buf + sizeof(sv.info), sv.gpus, sv.info.ngpus * sizeof(sv.gpus[0]));
+	sr->info.sessions = sr->nsessions;
+	count_gpu_sessions(sr);
+	memcpy(buf, &sr->info, sizeof(sr->info));
+	memcpy(buf + sizeof(sr->info), sr->gpus, sr->info.ngpus * sizeof(sr->gpus[0]));
 	if (s->usage) {
 		struct gleam_server_usage *u = (void *)(buf + n);
 		struct gleam_gpu_usage *g = (void *)(u + 1);
 
-		wk_usage_sum(sv.backend, sv.info.ngpus, u, g);
-		u->sessions = sv.nsessions;
-		for (unsigned int i = 0; i < sv.info.ngpus; i++)
-			g[i].mem_total = sv.gpus[i].total_mem;
-		n += sizeof(*u) + sv.info.ngpus * sizeof(struct gleam_gpu_usage);
+		wk_usage_sum(sr->backend, sr->info.ngpus, u, g);
+		u->sessions = sr->nsessions;
+		for (unsigned int i = 0; i < sr->info.ngpus; i++)
+			g[i].mem_total = sr->gpus[i].total_mem;
+		n += sizeof(*u) + sr->info.ngpus * sizeof(struct gleam_gpu_usage);
 	}
-	for (unsigned int i = 0; s->nvml && i < sv.info.ngpus; i++, n += sizeof(struct gleam_gpu_nvml))
+	for (unsigned int i = 0; s->nvml && i < sr->info.ngpus; i++, n += sizeof(struct gleam_gpu_nvml))
 		nvml_read(i, (struct gleam_gpu_nvml *)(buf + n));
 	bridge_queue_frame(&s->b, GLEAM_FRAME_INFO, buf, (uint32_t)n);
 }
 
-static bool is_admin(const char *name)
+static bool is_admin(const struct server_role *sr, const char *name)
 {
-	for (unsigned int i = 0; i < sv.cfg->nadmins; i++)
-		if (!strcmp(sv.cfg->admins[i], name))
+	for (unsigned int i = 0; i < sr->cfg->nadmins; i++)
+		if (!strcmp(sr->cfg->admins[i], name))
 			return true;
 	return false;
 }
@@ -488,12 +506,13 @@ static bool is_admin(const char *name)
  */
 static bool identify(struct ssess *s)
 {
-	const char *who = sv.tls ? bridge_peer_identity(&s->b) : TENANT_NONE;
+	struct server_role *sr = s->sr;
+	const char *who = sr->tls ? bridge_peer_identity(&s->b) : TENANT_NONE;
 
 	if (!who)
 		return false;
 	s->tenant = tenant_get(who);
-	s->admin = !sv.tls || is_admin(who);
+	s->admin = !sr->tls || is_admin(sr, who);
 	return s->tenant != NULL;
 }
 
@@ -504,6 +523,7 @@ static bool identify(struct ssess *s)
  */
 static int hello_gpus(struct ssess *s, const struct gleam_hello *h)
 {
+	struct server_role *sr = s->sr;
 	uint64_t seen = 0;
 	const char *why = NULL;
 
@@ -515,7 +535,7 @@ static int hello_gpus(struct ssess *s, const struct gleam_hello *h)
 		if (i >= h->gpu) {
 			if (h->gpus[i])
 				why = "bytes past its list of GPUs";
-		} else if (h->gpus[i] >= sv.info.ngpus || h->gpus[i] >= 64) {
+		} else if (h->gpus[i] >= sr->info.ngpus || h->gpus[i] >= 64) {
 			why = "a GPU the server lacks";
 		} else if (seen & (1ull << h->gpus[i])) {
 			why = "a GPU twice";
@@ -525,7 +545,7 @@ static int hello_gpus(struct ssess *s, const struct gleam_hello *h)
 	}
 	if (why) {
 		peer_log(s->peer, "%s (%s) named %s (%u GPUs here): refused", s->client, s->program,
-			 why, sv.info.ngpus);
+			 why, sr->info.ngpus);
 		return EINVAL;
 	}
 	memcpy(s->gpus, h->gpus, h->gpu);
@@ -536,6 +556,7 @@ static int hello_gpus(struct ssess *s, const struct gleam_hello *h)
 /* What the hello asks that this server will not do: 0, or the errno it answers. */
 static int hello_check(struct ssess *s, const struct gleam_hello *h)
 {
+	struct server_role *sr = s->sr;
 	static const uint8_t none[GLEAM_HELLO_GPUS_MAX];
 	bool named = h->features & (GLEAM_WIRE_F_GPU | GLEAM_WIRE_F_GPUS);
 
@@ -555,9 +576,9 @@ static int hello_check(struct ssess *s, const struct gleam_hello *h)
 			 s->client, s->program);
 		return EINVAL;
 	}
-	if (h->gpu >= sv.info.ngpus) {
+	if (h->gpu >= sr->info.ngpus) {
 		peer_log(s->peer, "%s (%s) asked for GPU %u of a server with %u: refused", s->client,
-			 s->program, h->gpu, sv.info.ngpus);
+			 s->program, h->gpu, sr->info.ngpus);
 		return EINVAL;
 	}
 	s->gpu = (int)h->gpu;
@@ -570,12 +591,13 @@ static int hello_check(struct ssess *s, const struct gleam_hello *h)
  */
 static int session_limits(struct ssess *s)
 {
-	if (sv.nsessions >= sv.cfg->max_sessions) {
+	struct server_role *sr = s->sr;
+	if (sr->nsessions >= sr->cfg->max_sessions) {
 		peer_log(s->peer, "session of %s refused: the server has %u sessions "
-			 "(max-sessions)", s->tenant->name, sv.nsessions);
+			 "(max-sessions)", s->tenant->name, sr->nsessions);
 		return EUSERS;
 	}
-	if (s->tenant->sessions >= sv.cfg->max_sessions_tenant) {
+	if (s->tenant->sessions >= sr->cfg->max_sessions_tenant) {
 		peer_log(s->peer, "session of %s refused: it has %u sessions (max-sessions-tenant)",
 			 s->tenant->name, s->tenant->sessions);
 		return EUSERS;
@@ -608,6 +630,7 @@ static bool hello_control(struct ssess *s, const struct gleam_hello *h,
 static bool hello_session(struct ssess *s, const struct gleam_hello *h,
 			  struct gleam_hello_ack *ack)
 {
+	struct server_role *sr = s->sr;
 	struct bridge *b = &s->b;
 	int err = session_limits(s);
 
@@ -632,7 +655,7 @@ static bool hello_session(struct ssess *s, const struct gleam_hello *h,
 		ack->features |= GLEAM_WIRE_F_GPU;
 	if (s->ngpus)
 		ack->features |= GLEAM_WIRE_F_GPUS;
-	sv.nsessions++;
+	sr->nsessions++;
 	s->tenant->sessions++;
 	if (s->gpu >= 0)
 		gl_info("session %llu of %s from %s (%s): %s (pid %u), worker %d on GPU %d",
@@ -655,6 +678,7 @@ static bool hello_session(struct ssess *s, const struct gleam_hello *h,
 
 static bool on_hello(struct ssess *s, const void *p, uint32_t len)
 {
+	struct server_role *sr = s->sr;
 	struct gleam_hello_ack ack = { .version = GLEAM_WIRE_VERSION };
 	struct gleam_hello h;
 	int err;
@@ -666,7 +690,7 @@ static bool on_hello(struct ssess *s, const void *p, uint32_t len)
 	memcpy(&h, p, sizeof(h));
 	if (s->pending) {
 		s->pending = false;
-		sv.pending--;
+		sr->pending--;
 	}
 	/* What the peer calls itself reaches the log: printable only. */
 	gl_escape(s->client, sizeof(s->client), h.client, sizeof(h.client));
@@ -687,7 +711,7 @@ static bool on_hello(struct ssess *s, const void *p, uint32_t len)
 	ack.session_id = s->id;
 	if (h.kind == GLEAM_HELLO_RESUME)
 		return resume(s, &h);
-	if (!sv.cfg->resume_s)
+	if (!sr->cfg->resume_s)
 		ack.features &= ~GLEAM_WIRE_F_RESUME;
 	if (h.kind == GLEAM_HELLO_CONTROL)
 		return hello_control(s, &h, &ack);
@@ -747,20 +771,20 @@ static const struct bridge_ops server_bridge_ops = {
 	.on_frame = server_on_frame,
 };
 
-static void on_accept(int fd)
+static void on_accept(struct server_role *sr, int fd)
 {
 	struct ssess *s;
 	int one = 1, buf = 4 << 20;
 
-	post_accept();
+	post_accept(sr);
 	if (fd < 0)
 		return;
-	if (sv.pending >= PENDING_MAX) {
+	if (sr->pending >= PENDING_MAX) {
 		char peer[64];
 
 		gl_peer_name(fd, peer, sizeof(peer));
 		peer_log(peer, "%u connections have not said hello yet: this one is closed",
-			 sv.pending);
+			 sr->pending);
 		close(fd);
 		return;
 	}
@@ -773,22 +797,23 @@ static void on_accept(int fd)
 	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
 	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
 	bridge_init(&s->b, false, s, &server_bridge_ops);
+	s->sr = sr;
 	s->b.tcp = fd;
 	gl_peer_name(fd, s->peer, sizeof(s->peer));
 	s->b.peer = s->peer;
 	s->gpu = -1;
 	s->slot = -1;
-	s->id = ++sv.next_id;
+	s->id = ++sr->next_id;
 	s->accepted = gl_now_ns();
 	s->pending = true;
-	sv.pending++;
+	sr->pending++;
 	s->b.obuf = malloc(GLEAM_FRAME_MAX + 64);
 	s->b.ocap = GLEAM_FRAME_MAX + 64;
 	s->b.ibuf = malloc(2 * (GLEAM_FRAME_MAX + 64));
 	s->b.icap = 2 * (GLEAM_FRAME_MAX + 64);
-	s->next = sv.sessions;
-	sv.sessions = s;
-	if (!s->b.obuf || !s->b.ibuf || (sv.tls && bridge_tls_start(&s->b, sv.tls, true, NULL))) {
+	s->next = sr->sessions;
+	sr->sessions = s;
+	if (!s->b.obuf || !s->b.ibuf || (sr->tls && bridge_tls_start(&s->b, sr->tls, true, NULL))) {
 		bridge_close(&s->b);
 		sess_maybe_free(s);
 		return;
@@ -797,12 +822,12 @@ static void on_accept(int fd)
 }
 
 /* Once a second: quiet clients are pinged, silent ones given up. */
-static void keepalive(void)
+static void keepalive(struct server_role *sr)
 {
 	uint64_t now = gl_now_ns();
 	struct ssess *s, *next;
 
-	sess_for_each_safe(s, next, sv.sessions) {
+	sess_for_each_safe(s, next, sr->sessions) {
 		/* A connection that does not get to its hello in time holds nothing longer. */
 		if (s->pending && !s->b.closing && now - s->accepted > HELLO_NS) {
 			peer_log(s->peer, "no hello within %llu s: closed",
@@ -811,12 +836,12 @@ static void keepalive(void)
 		}
 		/* A session that waited longer than the grace period for its client ends. */
 		if (s->b.detached && !s->b.closing &&
-		    now - s->b.detached_at > (uint64_t)sv.cfg->resume_s * 1000000000ull) {
+		    now - s->b.detached_at > (uint64_t)sr->cfg->resume_s * 1000000000ull) {
 			gl_err("session %llu from %s (%s): no client came back in %u s: ending it",
-			       (unsigned long long)s->id, s->client, s->program, sv.cfg->resume_s);
+			       (unsigned long long)s->id, s->client, s->program, sr->cfg->resume_s);
 			bridge_close(&s->b);
 		}
-		if (!s->control && !bridge_keepalive(&s->b, now, sv.cfg->keepalive_s))
+		if (!s->control && !bridge_keepalive(&s->b, now, sr->cfg->keepalive_s))
 			gl_err("session %llu from %s (%s): the client went silent", (unsigned long long)s->id,
 			       s->client, s->program);
 		sess_maybe_free(s);
@@ -824,9 +849,11 @@ static void keepalive(void)
 }
 
 /* A session whose chunk the store refused: it lied about a name. */
-static void liar(uint64_t serial)
+static void liar(void *role, uint64_t serial)
 {
-	for (struct ssess *s = sv.sessions; s; s = s->next) {
+	struct server_role *sr = role;
+
+	for (struct ssess *s = sr->sessions; s; s = s->next) {
 		if (!s->b.sc || scache_serial(s->b.sc) != serial || s->b.closing)
 			continue;
 		peer_log(s->peer, "session %llu of %s sent bytes under a name they do not hash "
@@ -838,14 +865,14 @@ static void liar(uint64_t serial)
 	}
 }
 
-static void reap(void)
+static void reap(struct server_role *sr)
 {
 	int st;
 	pid_t pid;
 
 	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-		if (pid == sv.sampler) {
-			sv.sampler = 0;
+		if (pid == sr->sampler) {
+			sr->sampler = 0;
 			if (WIFSIGNALED(st) || WEXITSTATUS(st))
 				gl_err("the NVML sampler ended: utilisation is no longer reported");
 			continue;
@@ -858,11 +885,12 @@ static void reap(void)
 }
 
 /* While the loop spins: move what every live session's rings hold. */
-static void poll_all(void)
+static void poll_all(void *role)
 {
+	struct server_role *sr = role;
 	struct ssess *s, *next;
 
-	sess_for_each_safe(s, next, sv.sessions) {
+	sess_for_each_safe(s, next, sr->sessions) {
 		if (s->control || !s->b.ring.base || !s->b.hello_done || s->b.closing)
 			continue;
 		bridge_kick(&s->b);
@@ -876,19 +904,18 @@ static void poll_all(void)
  * tells its program now rather than after trying to take it up for the
  * grace period; the workers exit with their sessions.
  */
-static void quit(void)
+static void quit(struct server_role *sr)
 {
-	static bool said;
 	struct ssess *s, *next;
 
-	if (!said)
+	if (!sr->said_stopping)
 		gl_notify("STOPPING=1");
-	said = true;
-	sess_for_each_safe(s, next, sv.sessions) {
+	sr->said_stopping = true;
+	sess_for_each_safe(s, next, sr->sessions) {
 		bridge_close(&s->b);
 		sess_maybe_free(s);
 	}
-	if (loop_quit_done(sv.sessions != NULL))
+	if (loop_quit_done(sr->sessions != NULL))
 		g_loop.stop = true;
 }
 
@@ -898,14 +925,14 @@ static void quit(void)
  * cannot tell anyone apart and serves loopback only, unless told
  * --insecure.  0 or -errno, the reason logged.
  */
-static int server_security(struct config *c)
+static int server_security(struct server_role *sr, struct config *c)
 {
 	char host[256], port[16], err[256];
 	const char *colon;
 
 	if (gl_tls_complete(&c->tls)) {
-		sv.tls = gl_tls_ctx(true, &c->tls, err, sizeof(err));
-		if (!sv.tls) {
+		sr->tls = gl_tls_ctx(true, &c->tls, err, sizeof(err));
+		if (!sr->tls) {
 			gl_err("cannot use the credentials: %s", err);
 			return -EINVAL;
 		}
@@ -935,7 +962,7 @@ static int server_security(struct config *c)
 
 /* ---- metrics (--metrics ADDR, Documentation/metrics.md) ---- */
 
-static void collect_links(struct gl_buf *m)
+static void collect_links(const struct server_role *sr, struct gl_buf *m)
 {
 	static const struct {
 		const char *name, *help;
@@ -953,7 +980,7 @@ static void collect_links(struct gl_buf *m)
 	/* Every client host with a session, live or ended. */
 	for (unsigned int i = 0; metrics_link_name(i) && n < ARRAY_SIZE(names); i++)
 		names[n++] = metrics_link_name(i);
-	for (struct ssess *s = sv.sessions; s; s = s->next) {
+	for (struct ssess *s = sr->sessions; s; s = s->next) {
 		bool known = false;
 
 		for (unsigned int i = 0; i < n && !known; i++)
@@ -972,7 +999,7 @@ static void collect_links(struct gl_buf *m)
 
 			if (d)
 				v = *(const uint64_t *)((const char *)d + f[k].off);
-			for (struct ssess *s = sv.sessions; s; s = s->next) {
+			for (struct ssess *s = sr->sessions; s; s = s->next) {
 				struct sess_stats st = link_st(s);
 
 				if (s->worker && !strcmp(s->client, names[i]))
@@ -983,15 +1010,15 @@ static void collect_links(struct gl_buf *m)
 	}
 }
 
-static void collect_gpus(struct gl_buf *m)
+static void collect_gpus(const struct server_role *sr, struct gl_buf *m)
 {
 	struct gleam_server_usage u;
 	struct gleam_gpu_usage g[GLEAM_GPUS_MAX];
 	struct gleam_gpu_nvml nv[GLEAM_GPUS_MAX];
-	unsigned int n = MIN(sv.info.ngpus, (unsigned int)GLEAM_GPUS_MAX);
+	unsigned int n = MIN(sr->info.ngpus, (unsigned int)GLEAM_GPUS_MAX);
 	char idx[GLEAM_GPUS_MAX][8];
 
-	wk_usage_sum(sv.backend, n, &u, g);
+	wk_usage_sum(sr->backend, n, &u, g);
 	for (unsigned int i = 0; i < n; i++) {
 		nvml_read(i, &nv[i]);
 		snprintf(idx[i], sizeof(idx[i]), "%u", i);
@@ -1003,38 +1030,38 @@ static void collect_gpus(struct gl_buf *m)
 	for (unsigned int i = 0; i < n; i++)
 		if (g[i].flags & GLEAM_USAGE_F_UTIL)
 			mb_sample(m, "gleam_gpu_utilization_ratio", g[i].util_pct / 100.0, "gpu", idx[i],
-				  "name", sv.gpus[i].name, NULL);
+				  "name", sr->gpus[i].name, NULL);
 	mb_family(m, "gleam_gpu_memory_used_bytes", "gauge", "bytes", "device memory in use");
 	for (unsigned int i = 0; i < n; i++)
 		mb_sample(m, "gleam_gpu_memory_used_bytes", (double)(nv[i].flags & GLEAM_NVML_F_MEM ?
-			  nv[i].mem_used : g[i].mem_used), "gpu", idx[i], "name", sv.gpus[i].name, NULL);
+			  nv[i].mem_used : g[i].mem_used), "gpu", idx[i], "name", sr->gpus[i].name, NULL);
 	mb_family(m, "gleam_gpu_memory_total_bytes", "gauge", "bytes", "device memory");
 	for (unsigned int i = 0; i < n; i++)
-		mb_sample(m, "gleam_gpu_memory_total_bytes", (double)sv.gpus[i].total_mem, "gpu", idx[i],
-			  "name", sv.gpus[i].name, NULL);
+		mb_sample(m, "gleam_gpu_memory_total_bytes", (double)sr->gpus[i].total_mem, "gpu", idx[i],
+			  "name", sr->gpus[i].name, NULL);
 	mb_family(m, "gleam_gpu_queue_delay_seconds", "gauge", "seconds",
 		  "mean time records waited for the GPU's workers over the last second");
 	for (unsigned int i = 0; i < n; i++)
 		mb_sample(m, "gleam_gpu_queue_delay_seconds", g[i].wait_us / 1e6, "gpu", idx[i],
-			  "name", sv.gpus[i].name, NULL);
+			  "name", sr->gpus[i].name, NULL);
 	mb_family(m, "gleam_gpu_temperature_celsius", "gauge", "celsius", "NVML's reading");
 	for (unsigned int i = 0; i < n; i++)
 		if (nv[i].flags & GLEAM_NVML_F_TEMP)
 			mb_sample(m, "gleam_gpu_temperature_celsius", nv[i].temp_c, "gpu", idx[i],
-				  "name", sv.gpus[i].name, NULL);
+				  "name", sr->gpus[i].name, NULL);
 	mb_family(m, "gleam_gpu_power_watts", "gauge", "watts", "NVML's reading");
 	for (unsigned int i = 0; i < n; i++)
 		if (nv[i].flags & GLEAM_NVML_F_POWER)
 			mb_sample(m, "gleam_gpu_power_watts", nv[i].power_mw / 1000.0, "gpu", idx[i],
-				  "name", sv.gpus[i].name, NULL);
+				  "name", sr->gpus[i].name, NULL);
 }
 
-static void collect_store(struct gl_buf *m)
+static void collect_store(const struct server_role *sr, struct gl_buf *m)
 {
 	struct chunk_store_stats st = { 0 };
 	struct cache_stats t = scache_total;
 
-	for (struct ssess *s = sv.sessions; s; s = s->next)
+	for (struct ssess *s = sr->sessions; s; s = s->next)
 		if (s->b.sc)
 			scache_sum(s->b.sc, &t);
 	if (scache_enabled())
@@ -1050,43 +1077,84 @@ static void collect_store(struct gl_buf *m)
 	mb_sample(m, "gleam_cache_store_bytes", (double)st.disk_bytes, "tier", "disk", NULL);
 }
 
-static void collect(struct gl_buf *m)
+static void collect(struct gl_buf *m, void *role)
 {
+	const struct server_role *sr = role;
+
 	mb_family(m, "gleam_build_info", "gauge", NULL, "gleamd's version and role");
 	mb_sample(m, "gleam_build_info", 1, "version", gl_version(), "role", "server", "backend",
-		  sv.backend, NULL);
+		  sr->backend, NULL);
 	mb_family(m, "gleam_sessions", "gauge", NULL, "live sessions");
-	mb_sample(m, "gleam_sessions", sv.nsessions, NULL);
-	collect_links(m);
-	collect_gpus(m);
-	collect_store(m);
+	mb_sample(m, "gleam_sessions", sr->nsessions, NULL);
+	collect_links(sr, m);
+	collect_gpus(sr, m);
+	collect_store(sr, m);
 }
 
-int server_main(struct config *c)
+/* The role's own operations and timer, for the configuration c. */
+static void server_role_init(struct server_role *sr, struct config *c)
+{
+	sr->cfg = c;
+	sr->listen_fd = -1;
+	sr->op_accept = (struct op){ OP_ACCEPT, NULL };
+	sr->op_timer = (struct op){ OP_TIMER, NULL };
+	sr->tick.tv_sec = 1;
+}
+
+/* Once a second: workers that ended, chunks refused, peers, silences, usage. */
+static void on_timer(struct server_role *sr)
+{
+	reap(sr);
+	scache_reap(liar, sr);
+	peer_log_tick(gl_now_ns());
+	keepalive(sr);
+	wk_usage_tick(sr->backend, sr->info.ngpus, gl_now_ns());
+	post_timer(sr);
+}
+
+static void on_cqe(struct server_role *sr, struct io_uring_cqe *cqe)
+{
+	struct op *op = io_uring_cqe_get_data(cqe);
+	struct ssess *s;
+
+	if (!op)
+		return;
+	if (op->type == OP_METRICS) {
+		metrics_complete(op, cqe->res);
+	} else if (op->type == OP_ACCEPT) {
+		on_accept(sr, cqe->res);
+	} else if (op->type == OP_TIMER) {
+		on_timer(sr);
+	} else {
+		s = op->owner;
+		if (!bridge_complete(&s->b, op, cqe->res))
+			bridge_close(&s->b);
+		note_records(s);
+		sess_maybe_free(s);
+	}
+}
+
+static int server_run(struct server_role *sr, struct config *c)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl;
 	int one = 1, err;
 
-	sv.cfg = c;
-	sv.op_accept = (struct op){ OP_ACCEPT, NULL };
-	sv.op_timer = (struct op){ OP_TIMER, NULL };
-	sv.tick.tv_sec = 1;
 	err = wk_spawn_init(c->worker_user);
 	if (err) {
 		gl_err("cannot prepare to start workers: %s", strerror(-err));
 		return 1;
 	}
-	err = server_probe(c->backend, c->cuda_lib, &sv.info, sv.gpus, wk_clusters,
-			   wk_have_clusters);
+	err = server_probe(c->backend, c->cuda_lib, &sr->info, sr->gpus, sr->clusters,
+			   sr->have_clusters);
 	if (err) {
 		gl_err("no usable backend '%s': %s", c->backend, strerror(-err));
 		return 1;
 	}
-	sv.backend = sv.info.backend;
+	sr->backend = sr->info.backend;
 	/* Before any descriptor or thread of the daemon's exists: the sampler keeps none. */
-	if (!strcmp(sv.backend, "cuda"))
-		sv.sampler = nvml_start(sv.gpus, sv.info.ngpus);
+	if (!strcmp(sr->backend, "cuda"))
+		sr->sampler = nvml_start(sr->gpus, sr->info.ngpus);
 	if (!c->no_cache) {
 		err = scache_open(c->cache_dir, c->cache_mem, c->cache_disk);
 		if (err) {
@@ -1096,7 +1164,7 @@ int server_main(struct config *c)
 		}
 		scache_limits(c->pin_max, c->pin_mem, c->cache_tenant);
 	}
-	err = server_security(c);
+	err = server_security(sr, c);
 	if (err)
 		return 1;
 	err = gl_parse_hostport(c->listen, GLEAM_WIRE_PORT, &ss, &sl);
@@ -1104,22 +1172,22 @@ int server_main(struct config *c)
 		gl_err("listen address '%s': %s", c->listen, gl_addr_strerror(err));
 		return 1;
 	}
-	sv.listen_fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	setsockopt(sv.listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	sr->listen_fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	setsockopt(sr->listen_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	/*
 	 * A gleamd killed a moment ago can hold the port a little longer: the
 	 * kernel closes its io_uring's sockets after the process.  Give it 3 s.
 	 */
 	err = -1;
-	for (int i = 0; sv.listen_fd >= 0 && err; i++) {
-		err = bind(sv.listen_fd, (struct sockaddr *)&ss, sl);
+	for (int i = 0; sr->listen_fd >= 0 && err; i++) {
+		err = bind(sr->listen_fd, (struct sockaddr *)&ss, sl);
 		if (!err || errno != EADDRINUSE || i == 30)
 			break;
 		if (!i)
 			gl_info("%s is in use: waiting up to 3 s for it", c->listen);
 		usleep(100000);
 	}
-	if (sv.listen_fd < 0 || err || listen(sv.listen_fd, 128) < 0) {
+	if (sr->listen_fd < 0 || err || listen(sr->listen_fd, 128) < 0) {
 		gl_err("cannot listen on %s: %s", c->listen, strerror(errno));
 		return 1;
 	}
@@ -1129,55 +1197,49 @@ int server_main(struct config *c)
 		return 1;
 	}
 	loop_init_spin();
-	gl_info("server role: listening on %s, backend %s, %u GPU(s)", c->listen, sv.backend,
-		sv.info.ngpus);
+	gl_info("server role: listening on %s, backend %s, %u GPU(s)", c->listen, sr->backend,
+		sr->info.ngpus);
 
-	for (unsigned int i = 0; i < sv.info.ngpus; i++)
-		gl_info("  GPU %u: %s, %llu MiB", i, sv.gpus[i].name,
-			(unsigned long long)(sv.gpus[i].total_mem >> 20));
+	for (unsigned int i = 0; i < sr->info.ngpus; i++)
+		gl_info("  GPU %u: %s, %llu MiB", i, sr->gpus[i].name,
+			(unsigned long long)(sr->gpus[i].total_mem >> 20));
 	gl_info("workers run as %s%s", wk_spawn_user(),
 		wk_spawn_drops() ? "" : " (the server's own user: run it as root to give them "
 		"worker-user)");
-	if (c->metrics[0] && metrics_start(c->metrics, collect))
+	if (c->metrics[0] && metrics_start(c->metrics, collect, sr))
 		return 1;
-	post_accept();
-	post_timer();
+	post_accept(sr);
+	post_timer(sr);
 	loop_catch_signals();
 	gl_notify("READY=1");
 	while (!g_loop.stop) {
 		struct io_uring_cqe *cqe;
 		unsigned int head, n = 0;
 
-		loop_wait(poll_all);
+		loop_wait(poll_all, sr);
 		io_uring_for_each_cqe(&g_loop.ring, head, cqe) {
-			struct op *op = io_uring_cqe_get_data(cqe);
-
+			on_cqe(sr, cqe);
 			n++;
-			if (!op)
-				continue;
-			if (op->type == OP_METRICS) {
-				metrics_complete(op, cqe->res);
-			} else if (op->type == OP_ACCEPT) {
-				on_accept(cqe->res);
-			} else if (op->type == OP_TIMER) {
-				reap();
-				scache_reap(liar);
-				peer_log_tick(gl_now_ns());
-				keepalive();
-				wk_usage_tick(sv.backend, sv.info.ngpus, gl_now_ns());
-				post_timer();
-			} else {
-				struct ssess *s = op->owner;
-
-				if (!bridge_complete(&s->b, op, cqe->res))
-					bridge_close(&s->b);
-				note_records(s);
-				sess_maybe_free(s);
-			}
 		}
 		io_uring_cq_advance(&g_loop.ring, n);
 		if (g_loop.quit)
-			quit();
+			quit(sr);
 	}
 	return 0;
+}
+
+int server_main(struct config *c)
+{
+	/* The role lives as long as its loop; its scratch buffers make it large. */
+	struct server_role *sr = calloc(1, sizeof(*sr));
+	int ret;
+
+	if (!sr) {
+		gl_err("no memory for the server role");
+		return 1;
+	}
+	server_role_init(sr, c);
+	ret = server_run(sr, c);
+	free(sr);
+	return ret;
 }

@@ -34,86 +34,58 @@
 #include "vgpu_nl.h"
 #include "vgpu_user.h"
 
-#define VGPU_HASH	256
-#define VGPU_EV_BATCH	16
-#define VGPU_KICK_MAX	4096		/* ids per write(), as the module takes */
 
-static struct {
-	bool serving;
-	char why[96];
-	struct gleam_vgpu_ctl ctl;
-	struct op op_read, op_read_poll, op_kick, op_nl, op_nl_poll;
-	struct gleam_vgpu_event ev[VGPU_EV_BATCH];
-	bool reading;
 
-	struct vgpu_link *hash[VGPU_HASH];
-
-	uint64_t *pending;		/* ids to kick */
-	unsigned int npending, cap;
-	uint64_t wbuf[VGPU_KICK_MAX];
-	unsigned int wlen, wdone;	/* ids in wbuf, ids written */
-	bool writing;
-	uint64_t kick_writes;
-
-	struct gleam_vgpu_nl *nl;
-	bool nl_events;
-	bool nl_reading;
-	unsigned char nlbuf[16384];
-	struct sockaddr_nl nladdr;
-	struct iovec nliov;
-	struct msghdr nlmsg;
-
-	struct vgpu_node_status node[GLEAM_VGPU_MAX];
-} vg = { .ctl.fd = -1 };
-
-static struct vgpu_link **bucket(uint64_t id)
+static struct vgpu_link **bucket(struct vgpu *vg, uint64_t id)
 {
-	return &vg.hash[(id ^ (id >> 8)) % VGPU_HASH];
+	return &vg->hash[(id ^ (id >> 8)) % VGPU_HASH];
 }
 
-static struct vgpu_link *lookup(uint64_t id)
+static struct vgpu_link *lookup(struct vgpu *vg, uint64_t id)
 {
 	struct vgpu_link *l;
 
-	for (l = *bucket(id); l; l = l->hnext)
+	for (l = *bucket(vg, id); l; l = l->hnext)
 		if (l->id == id)
 			return l;
 	return NULL;
 }
 
-void vgpu_link_add(struct vgpu_link *l)
+void vgpu_link_add(struct vgpu *vg, struct vgpu_link *l)
 {
-	struct vgpu_link **b = bucket(l->id);
+	struct vgpu_link **b = bucket(vg, l->id);
 
+	l->vg = vg;
 	l->hnext = *b;
 	*b = l;
-	vg.node[l->vgpu].sessions++;
-	vg.node[l->vgpu].active++;
+	vg->node[l->vgpu].sessions++;
+	vg->node[l->vgpu].active++;
 }
 
 void vgpu_unlink(struct vgpu_link *l)
 {
+	struct vgpu *vg = l->vg;
 	struct vgpu_link **pp;
 	uint64_t id = l->id;
 	int err;
 
 	if (!id)
 		return;
-	for (pp = bucket(id); *pp; pp = &(*pp)->hnext) {
+	for (pp = bucket(vg, id); *pp; pp = &(*pp)->hnext) {
 		if (*pp == l) {
 			*pp = l->hnext;
 			break;
 		}
 	}
 	l->id = 0;
-	vg.node[l->vgpu].active--;
+	vg->node[l->vgpu].active--;
 	if (l->ended) {
-		vg.node[l->vgpu].ended_by_app++;
+		vg->node[l->vgpu].ended_by_app++;
 		return;
 	}
 	/* The application is still there: its waits must fail, not time out. */
-	vg.node[l->vgpu].ended_by_gleamd++;
-	err = gleam_vgpu_ctl_end_session(&vg.ctl, id);
+	vg->node[l->vgpu].ended_by_gleamd++;
+	err = gleam_vgpu_ctl_end_session(&vg->ctl, id);
 	if (err && err != -ENOENT)
 		gl_err("vgpu%u: ending session %llu: %s", l->vgpu,
 		       (unsigned long long)id, strerror(-err));
@@ -121,57 +93,57 @@ void vgpu_unlink(struct vgpu_link *l)
 
 /* ---- the control node ---- */
 
-static void post_read(void)
+static void post_read(struct vgpu *vg)
 {
 	struct io_uring_sqe *sqe = loop_sqe();
 
-	io_uring_prep_read(sqe, vg.ctl.fd, vg.ev, sizeof(vg.ev), 0);
-	io_uring_sqe_set_data(sqe, &vg.op_read);
-	vg.reading = true;
+	io_uring_prep_read(sqe, vg->ctl.fd, vg->ev, sizeof(vg->ev), 0);
+	io_uring_sqe_set_data(sqe, &vg->op_read);
+	vg->reading = true;
 }
 
 /* For kernels whose io_uring hands EAGAIN back on an O_NONBLOCK file. */
-static void post_read_poll(void)
+static void post_read_poll(struct vgpu *vg)
 {
 	struct io_uring_sqe *sqe = loop_sqe();
 
-	io_uring_prep_poll_add(sqe, vg.ctl.fd, POLLIN);
-	io_uring_sqe_set_data(sqe, &vg.op_read_poll);
-	vg.reading = true;
+	io_uring_prep_poll_add(sqe, vg->ctl.fd, POLLIN);
+	io_uring_sqe_set_data(sqe, &vg->op_read_poll);
+	vg->reading = true;
 }
 
 /*
  * The control node misbehaves: give it back, so that the module fails
  * every session's waiters (ENOTCONN) and a new gleamd can take over.
  */
-static void stop_serving(const char *why)
+static void stop_serving(struct vgpu *vg, const char *why)
 {
 	struct vgpu_link *l;
 
 	gl_err("vgpu: %s; /dev/vgpuN sessions are no longer served", why);
-	snprintf(vg.why, sizeof(vg.why), "%s", why);
-	vg.serving = false;
+	snprintf(vg->why, sizeof(vg->why), "%s", why);
+	vg->serving = false;
 	for (unsigned int i = 0; i < VGPU_HASH; i++) {
-		while ((l = vg.hash[i])) {
+		while ((l = vg->hash[i])) {
 			/* Closing the node ends them all: no END_SESSION each. */
 			l->ended = true;
-			client_vgpu_end(l);
+			vg->ops->end(l);
 			/* Still in flight: unlinked when its last operation ends. */
-			if (vg.hash[i] == l)
+			if (vg->hash[i] == l)
 				vgpu_unlink(l);
 		}
 	}
 	/* A read parked in io_uring holds the file open: cancel it. */
-	if (vg.reading) {
+	if (vg->reading) {
 		struct io_uring_sqe *sqe = loop_sqe();
 
-		io_uring_prep_cancel(sqe, &vg.op_read, 0);
+		io_uring_prep_cancel(sqe, &vg->op_read, 0);
 		io_uring_sqe_set_data(sqe, NULL);
 		sqe = loop_sqe();
-		io_uring_prep_cancel(sqe, &vg.op_read_poll, 0);
+		io_uring_prep_cancel(sqe, &vg->op_read_poll, 0);
 		io_uring_sqe_set_data(sqe, NULL);
 	}
-	gleam_vgpu_ctl_close(&vg.ctl);
+	gleam_vgpu_ctl_close(&vg->ctl);
 }
 
 /* The application's name, for status: its comm, in harmless characters. */
@@ -196,7 +168,7 @@ static void program_name(pid_t pid, unsigned int vgpu, char *buf, size_t len)
 	gl_harmless(buf, false);
 }
 
-static void on_open(const struct gleam_vgpu_event *ev)
+static void on_open(struct vgpu *vg, const struct gleam_vgpu_event *ev)
 {
 	const struct gleam_vgpu_ring_info *ri = &ev->ring;
 	struct gleam_vgpu_region reg;
@@ -211,7 +183,7 @@ static void on_open(const struct gleam_vgpu_event *ev)
 	char program[64];
 	int err;
 
-	if (lookup(ev->session))
+	if (lookup(vg, ev->session))
 		return;
 	/* A reply carries up to a 1 MiB piece and must fit half the CQ. */
 	if (ri->cq_shift < GL_RING_DEFAULT_SHIFT) {
@@ -220,7 +192,7 @@ static void on_open(const struct gleam_vgpu_event *ev)
 		err = -EINVAL;
 		goto out_end;
 	}
-	err = gleam_vgpu_ctl_map(&vg.ctl, ev, &reg);
+	err = gleam_vgpu_ctl_map(&vg->ctl, ev, &reg);
 	if (err) {
 		gl_err("vgpu%u: cannot map session %llu: %s", ev->vgpu,
 		       (unsigned long long)ev->session, strerror(-err));
@@ -232,7 +204,7 @@ static void on_open(const struct gleam_vgpu_event *ev)
 		goto out_end;
 	}
 	program_name(ev->pid, ev->vgpu, program, sizeof(program));
-	err = client_vgpu_session(&ring, ev->session, ev->vgpu, ev->pid, ev->uid, program);
+	err = vg->ops->session(vg->role, &ring, ev->session, ev->vgpu, ev->pid, ev->uid, program);
 	if (err) {
 		gl_ring_unmap(&ring);
 		goto out_end;
@@ -240,10 +212,10 @@ static void on_open(const struct gleam_vgpu_event *ev)
 	return;
 
 out_end:
-	gleam_vgpu_ctl_end_session(&vg.ctl, ev->session);
+	gleam_vgpu_ctl_end_session(&vg->ctl, ev->session);
 }
 
-static void on_event(const struct gleam_vgpu_event *ev)
+static void on_event(struct vgpu *vg, const struct gleam_vgpu_event *ev)
 {
 	struct vgpu_link *l;
 
@@ -252,140 +224,141 @@ static void on_event(const struct gleam_vgpu_event *ev)
 		return;
 	switch (ev->type) {
 	case GLEAM_VGPU_EV_OPEN:
-		on_open(ev);
+		on_open(vg, ev);
 		break;
 	case GLEAM_VGPU_EV_KICK:
-		vg.node[ev->vgpu].kick_events++;
-		l = lookup(ev->session);
+		vg->node[ev->vgpu].kick_events++;
+		l = lookup(vg, ev->session);
 		if (l)
-			client_vgpu_rung(l);
+			vg->ops->rung(l);
 		break;
 	case GLEAM_VGPU_EV_END:
-		l = lookup(ev->session);
+		l = lookup(vg, ev->session);
 		if (l) {
 			l->ended = true;
-			client_vgpu_end(l);
+			vg->ops->end(l);
 		}
 		break;
 	}
 }
 
-static void read_done(int res)
+static void read_done(struct vgpu *vg, int res)
 {
 	if (res == -EAGAIN || res == -EINTR) {
-		post_read_poll();
+		post_read_poll(vg);
 		return;
 	}
 	if (res <= 0 || res % (int)sizeof(struct gleam_vgpu_event)) {
-		stop_serving(res < 0 ? strerror(-res) : "short read of events");
+		stop_serving(vg, res < 0 ? strerror(-res) : "short read of events");
 		return;
 	}
 	for (int i = 0; i < res / (int)sizeof(struct gleam_vgpu_event); i++)
-		on_event(&vg.ev[i]);
-	if (vg.serving)
-		post_read();
+		on_event(vg, &vg->ev[i]);
+	if (vg->serving)
+		post_read(vg);
 }
 
 /* ---- doorbells towards the applications ---- */
 
 void vgpu_ring(struct vgpu_link *l)
 {
+	struct vgpu *vg = l->vg;
 	uint64_t *p;
 
-	if (l->kick_queued || !vg.serving)
+	if (l->kick_queued || !vg->serving)
 		return;
-	if (vg.npending == vg.cap) {
-		p = realloc(vg.pending, (vg.cap ? 2 * vg.cap : 64) * sizeof(*p));
+	if (vg->npending == vg->cap) {
+		p = realloc(vg->pending, (vg->cap ? 2 * vg->cap : 64) * sizeof(*p));
 		if (!p)
 			return;
-		vg.pending = p;
-		vg.cap = vg.cap ? 2 * vg.cap : 64;
+		vg->pending = p;
+		vg->cap = vg->cap ? 2 * vg->cap : 64;
 	}
-	vg.pending[vg.npending++] = l->id;
+	vg->pending[vg->npending++] = l->id;
 	l->kick_queued = true;
-	vg.node[l->vgpu].kicks++;
+	vg->node[l->vgpu].kicks++;
 }
 
-static void post_write(void)
+static void post_write(struct vgpu *vg)
 {
 	struct io_uring_sqe *sqe = loop_sqe();
 
-	io_uring_prep_write(sqe, vg.ctl.fd, vg.wbuf + vg.wdone,
-			    (vg.wlen - vg.wdone) * sizeof(uint64_t), 0);
-	io_uring_sqe_set_data(sqe, &vg.op_kick);
-	vg.writing = true;
-	vg.kick_writes++;
+	io_uring_prep_write(sqe, vg->ctl.fd, vg->wbuf + vg->wdone,
+			    (vg->wlen - vg->wdone) * sizeof(uint64_t), 0);
+	io_uring_sqe_set_data(sqe, &vg->op_kick);
+	vg->writing = true;
+	vg->kick_writes++;
 }
 
-void vgpu_flush(void)
+void vgpu_flush(struct vgpu *vg)
 {
 	struct vgpu_link *l;
 	unsigned int n = 0, i;
 
-	if (vg.writing || !vg.npending || !vg.serving)
+	if (vg->writing || !vg->npending || !vg->serving)
 		return;
 	/*
 	 * A session queued again after this point gets another write: its
 	 * flag is cleared as its id leaves the queue.  Ids of sessions freed
 	 * meanwhile are dropped.
 	 */
-	for (i = 0; i < vg.npending && n < VGPU_KICK_MAX; i++) {
-		l = lookup(vg.pending[i]);
+	for (i = 0; i < vg->npending && n < VGPU_KICK_MAX; i++) {
+		l = lookup(vg, vg->pending[i]);
 		if (!l)
 			continue;
 		l->kick_queued = false;
-		vg.wbuf[n++] = vg.pending[i];
+		vg->wbuf[n++] = vg->pending[i];
 	}
-	memmove(vg.pending, vg.pending + i, (vg.npending - i) * sizeof(*vg.pending));
-	vg.npending -= i;
+	memmove(vg->pending, vg->pending + i, (vg->npending - i) * sizeof(*vg->pending));
+	vg->npending -= i;
 	if (!n)
 		return;
-	vg.wlen = n;
-	vg.wdone = 0;
-	post_write();
+	vg->wlen = n;
+	vg->wdone = 0;
+	post_write(vg);
 }
 
-static void write_done(int res)
+static void write_done(struct vgpu *vg, int res)
 {
 	if (res == -EINTR || res == -EAGAIN) {
-		post_write();
+		post_write(vg);
 		return;
 	}
 	if (res <= 0 || res % (int)sizeof(uint64_t)) {
-		stop_serving(res < 0 ? strerror(-res) : "short write of kicks");
+		stop_serving(vg, res < 0 ? strerror(-res) : "short write of kicks");
 		return;
 	}
-	vg.wdone += (unsigned int)res / sizeof(uint64_t);
-	if (vg.wdone < vg.wlen)
-		post_write();
+	vg->wdone += (unsigned int)res / sizeof(uint64_t);
+	if (vg->wdone < vg->wlen)
+		post_write(vg);
 	else
-		vgpu_flush();
+		vgpu_flush(vg);
 }
 
 /* ---- netlink: sessions opened and ended, as the module reports them ---- */
 
-static void post_nl_recv(void)
+static void post_nl_recv(struct vgpu *vg)
 {
 	struct io_uring_sqe *sqe = loop_sqe();
 
-	vg.nliov = (struct iovec){ vg.nlbuf, sizeof(vg.nlbuf) };
-	memset(&vg.nlmsg, 0, sizeof(vg.nlmsg));
-	vg.nlmsg.msg_name = &vg.nladdr;
-	vg.nlmsg.msg_namelen = sizeof(vg.nladdr);
-	vg.nlmsg.msg_iov = &vg.nliov;
-	vg.nlmsg.msg_iovlen = 1;
-	io_uring_prep_recvmsg(sqe, gleam_vgpu_nl_fd(vg.nl), &vg.nlmsg, 0);
-	io_uring_sqe_set_data(sqe, &vg.op_nl);
-	vg.nl_reading = true;
+	vg->nliov = (struct iovec){ vg->nlbuf, sizeof(vg->nlbuf) };
+	memset(&vg->nlmsg, 0, sizeof(vg->nlmsg));
+	vg->nlmsg.msg_name = &vg->nladdr;
+	vg->nlmsg.msg_namelen = sizeof(vg->nladdr);
+	vg->nlmsg.msg_iov = &vg->nliov;
+	vg->nlmsg.msg_iovlen = 1;
+	io_uring_prep_recvmsg(sqe, gleam_vgpu_nl_fd(vg->nl), &vg->nlmsg, 0);
+	io_uring_sqe_set_data(sqe, &vg->op_nl);
+	vg->nl_reading = true;
 }
 
-static void post_nl_poll(void)
+static void post_nl_poll(struct vgpu *vg)
 {
 	struct io_uring_sqe *sqe = loop_sqe();
 
-	io_uring_prep_poll_add(sqe, gleam_vgpu_nl_fd(vg.nl), POLLIN);
-	io_uring_sqe_set_data(sqe, &vg.op_nl_poll);
-	vg.nl_reading = true;
+	io_uring_prep_poll_add(sqe, gleam_vgpu_nl_fd(vg->nl), POLLIN);
+	io_uring_sqe_set_data(sqe, &vg->op_nl_poll);
+	vg->nl_reading = true;
 }
 
 static void log_nl_event(const struct gleam_vgpu_nl_event *e)
@@ -405,136 +378,146 @@ static void log_nl_event(const struct gleam_vgpu_nl_event *e)
 	}
 }
 
-static void nl_done(int res)
+static void nl_done(struct vgpu *vg, int res)
 {
 	struct gleam_vgpu_nl_event ev[32];
 	int n;
 
-	vg.nl_reading = false;
+	vg->nl_reading = false;
 	if (res == -EAGAIN || res == -EINTR) {
-		post_nl_poll();
+		post_nl_poll(vg);
 		return;
 	}
 	if (res == -ENOBUFS) {
 		gl_info("vgpu: netlink events were lost (socket overrun)");
-		post_nl_recv();
+		post_nl_recv(vg);
 		return;
 	}
 	if (res <= 0) {
 		gl_err("vgpu: netlink: %s; session events no longer logged",
 		       res ? strerror(-res) : "closed");
-		vg.nl_events = false;
+		vg->nl_events = false;
 		return;
 	}
 	/* Only the kernel speaks for the family. */
-	if (vg.nlmsg.msg_namelen >= sizeof(vg.nladdr) && vg.nladdr.nl_pid == 0) {
-		n = gleam_vgpu_nl_parse(vg.nl, vg.nlbuf, (size_t)res, ev, ARRAY_SIZE(ev));
+	if (vg->nlmsg.msg_namelen >= sizeof(vg->nladdr) && vg->nladdr.nl_pid == 0) {
+		n = gleam_vgpu_nl_parse(vg->nl, vg->nlbuf, (size_t)res, ev, ARRAY_SIZE(ev));
 		for (int i = 0; i < n; i++)
 			log_nl_event(&ev[i]);
 	}
-	post_nl_recv();
+	post_nl_recv(vg);
 }
 
-static void nl_start(void)
+static void nl_start(struct vgpu *vg)
 {
-	int err = gleam_vgpu_nl_open(&vg.nl, true);
+	int err = gleam_vgpu_nl_open(&vg->nl, true);
 
 	if (err) {
 		/* Joining the event group needs CAP_NET_ADMIN; counters do not. */
 		gl_info("vgpu: no netlink session events: %s", strerror(-err));
-		if (gleam_vgpu_nl_open(&vg.nl, false))
-			vg.nl = NULL;
+		if (gleam_vgpu_nl_open(&vg->nl, false))
+			vg->nl = NULL;
 		return;
 	}
-	vg.nl_events = true;
-	post_nl_recv();
+	vg->nl_events = true;
+	post_nl_recv(vg);
 }
 
 void vgpu_complete(struct op *op, int res)
 {
-	if (op == &vg.op_read || op == &vg.op_read_poll) {
-		vg.reading = false;
-		if (!vg.serving)
+	struct vgpu *vg = op->owner;
+
+	if (op == &vg->op_read || op == &vg->op_read_poll) {
+		vg->reading = false;
+		if (!vg->serving)
 			return;
-		if (op == &vg.op_read)
-			read_done(res);
+		if (op == &vg->op_read)
+			read_done(vg, res);
 		else if (res >= 0)
-			post_read();
+			post_read(vg);
 		else
-			stop_serving(strerror(-res));
-	} else if (op == &vg.op_kick) {
-		vg.writing = false;
-		if (vg.serving)
-			write_done(res);
-	} else if (op == &vg.op_nl) {
-		nl_done(res);
-	} else if (op == &vg.op_nl_poll) {
-		vg.nl_reading = false;
+			stop_serving(vg, strerror(-res));
+	} else if (op == &vg->op_kick) {
+		vg->writing = false;
+		if (vg->serving)
+			write_done(vg, res);
+	} else if (op == &vg->op_nl) {
+		nl_done(vg, res);
+	} else if (op == &vg->op_nl_poll) {
+		vg->nl_reading = false;
 		if (res >= 0)
-			post_nl_recv();
+			post_nl_recv(vg);
 	}
 }
 
-void vgpu_start(void)
+void vgpu_init(struct vgpu *vg)
+{
+	memset(vg, 0, sizeof(*vg));
+	vg->ctl.fd = -1;
+}
+
+void vgpu_start(struct vgpu *vg, const struct vgpu_ops *ops, void *role)
 {
 	int err;
 
-	vg.op_read = (struct op){ OP_VGPU, NULL };
-	vg.op_read_poll = (struct op){ OP_VGPU, NULL };
-	vg.op_kick = (struct op){ OP_VGPU, NULL };
-	vg.op_nl = (struct op){ OP_VGPU, NULL };
-	vg.op_nl_poll = (struct op){ OP_VGPU, NULL };
+	vg->ops = ops;
+	vg->role = role;
+	vg->op_read = (struct op){ OP_VGPU, vg };
+	vg->op_read_poll = (struct op){ OP_VGPU, vg };
+	vg->op_kick = (struct op){ OP_VGPU, vg };
+	vg->op_nl = (struct op){ OP_VGPU, vg };
+	vg->op_nl_poll = (struct op){ OP_VGPU, vg };
 	/*
 	 * Non-blocking: io_uring then never parks a worker thread on the
 	 * file; the module's FMODE_NOWAIT lets it arm a poll instead.
 	 */
-	err = gleam_vgpu_ctl_open(&vg.ctl, GLEAM_VGPU_F_KICK_EVENTS, true);
+	err = gleam_vgpu_ctl_open(&vg->ctl, GLEAM_VGPU_F_KICK_EVENTS, true);
 	if (err) {
-		snprintf(vg.why, sizeof(vg.why), "%s: %s", GLEAM_VGPU_CONTROL_PATH,
+		snprintf(vg->why, sizeof(vg->why), "%s: %s", GLEAM_VGPU_CONTROL_PATH,
 			 err == -EBUSY ? "another gleamd has it" : strerror(-err));
 		if (err == -ENOENT)
-			gl_dbg("vgpu: %s (module not loaded)", vg.why);
+			gl_dbg("vgpu: %s (module not loaded)", vg->why);
 		else
-			gl_err("vgpu: %s; socket sessions only", vg.why);
+			gl_err("vgpu: %s; socket sessions only", vg->why);
 		return;
 	}
-	if (!(vg.ctl.features & GLEAM_VGPU_F_KICK_EVENTS)) {
-		gleam_vgpu_ctl_close(&vg.ctl);
-		snprintf(vg.why, sizeof(vg.why), "the module gives no kick events");
-		gl_err("vgpu: %s; socket sessions only", vg.why);
+	if (!(vg->ctl.features & GLEAM_VGPU_F_KICK_EVENTS)) {
+		gleam_vgpu_ctl_close(&vg->ctl);
+		snprintf(vg->why, sizeof(vg->why), "the module gives no kick events");
+		gl_err("vgpu: %s; socket sessions only", vg->why);
 		return;
 	}
-	vg.serving = true;
-	gl_info("vgpu: serving %u node(s) through %s", vg.ctl.nr_vgpus,
+	vg->serving = true;
+	gl_info("vgpu: serving %u node(s) through %s", vg->ctl.nr_vgpus,
 		GLEAM_VGPU_CONTROL_PATH);
-	post_read();
-	nl_start();
+	post_read(vg);
+	nl_start(vg);
 }
 
-unsigned int vgpu_status(struct vgpu_status *st, struct vgpu_node_status *nodes,
-			 unsigned int max)
+unsigned int vgpu_status(const struct vgpu *vg, struct vgpu_status *st,
+			 struct vgpu_node_status *nodes, unsigned int max)
 {
 	struct gleam_vgpu_stats k;
-	unsigned int n = 0, nr = vg.ctl.nr_vgpus;
+	unsigned int n = 0, nr = vg->ctl.nr_vgpus;
 
 	memset(st, 0, sizeof(*st));
-	st->serving = vg.serving;
-	snprintf(st->why, sizeof(st->why), "%s", vg.why);
+	st->serving = vg->serving;
+	snprintf(st->why, sizeof(st->why), "%s", vg->why);
 	st->nr_vgpus = nr;
-	st->kick_writes = vg.kick_writes;
-	if (vg.ctl.fd < 0)
+	st->kick_writes = vg->kick_writes;
+	if (vg->ctl.fd < 0)
 		return 0;
 	/* Nodes may have been added since HELLO: count any that served. */
 	for (unsigned int i = nr; i < GLEAM_VGPU_MAX; i++)
-		if (vg.node[i].sessions)
+		if (vg->node[i].sessions)
 			nr = i + 1;
 	for (unsigned int i = 0; i < nr && n < max; i++) {
 		struct vgpu_node_status *s = &nodes[n++];
 
-		*s = vg.node[i];
+		*s = vg->node[i];
 		s->vgpu = i;
 		/* A request the kernel answers at once; status is rare. */
-		if (vg.nl && !gleam_vgpu_nl_stats(vg.nl, i, &k)) {
+		if (vg->nl && !gleam_vgpu_nl_stats(vg->nl, i, &k)) {
 			s->have_kernel = true;
 			s->k_sessions_opened = k.sessions_opened;
 			s->k_sessions_active = k.sessions_active;

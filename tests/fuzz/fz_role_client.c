@@ -3,9 +3,10 @@
  * The client role's own code (broker/client.c), built into the harnesses
  * so that they reach its state and its static handlers: on_accept() for a
  * local connection, on_cqe() for every completion, as client_main()'s loop
- * calls them.  Its /dev/vgpuN half (broker/vgpu.c) is linked as it is and
- * never started, as on a machine without the module.  A session's frame
- * buffers come from fz_malloc()'s pool.
+ * calls them, with a role of the harness's own.  Its /dev/vgpuN half
+ * (broker/vgpu.c) is linked as it is and never started, as on a machine
+ * without the module.  A session's frame buffers come from fz_malloc()'s
+ * pool.
  */
 #include <stdlib.h>
 
@@ -17,38 +18,39 @@
 #undef malloc
 #undef free
 
+/* What client_main() would make; it lives from one input to the next. */
+static struct client_role fz_cr;
+
 void fz_client_setup(struct config *c)
 {
-	cl.cfg = c;
-	cl.listen_fd = -1;
-	cl.op_accept = (struct op){ OP_ACCEPT, NULL };
-	cl.op_timer = (struct op){ OP_TIMER, NULL };
-	if (c && !cl.server_len &&
-	    gl_parse_hostport(c->server, GLEAM_WIRE_PORT, &cl.server, &cl.server_len))
+	fz_cr.cfg = c;
+	if (!c)
+		return;
+	client_role_init(&fz_cr, c);
+	if (!fz_cr.server_len &&
+	    gl_parse_hostport(c->server, GLEAM_WIRE_PORT, &fz_cr.server, &fz_cr.server_len))
 		FZ_FAIL("cannot parse %s", c->server);
 	/*
 	 * The scheduler's table, with the one server and nothing kept on disk;
 	 * its control connections are never opened here (no tick runs), so
 	 * that every connection the harness sees is a session's or gleamctl's.
 	 */
-	if (c) {
-		c->state_dir[0] = 0;
-		sched_init(c);
-	}
+	c->state_dir[0] = 0;
+	sched_init(c);
 }
 
 /* A local connection accepted on fd. */
 struct bridge *fz_client_accept(int fd)
 {
-	on_accept(fd);
-	return cl.sessions && cl.sessions->b.bell == fd ? &cl.sessions->b : NULL;
+	on_accept(&fz_cr, fd);
+	return fz_cr.sessions && fz_cr.sessions->b.bell == fd ? &fz_cr.sessions->b : NULL;
 }
 
 void fz_client_complete(struct op *op, int res)
 {
 	struct io_uring_cqe cqe = { .user_data = (uintptr_t)op, .res = res };
 
-	on_cqe(&cqe);
+	on_cqe(&fz_cr, &cqe);
 }
 
 /*
@@ -78,7 +80,7 @@ bool fz_client_expire(void)
 	struct csess *s, *next;
 	bool any = false;
 
-	for (s = cl.sessions; s; s = next) {
+	for (s = fz_cr.sessions; s; s = next) {
 		next = s->next;
 		if ((s->b.token || s->b.restartable) && !s->b.closing &&
 		    (s->b.detached || s->tried_at)) {
@@ -94,7 +96,7 @@ bool fz_client_expire(void)
 
 bool fz_client_alive(const struct bridge *b)
 {
-	for (struct csess *s = cl.sessions; s; s = s->next)
+	for (struct csess *s = fz_cr.sessions; s; s = s->next)
 		if (&s->b == b)
 			return true;
 	return false;
@@ -104,7 +106,7 @@ unsigned int fz_client_sessions(void)
 {
 	unsigned int n = 0;
 
-	for (struct csess *s = cl.sessions; s; s = s->next)
+	for (struct csess *s = fz_cr.sessions; s; s = s->next)
 		n++;
 	return n;
 }

@@ -47,16 +47,16 @@ int server_probe(const char *backend, const char *cuda_lib, struct gleam_server_
 	return -ENODEV;
 }
 
+/* What server_main() would make; it lives from one input to the next. */
+static struct server_role fz_sr;
+
 void fz_server_setup(struct config *c)
 {
 	struct cache_stats live = { 0 };
 	size_t n;
 
-	sv.cfg = c;
-	sv.listen_fd = -1;
-	sv.op_accept = (struct op){ OP_ACCEPT, NULL };
-	sv.op_timer = (struct op){ OP_TIMER, NULL };
-	if (sv.info.ngpus) {
+	server_role_init(&fz_sr, c);
+	if (fz_sr.info.ngpus) {
 		/* Each input starts with an empty store, so that it runs alike alone. */
 		free(scache_report(GLEAM_CACHE_CTL_CLEAR, &live, &n));
 		return;
@@ -70,21 +70,21 @@ void fz_server_setup(struct config *c)
 	if (scache_open(NULL, 64 << 20, 0))
 		FZ_FAIL("cannot open the chunk store");
 	/* What server_probe() finds on the sim backend. */
-	snprintf(sv.info.backend, sizeof(sv.info.backend), "sim");
-	snprintf(sv.info.host, sizeof(sv.info.host), "fuzz");
-	sv.info.ngpus = 2;
-	for (unsigned int i = 0; i < sv.info.ngpus; i++) {
-		snprintf(sv.gpus[i].name, sizeof(sv.gpus[i].name), "Gleam sim device %u", i);
-		sv.gpus[i].total_mem = 1ull << 30;
+	snprintf(fz_sr.info.backend, sizeof(fz_sr.info.backend), "sim");
+	snprintf(fz_sr.info.host, sizeof(fz_sr.info.host), "fuzz");
+	fz_sr.info.ngpus = 2;
+	for (unsigned int i = 0; i < fz_sr.info.ngpus; i++) {
+		snprintf(fz_sr.gpus[i].name, sizeof(fz_sr.gpus[i].name), "Gleam sim device %u", i);
+		fz_sr.gpus[i].total_mem = 1ull << 30;
 	}
-	sv.backend = sv.info.backend;
+	fz_sr.backend = fz_sr.info.backend;
 }
 
 /* A connection accepted on fd, as the loop hands it over. */
 struct bridge *fz_server_accept(int fd)
 {
-	on_accept(fd);
-	return sv.sessions && sv.sessions->b.tcp == fd ? &sv.sessions->b : NULL;
+	on_accept(&fz_sr, fd);
+	return fz_sr.sessions && fz_sr.sessions->b.tcp == fd ? &fz_sr.sessions->b : NULL;
 }
 
 /* One completion, exactly as server_main()'s loop handles it. */
@@ -105,7 +105,7 @@ bool fz_server_expire(void)
 {
 	bool any = false;
 
-	for (struct ssess *s = sv.sessions; s; s = s->next) {
+	for (struct ssess *s = fz_sr.sessions; s; s = s->next) {
 		if (s->b.detached && !s->b.closing) {
 			/* A drop long ago (0 would be none). */
 			s->b.detached_at = 1;
@@ -113,19 +113,19 @@ bool fz_server_expire(void)
 		}
 	}
 	if (any)
-		keepalive();
+		keepalive(&fz_sr);
 	return any;
 }
 
 /* The once-a-second tick's look at chunks the store refused. */
 void fz_server_reap(void)
 {
-	scache_reap(liar);
+	scache_reap(liar, &fz_sr);
 }
 
 bool fz_server_alive(const struct bridge *b)
 {
-	for (struct ssess *s = sv.sessions; s; s = s->next)
+	for (struct ssess *s = fz_sr.sessions; s; s = s->next)
 		if (&s->b == b)
 			return true;
 	return false;
@@ -135,7 +135,7 @@ unsigned int fz_server_sessions(void)
 {
 	unsigned int n = 0;
 
-	for (struct ssess *s = sv.sessions; s; s = s->next)
+	for (struct ssess *s = fz_sr.sessions; s; s = s->next)
 		n++;
 	return n;
 }
