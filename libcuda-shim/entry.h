@@ -18,6 +18,7 @@ CUresult shim_cuMemcpyHtoD(CUdeviceptr dst, const void *src, size_t n, int per_t
 CUresult shim_cuMemcpyDtoH(void *dst, CUdeviceptr src, size_t n, int per_thread);
 CUresult shim_cuKernelGetFunction(CUfunction *pFunc, CUkernel kernel);
 CUresult shim_cuMemHostUnregister(void *p);
+CUresult shim_cuCtxGetStreamPriorityRange(int *least, int *greatest);
 /* Exported entry points that cuda.h names only for per-thread stream builds. */
 CUresult cuMemcpyDtoD_v2_ptds(CUdeviceptr dst, CUdeviceptr src, size_t n);
 CUresult cuEventRecord_ptsz(CUevent ev, CUstream s);

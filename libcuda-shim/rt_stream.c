@@ -74,6 +74,7 @@ static CUresult stream_create(unsigned int fn, CUstream *ps, unsigned int flags,
 	if (!st)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	st->flags = flags;
+	st->prio = prio;
 	a.phStream = st->o.id;
 	c.args = &a;
 	c.args_len = fn == GL_FN_cuStreamCreate ? sizeof(struct gl_a_cuStreamCreate) : sizeof(a);
@@ -151,6 +152,100 @@ CUresult shim_cuStreamGetId(CUstream s, unsigned long long *sid, int per_thread)
 		ctx->have_legacy_sid = true;
 	}
 	return shim_end(&c, CUDA_SUCCESS);
+}
+
+/*
+ * A stream's flags and priority, asked of the server only for the special
+ * streams: a made stream's are what it was made with, its priority
+ * clamped into its device's range as the driver clamps it (the range is
+ * asked once per context, and not at all for priority 0, which every range
+ * holds).
+ */
+static CUresult stream_ask(unsigned int fn, CUstream s, int per_thread, int64_t *v)
+{
+	struct gl_a_cuStreamGetFlags a = { 0 };
+	union {
+		struct gl_r_cuStreamGetFlags f;
+		struct gl_r_cuStreamGetPriority p;
+	} o = { 0 };
+	struct shim_call c;
+	CUresult r;
+
+	_Static_assert(sizeof(struct gl_a_cuStreamGetFlags) ==
+		       sizeof(struct gl_a_cuStreamGetPriority) &&
+		       sizeof(struct gl_r_cuStreamGetFlags) ==
+		       sizeof(struct gl_r_cuStreamGetPriority), "the two questions are alike");
+	r = shim_begin_io(&c, fn, &a, sizeof(a), &o, sizeof(o));
+	if (r)
+		return r;
+	r = shim_stream_id(s, per_thread, &a.hStream);
+	if (!r)
+		r = shim_call(&c);
+	if (!r)
+		*v = fn == GL_FN_cuStreamGetFlags ? (int64_t)o.f.flags : (int64_t)o.p.priority;
+	return shim_end(&c, r);
+}
+
+CUresult shim_cuStreamGetFlags(CUstream s, unsigned int *flags, int per_thread)
+{
+	struct shim_stream *st;
+	int64_t v = 0;
+	CUresult r;
+
+	if (!flags)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (special_stream(s)) {
+		r = stream_ask(GL_FN_cuStreamGetFlags, s, per_thread, &v);
+		if (!r)
+			*flags = (unsigned int)v;
+		return r;
+	}
+	r = shim_obj_get(GL_H_STREAM, s, (struct shim_obj **)&st);
+	if (!r)
+		*flags = st->flags;
+	return r;
+}
+
+CUresult shim_cuStreamGetPriority(CUstream s, int *prio, int per_thread)
+{
+	struct shim_stream *st;
+	struct shim_ctx *cur;
+	int least, greatest;
+	int64_t v = 0;
+	CUresult r;
+
+	if (!prio)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (!shim.initialised)
+		return CUDA_ERROR_NOT_INITIALIZED;
+	if (special_stream(s)) {
+		r = stream_ask(GL_FN_cuStreamGetPriority, s, per_thread, &v);
+		if (!r)
+			*prio = (int)v;
+		return r;
+	}
+	r = shim_obj_get(GL_H_STREAM, s, (struct shim_obj **)&st);
+	if (r)
+		return r;
+	if (!st->prio) {
+		*prio = 0;
+		return CUDA_SUCCESS;
+	}
+	/* The range is the current context's: the stream's device must be its. */
+	cur = shim_current();
+	if (!cur || cur->dev != st->o.dev) {
+		r = stream_ask(GL_FN_cuStreamGetPriority, s, per_thread, &v);
+		if (!r)
+			*prio = (int)v;
+		return r;
+	}
+	r = shim_cuCtxGetStreamPriorityRange(&least, &greatest);
+	if (r)
+		return r;
+	*prio = st->prio > least ? least : st->prio < greatest ? greatest : st->prio;
+	return CUDA_SUCCESS;
 }
 
 CUresult shim_cuStreamGetDevice(CUstream s, CUdevice *device, int per_thread)

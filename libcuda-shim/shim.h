@@ -93,6 +93,7 @@ struct shim_stream {
 	bool have_sid;
 	unsigned long long sid;	/* cuStreamGetId */
 	unsigned int flags;	/* as created: whether it waits for the legacy stream */
+	int prio;		/* as asked for at its creation */
 };
 
 /*

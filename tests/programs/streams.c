@@ -85,6 +85,24 @@ int main(void)
 	CK(cuStreamGetFlags(s2, &flags));
 	if (flags != CU_STREAM_NON_BLOCKING)
 		die("cuStreamGetFlags: %#x", flags);
+	{
+		/* Out of range: clamped into it, as the driver documents. */
+		CUstream s3, s4;
+		int p3, p4, p1;
+		unsigned int f3;
+
+		CK(cuStreamCreateWithPriority(&s3, CU_STREAM_DEFAULT, greatest - 10));
+		CK(cuStreamCreateWithPriority(&s4, CU_STREAM_NON_BLOCKING, least + 10));
+		CK(cuStreamGetPriority(s3, &p3));
+		CK(cuStreamGetPriority(s4, &p4));
+		CK(cuStreamGetPriority(s1, &p1));
+		CK(cuStreamGetFlags(s3, &f3));
+		if (p3 != greatest || p4 != least || p1 != 0 || f3 != CU_STREAM_DEFAULT)
+			die("clamped priorities %d %d (range %d..%d), default %d, flags %#x", p3, p4,
+			    greatest, least, p1, f3);
+		CK(cuStreamDestroy(s3));
+		CK(cuStreamDestroy(s4));
+	}
 	printf("stream priority and flags ok\n");
 
 	/* Ids: each stream its own, the same every time, NULL the legacy one's. */
