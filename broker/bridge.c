@@ -234,12 +234,15 @@ static void post_tcp_recv(struct bridge *b)
 	struct io_uring_sqe *sqe;
 
 	if (b->recving || b->in_blocked || b->tcp < 0 || b->closing || b->detached ||
-	    b->ilen == b->icap)
+	    (b->ilen == b->icap && !b->direct))
 		return;
 	sqe = loop_sqe();
 	if (!sqe)
 		return;
-	if (b->tls)
+	if (b->direct)
+		io_uring_prep_recv(sqe, b->tcp, b->direct + b->direct_have,
+				   b->direct_len - b->direct_have, 0);
+	else if (b->tls)
 		prep_tls_recv(b, sqe);
 	else
 		io_uring_prep_recv(sqe, b->tcp, b->ibuf + b->ilen, b->icap - b->ilen, 0);
@@ -575,6 +578,11 @@ void bridge_detach(struct bridge *b)
 		shutdown(b->tcp, SHUT_RDWR);
 	b->ioff = b->ilen = 0;
 	b->frame_left = 0;
+	/* A message half read into the ring is sent again whole: its room goes back. */
+	if (b->direct) {
+		b->in_dir->pos = b->direct_pos;
+		b->direct = NULL;
+	}
 	b->olen = b->osent = 0;
 	b->in_blocked = false;
 }
@@ -998,11 +1006,92 @@ static uint32_t message_ring_len(struct bridge *b, const void *p, uint32_t len, 
 	return elen;
 }
 
+/*
+ * Room for elen bytes in the ring: *dst, or NULL and what to do instead
+ * (wait for the consumer, look again, or end: the ring broke).
+ */
+static enum drain ring_room(struct bridge *b, uint32_t elen, void **dst)
+{
+	*dst = gl_ring_reserve(b->in_dir, elen);
+	if (*dst)
+		return D_NEXT;
+	if (b->in_dir->broken) {
+		gl_err("session: the application broke its ring: ending the session");
+		return D_FAIL;
+	}
+	b->in_blocked = true;
+	gl_ring_prod_set_sleeping(b->in_dir, true);
+	/* Re-check: the consumer may have freed space meanwhile. */
+	if (!gl_ring_can_reserve(b->in_dir, elen))
+		return D_WAIT;
+	gl_ring_prod_set_sleeping(b->in_dir, false);
+	b->in_blocked = false;
+	return D_NEXT;
+}
+
+/* A message of len is in the ring whole: the consumer may take it. */
+static void message_taken(struct bridge *b, uint32_t len)
+{
+	gl_ring_commit(b->in_dir);
+	b->st.payload += len - sizeof(struct gleam_reply);
+	b->in_count++;
+	b->ack_bytes += len;
+	b->frame_left -= len;
+}
+
+/*
+ * Messages at least this long, sent as they are, are read from a plain
+ * TCP socket straight into their place in the ring, not into the input
+ * buffer and copied from there: what the buffer already holds of one is
+ * copied, the rest is read where it belongs.
+ */
+#define DIRECT_MIN	(64U << 10)
+
+static bool direct_fits(struct bridge *b, size_t off, uint32_t len, bool records)
+{
+	return !b->tls && len >= DIRECT_MIN &&
+	       b->ilen - off >= (records ? sizeof(struct gleam_rec) : sizeof(struct gleam_reply));
+}
+
+/* The message at *off, its header checked, is read into the ring from here on. */
+static enum drain direct_begin(struct bridge *b, size_t *off, uint32_t len)
+{
+	uint32_t pos = b->in_dir->pos;
+	enum drain d;
+	void *dst;
+
+	d = ring_room(b, len, &dst);
+	if (!dst)
+		return d;
+	b->direct = dst;
+	b->direct_len = len;
+	b->direct_have = (uint32_t)(b->ilen - *off);
+	b->direct_pos = pos;
+	memcpy(dst, b->ibuf + *off, b->direct_have);
+	*off = b->ilen;
+	return D_WAIT;
+}
+
+/* res more bytes of the message being read into the ring came. */
+static void direct_in(struct bridge *b, int res)
+{
+	b->direct_have += (uint32_t)res;
+	if (b->direct_have < b->direct_len)
+		return;
+	b->direct = NULL;
+	message_taken(b, b->direct_len);
+	loop_note_busy();
+	if (gl_ring_cons_sleeping(b->in_dir))
+		bridge_ring_bell(b);
+	ack_in(b, true);
+}
+
 /* One message of the data frame being read, at *off, into the ring. */
 static enum drain message_in(struct bridge *b, size_t *off, bool records)
 {
 	const unsigned char *p = b->ibuf + *off;
 	uint32_t len, elen;
+	enum drain d;
 	void *dst;
 
 	if (b->ilen - *off < 8)
@@ -1013,7 +1102,7 @@ static enum drain message_in(struct bridge *b, size_t *off, bool records)
 		peer_err(b, "peer sent a malformed message (length %u)", len);
 		return D_FAIL;
 	}
-	if (b->ilen - *off < len)
+	if (b->ilen - *off < len && !direct_fits(b, *off, len, records))
 		return D_WAIT;
 	if (!bridge_header_ok(b, p, len, records)) {
 		peer_err(b, "peer sent a malformed message header");
@@ -1022,21 +1111,11 @@ static enum drain message_in(struct bridge *b, size_t *off, bool records)
 	elen = message_ring_len(b, p, len, records);
 	if (!elen)
 		return D_FAIL;
-	dst = gl_ring_reserve(b->in_dir, elen);
-	if (!dst && b->in_dir->broken) {
-		gl_err("session: the application broke its ring: ending the session");
-		return D_FAIL;
-	}
-	if (!dst) {
-		b->in_blocked = true;
-		gl_ring_prod_set_sleeping(b->in_dir, true);
-		/* Re-check: the consumer may have freed space meanwhile. */
-		if (!gl_ring_can_reserve(b->in_dir, elen))
-			return D_WAIT;
-		gl_ring_prod_set_sleeping(b->in_dir, false);
-		b->in_blocked = false;
-		return D_NEXT;
-	}
+	if (b->ilen - *off < len)
+		return elen == len ? direct_begin(b, off, len) : D_WAIT;
+	d = ring_room(b, elen, &dst);
+	if (!dst)
+		return d;
 	if (records && (((const struct gleam_rec *)p)->flags & GLEAM_REC_F_PACKED)) {
 		if (!bridge_unpack_rec(b, p, len, dst)) {
 			peer_err(b, "peer sent packed bytes that do not unpack to their declared size");
@@ -1047,12 +1126,8 @@ static enum drain message_in(struct bridge *b, size_t *off, bool records)
 	} else {
 		memcpy(dst, p, len);
 	}
-	gl_ring_commit(b->in_dir);
-	b->st.payload += len - sizeof(struct gleam_reply);
-	b->in_count++;
-	b->ack_bytes += len;
+	message_taken(b, len);
 	*off += len;
-	b->frame_left -= len;
 	return D_PUBLISHED;
 }
 
@@ -1358,6 +1433,11 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 		 */
 		if (b->hello_done)
 			b->detached_at = 0;
+		if (b->direct) {
+			direct_in(b, res);
+			bridge_kick(b);
+			return true;
+		}
 		b->ilen += (size_t)res;
 		if (!drain_in(b))
 			return false;

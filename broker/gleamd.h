@@ -153,6 +153,14 @@ struct bridge {
 	unsigned char *ibuf;
 	size_t ioff, ilen, icap;	/* ibuf[ioff, ilen): read, not yet parsed */
 	uint32_t frame_left;		/* payload bytes of the current frame */
+	/*
+	 * A large message read from the socket straight into its place in
+	 * the ring (plain TCP only): where, how long, how much has come, and
+	 * the ring's producer position before it was reserved (a connection
+	 * lost meanwhile gives the room back).
+	 */
+	unsigned char *direct;
+	uint32_t direct_len, direct_have, direct_pos;
 	bool recving;
 	bool in_blocked;		/* ring full: wait for a bell */
 	bool bell_recving;
