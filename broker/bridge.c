@@ -240,12 +240,15 @@ static void post_tcp_recv(struct bridge *b)
 	struct io_uring_sqe *sqe;
 
 	if (b->recving || b->in_blocked || b->tcp < 0 || b->closing || b->detached ||
-	    b->ilen == b->icap)
+	    (b->ilen == b->icap && !b->direct))
 		return;
 	sqe = loop_sqe();
 	if (!sqe)
 		return;
-	if (b->tls)
+	if (b->direct)
+		io_uring_prep_recv(sqe, b->tcp, b->direct + b->direct_have,
+				   b->direct_len - b->direct_have, 0);
+	else if (b->tls)
 		prep_tls_recv(b, sqe);
 	else
 		io_uring_prep_recv(sqe, b->tcp, b->ibuf + b->ilen, b->icap - b->ilen, 0);
@@ -285,6 +288,37 @@ static bool tls_next_send(struct bridge *b, const void **p, size_t *n)
 	return true;
 }
 
+/* Room for a piece of the frame, skipping what was sent already. */
+static void iov_add(struct bridge *b, size_t *skip, const void *p, size_t n)
+{
+	struct msghdr *m = &b->omsg;
+
+	if (*skip >= n) {
+		*skip -= n;
+		return;
+	}
+	b->oiov[m->msg_iovlen].iov_base = (void *)((const unsigned char *)p + *skip);
+	b->oiov[m->msg_iovlen].iov_len = n - *skip;
+	m->msg_iovlen++;
+	*skip = 0;
+}
+
+/* A frame with bodies in the ring goes as one sendmsg of its pieces. */
+static void prep_send_pieces(struct bridge *b, struct io_uring_sqe *sqe)
+{
+	size_t skip = b->osent, at = 0;
+
+	memset(&b->omsg, 0, sizeof(b->omsg));
+	b->omsg.msg_iov = b->oiov;
+	for (uint32_t i = 0; i < b->nins; i++) {
+		iov_add(b, &skip, b->obuf + at, b->oins[i].at - at);
+		iov_add(b, &skip, b->oins[i].p, b->oins[i].n);
+		at = b->oins[i].at;
+	}
+	iov_add(b, &skip, b->obuf + at, b->olen - at);
+	io_uring_prep_sendmsg(sqe, b->tcp, &b->omsg, MSG_NOSIGNAL);
+}
+
 static void post_send(struct bridge *b)
 {
 	const void *p = b->obuf + b->osent;
@@ -299,7 +333,10 @@ static void post_send(struct bridge *b)
 			b->tls->out_busy = false;
 		return;
 	}
-	io_uring_prep_send(sqe, b->tcp, p, n, MSG_NOSIGNAL);
+	if (b->nins)
+		prep_send_pieces(b, sqe);
+	else
+		io_uring_prep_send(sqe, b->tcp, p, n, MSG_NOSIGNAL);
 	io_uring_sqe_set_data(sqe, &b->op_tcp_send);
 	b->sending = true;
 	b->inflight++;
@@ -452,11 +489,42 @@ bool bridge_keep(struct bridge *b, const void *msg, uint32_t len)
 	if (!k)
 		return false;
 	k->len = len;
+	k->hlen = len;
+	k->body = NULL;
 	k->fb = NULL;
 	k->ref = k->msg;
 	memcpy(k->msg, msg, len);
 	keep_add(b, k);
 	b->kept_bytes += len;
+	return true;
+}
+
+/*
+ * Keep a message whose first hlen bytes are in the output buffer at msg
+ * and whose body goes from the ring at body (ring position pos): the
+ * first part copied, the body where it lies.
+ */
+static bool keep_ring(struct bridge *b, const void *msg, uint32_t hlen, uint32_t len,
+		      const unsigned char *body, uint32_t pos)
+{
+	struct kept *k = malloc(sizeof(*k) + hlen);
+
+	if (!k)
+		return false;
+	k->len = len;
+	k->hlen = hlen;
+	k->body = body;
+	k->ring_pos = pos;
+	k->fb = NULL;
+	k->ref = k->msg;
+	memcpy(k->msg, msg, hlen);
+	keep_add(b, k);
+	k->rnext = NULL;
+	if (!b->rk_head)
+		b->rk_tail = &b->rk_head;
+	*b->rk_tail = k;
+	b->rk_tail = &k->rnext;
+	b->kept_bytes += hlen;
 	return true;
 }
 
@@ -484,6 +552,8 @@ bool bridge_keep_out(struct bridge *b, const void *msg, uint32_t len)
 	if (!k)
 		return false;
 	k->len = len;
+	k->hlen = len;
+	k->body = NULL;
 	k->fb = b->ofb;
 	k->ref = msg;
 	b->ofb->refs++;
@@ -520,9 +590,19 @@ static void fbuf_put(struct bridge *b, struct fbuf *fb)
 	free(fb);
 }
 
-/* The peer has taken count of our messages: those need not be kept. */
-static void acked(struct bridge *b, uint64_t count)
+void bridge_ring_release(struct bridge *b)
 {
+	uint32_t pos = b->rk_head ? b->rk_head->ring_pos : b->out_dir->pos;
+
+	if (gl_ring_release(b->out_dir, pos))
+		bridge_ring_bell(b);
+}
+
+/* Drop the first kept messages up to count; true if one lay in the ring. */
+static bool drop_kept(struct bridge *b, uint64_t count)
+{
+	bool ring = false;
+
 	while (b->kept && b->kept_first < count) {
 		struct kept *k = b->kept;
 
@@ -533,21 +613,44 @@ static void acked(struct bridge *b, uint64_t count)
 		if (k->fb)
 			fbuf_put(b, k->fb);
 		else
-			b->kept_bytes -= k->len;
+			b->kept_bytes -= k->hlen;
+		if (k->body) {
+			b->rk_head = k->rnext;
+			ring = true;
+		}
 		b->kept_first++;
 		free(k);
 	}
 	if (!b->kept)
 		b->kept_tail = &b->kept;
+	return ring;
 }
 
-/* At the session's end, after its owner freed obuf (which ofb may still name). */
+/* The peer has taken count of our messages: those need not be kept. */
+static void acked(struct bridge *b, uint64_t count)
+{
+	if (drop_kept(b, count))
+		bridge_ring_release(b);
+}
+
+/*
+ * At the session's end, after its owner freed obuf (which ofb may still
+ * name) and perhaps unmapped the ring: that is not written.
+ */
 void bridge_forget(struct bridge *b)
 {
-	acked(b, UINT64_MAX);
+	drop_kept(b, UINT64_MAX);
 	b->resend = NULL;
 	while (b->nspare)
 		free(b->spare[--b->nspare]);
+}
+
+/* Nothing is being sent from the output buffer or the ring. */
+static void out_reset(struct bridge *b)
+{
+	b->olen = b->osent = 0;
+	b->nins = 0;
+	b->ins_bytes = 0;
 }
 
 /* Tell the peer how many of its messages are taken, now and then. */
@@ -581,7 +684,12 @@ void bridge_detach(struct bridge *b)
 		shutdown(b->tcp, SHUT_RDWR);
 	b->ioff = b->ilen = 0;
 	b->frame_left = 0;
-	b->olen = b->osent = 0;
+	/* A message half read into the ring is sent again whole: its room goes back. */
+	if (b->direct) {
+		b->in_dir->pos = b->direct_pos;
+		b->direct = NULL;
+	}
+	out_reset(b);
 	b->in_blocked = false;
 }
 
@@ -593,7 +701,7 @@ bool bridge_reattach(struct bridge *b, int fd, uint64_t peer_took)
 	b->resend = b->kept;
 	b->tcp = fd;
 	b->tx_based = false;
-	b->olen = b->osent = 0;
+	out_reset(b);
 	b->sending = b->recving = false;
 	b->detached = false;
 	b->hello_done = true;
@@ -613,8 +721,12 @@ static bool fill_resend(struct bridge *b)
 		return false;
 	b->olen = start;
 	while (b->resend && b->olen + b->resend->len <= b->ocap) {
-		memcpy(b->obuf + b->olen, b->resend->ref, b->resend->len);
-		b->olen += b->resend->len;
+		struct kept *k = b->resend;
+
+		memcpy(b->obuf + b->olen, k->ref, k->hlen);
+		if (k->body)
+			memcpy(b->obuf + b->olen + k->hlen, k->body, k->len - k->hlen);
+		b->olen += k->len;
 		b->resend = b->resend->next;
 		n++;
 	}
@@ -701,7 +813,12 @@ static void count_pack(struct bridge *b, uint64_t raw, uint64_t wire)
  */
 static unsigned char *pack_out;
 
-uint32_t bridge_pack_region(struct bridge *b, unsigned char *data, uint32_t n)
+/*
+ * n bytes at src packed to out (which may be src) when that pays: the
+ * packed region's length, or n, and out untouched.
+ */
+static uint32_t pack_region_to(struct bridge *b, const unsigned char *src, uint32_t n,
+			       unsigned char *out)
 {
 	struct gleam_pack h = { .raw_len = n };
 	uint32_t wire;
@@ -716,8 +833,8 @@ uint32_t bridge_pack_region(struct bridge *b, unsigned char *data, uint32_t n)
 			return n;
 	}
 	/* What comes out must be smaller once framed and padded. */
-	r = pack_chunk(b->pk, data, n, pack_out, MIN((size_t)n - sizeof(h) - 8,
-							 (size_t)GLEAM_REC_MAX), &m);
+	r = pack_chunk(b->pk, src, n, pack_out, MIN((size_t)n - sizeof(h) - 8,
+							(size_t)GLEAM_REC_MAX), &m);
 	if (!r || ALIGN8(sizeof(h) + r) >= n) {
 		count_pack(b, n, n);
 		return n;
@@ -725,11 +842,16 @@ uint32_t bridge_pack_region(struct bridge *b, unsigned char *data, uint32_t n)
 	h.packed_len = (uint32_t)r;
 	h.method = (uint8_t)m;
 	wire = (uint32_t)ALIGN8(sizeof(h) + r);
-	memcpy(data, &h, sizeof(h));
-	memcpy(data + sizeof(h), pack_out, r);
-	memset(data + sizeof(h) + r, 0, wire - sizeof(h) - r);
+	memcpy(out, &h, sizeof(h));
+	memcpy(out + sizeof(h), pack_out, r);
+	memset(out + sizeof(h) + r, 0, wire - sizeof(h) - r);
 	count_pack(b, n, wire);
 	return wire;
+}
+
+uint32_t bridge_pack_region(struct bridge *b, unsigned char *data, uint32_t n)
+{
+	return pack_region_to(b, data, n, data);
 }
 
 uint32_t bridge_pack_rec(struct bridge *b, unsigned char *rec, uint32_t len)
@@ -802,6 +924,73 @@ bool bridge_unpack_rec(struct bridge *b, const void *rec, uint32_t len, void *ds
 	return true;
 }
 
+/*
+ * Messages at least this long go, on a plain TCP connection of a
+ * resumable session, from the ring itself: their head (the header and the
+ * arguments) is copied into the frame and checked there, their body is
+ * sent from where the producer wrote it, and the ring keeps that room
+ * until the peer acknowledges the message.
+ */
+#define OUT_REF_MIN	(64U << 10)
+
+/*
+ * How much of the message at p (len bytes, its header read from p) is
+ * copied into the frame: all of it, or for one that goes from the ring,
+ * its head.
+ */
+static uint32_t out_head_len(struct bridge *b, const void *p, uint32_t len, bool records)
+{
+	const struct gleam_rec *h = p;
+	uint32_t hlen = sizeof(struct gleam_reply);
+	uint16_t fn;
+
+	if (b->tls || !b->resumable || len < OUT_REF_MIN || b->nins == BRIDGE_INS_MAX)
+		return len;
+	if (records) {
+		memcpy(&fn, &h->fn, sizeof(fn));
+		if (fn >= GL_FN_LIMIT)
+			return len;
+		hlen = (uint32_t)sizeof(*h) + ALIGN8((uint32_t)gl_fn_args_size[fn]);
+	}
+	return hlen + 8 <= len ? hlen : len;
+}
+
+/*
+ * A large message whose head (hlen bytes) is in the frame, checked: packed
+ * into the frame when that pays (an upload), else its body inserted from
+ * the ring at p + hlen.  false: no memory to keep it.
+ */
+static bool out_from_ring(struct bridge *b, const unsigned char *p, uint32_t hlen, uint32_t len,
+			  bool records)
+{
+	unsigned char *q = b->obuf + b->olen;
+	struct gleam_rec h;
+	uint32_t doff, wire;
+	uint64_t count;
+
+	memcpy(&h, q, sizeof(h));
+	if (records && b->pk && !(h.flags & (GLEAM_REC_F_CACHED | GLEAM_REC_F_PACKED)) &&
+	    upload_region((const struct gleam_rec *)q, len, &doff, &count) && doff == hlen &&
+	    upload_region_ok(count, len - doff)) {
+		wire = pack_region_to(b, p + doff, len - doff, q + doff);
+		if (wire != len - doff) {
+			h.len = doff + wire;
+			h.flags |= GLEAM_REC_F_PACKED;
+			memcpy(q, &h, sizeof(h));
+			if (!bridge_keep_out(b, q, h.len))
+				return false;
+			b->olen += h.len;
+			return true;
+		}
+	}
+	if (!keep_ring(b, q, hlen, len, p + hlen, b->out_dir->pos))
+		return false;
+	b->olen += hlen;
+	b->oins[b->nins++] = (struct bridge_ins){ .at = b->olen, .p = p + hlen, .n = len - hlen };
+	b->ins_bytes += len - hlen;
+	return true;
+}
+
 /* Move messages from the ring into one frame while there is room. */
 static void fill_out(struct bridge *b)
 {
@@ -827,13 +1016,16 @@ static void fill_out(struct bridge *b)
 	}
 	start = sizeof(struct gleam_frame);
 	b->olen = start;
-	while (b->olen + GLEAM_REC_MAX <= b->ocap &&
+	while (b->olen + b->ins_bytes + GLEAM_REC_MAX <= b->ocap &&
 	       (p = gl_ring_peek(b->out_dir, records ? sizeof(struct gleam_rec) :
 				 sizeof(struct gleam_reply), GLEAM_REC_MAX, &len))) {
-		/* One copy out of shared memory, then checks on the copy. */
-		memcpy(b->obuf + b->olen, p, len);
+		uint32_t hlen = out_head_len(b, p, len, records);
+
+		/* One copy out of shared memory (its head only, for a large message), then checks on the copy. */
+		memcpy(b->obuf + b->olen, p, hlen);
 		memcpy(b->obuf + b->olen, &len, 4);
-		if (!bridge_header_ok(NULL, b->obuf + b->olen, len, records)) {
+		if (!bridge_header_ok(NULL, b->obuf + b->olen, len, records) ||
+		    (hlen < len && hlen != out_head_len(b, b->obuf + b->olen, len, records))) {
 			gl_err("session: malformed message from the ring (fn %u)",
 			       ((struct gleam_rec *)(b->obuf + b->olen))->fn);
 			b->out_dir->broken = true;
@@ -841,18 +1033,23 @@ static void fill_out(struct bridge *b)
 		}
 		if (records && (((struct gleam_rec *)(b->obuf + b->olen))->flags & GLEAM_REC_F_REPLY))
 			b->st.waits++;
-		wire = records && b->pk ? bridge_pack_rec(b, b->obuf + b->olen, len) : len;
-		/*
-		 * Kept as it went (a large message where it lies in the frame):
-		 * sent again, it needs nothing more.  Not kept, it is not taken:
-		 * the ring still holds it.
-		 */
-		if (!bridge_keep_out(b, b->obuf + b->olen, wire))
-			break;
+		if (hlen < len) {
+			if (!out_from_ring(b, p, hlen, len, records))
+				break;
+		} else {
+			wire = records && b->pk ? bridge_pack_rec(b, b->obuf + b->olen, len) : len;
+			/*
+			 * Kept as it went (a large message where it lies in the
+			 * frame): sent again, it needs nothing more.  Not kept, it
+			 * is not taken: the ring still holds it.
+			 */
+			if (!bridge_keep_out(b, b->obuf + b->olen, wire))
+				break;
+			b->olen += wire;
+		}
 		b->out_count++;
 		gl_ring_consume(b->out_dir, len);
 		b->st.payload += len - sizeof(struct gleam_rec);
-		b->olen += wire;
 		n++;
 	}
 	if (b->out_dir->broken) {
@@ -866,7 +1063,7 @@ static void fill_out(struct bridge *b)
 	}
 	{
 		struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = b->out_type,
-					 .len = (uint32_t)(b->olen - start) };
+					 .len = (uint32_t)(b->olen + b->ins_bytes - start) };
 
 		memcpy(b->obuf, &f, sizeof(f));
 	}
@@ -877,10 +1074,9 @@ static void fill_out(struct bridge *b)
 	else
 		b->st.replies += n;
 	b->st.batches++;
-	b->st.bytes_out += b->olen;
-	/* Space goes back to the producer as soon as it is copied. */
-	if (gl_ring_consume_publish(b->out_dir))
-		bridge_ring_bell(b);
+	b->st.bytes_out += b->olen + b->ins_bytes;
+	/* Space goes back to the producer as soon as it is copied (or acknowledged). */
+	bridge_ring_release(b);
 	b->osent = 0;
 	post_send(b);
 }
@@ -1008,11 +1204,92 @@ static uint32_t message_ring_len(struct bridge *b, const void *p, uint32_t len, 
 	return elen;
 }
 
+/*
+ * Room for elen bytes in the ring: *dst, or NULL and what to do instead
+ * (wait for the consumer, look again, or end: the ring broke).
+ */
+static enum drain ring_room(struct bridge *b, uint32_t elen, void **dst)
+{
+	*dst = gl_ring_reserve(b->in_dir, elen);
+	if (*dst)
+		return D_NEXT;
+	if (b->in_dir->broken) {
+		gl_err("session: the application broke its ring: ending the session");
+		return D_FAIL;
+	}
+	b->in_blocked = true;
+	gl_ring_prod_set_sleeping(b->in_dir, true);
+	/* Re-check: the consumer may have freed space meanwhile. */
+	if (!gl_ring_can_reserve(b->in_dir, elen))
+		return D_WAIT;
+	gl_ring_prod_set_sleeping(b->in_dir, false);
+	b->in_blocked = false;
+	return D_NEXT;
+}
+
+/* A message of len is in the ring whole: the consumer may take it. */
+static void message_taken(struct bridge *b, uint32_t len)
+{
+	gl_ring_commit(b->in_dir);
+	b->st.payload += len - sizeof(struct gleam_reply);
+	b->in_count++;
+	b->ack_bytes += len;
+	b->frame_left -= len;
+}
+
+/*
+ * Messages at least this long, sent as they are, are read from a plain
+ * TCP socket straight into their place in the ring, not into the input
+ * buffer and copied from there: what the buffer already holds of one is
+ * copied, the rest is read where it belongs.
+ */
+#define DIRECT_MIN	(64U << 10)
+
+static bool direct_fits(struct bridge *b, size_t off, uint32_t len, bool records)
+{
+	return !b->tls && len >= DIRECT_MIN &&
+	       b->ilen - off >= (records ? sizeof(struct gleam_rec) : sizeof(struct gleam_reply));
+}
+
+/* The message at *off, its header checked, is read into the ring from here on. */
+static enum drain direct_begin(struct bridge *b, size_t *off, uint32_t len)
+{
+	uint32_t pos = b->in_dir->pos;
+	enum drain d;
+	void *dst;
+
+	d = ring_room(b, len, &dst);
+	if (!dst)
+		return d;
+	b->direct = dst;
+	b->direct_len = len;
+	b->direct_have = (uint32_t)(b->ilen - *off);
+	b->direct_pos = pos;
+	memcpy(dst, b->ibuf + *off, b->direct_have);
+	*off = b->ilen;
+	return D_WAIT;
+}
+
+/* res more bytes of the message being read into the ring came. */
+static void direct_in(struct bridge *b, int res)
+{
+	b->direct_have += (uint32_t)res;
+	if (b->direct_have < b->direct_len)
+		return;
+	b->direct = NULL;
+	message_taken(b, b->direct_len);
+	loop_note_busy();
+	if (gl_ring_cons_sleeping(b->in_dir))
+		bridge_ring_bell(b);
+	ack_in(b, true);
+}
+
 /* One message of the data frame being read, at *off, into the ring. */
 static enum drain message_in(struct bridge *b, size_t *off, bool records)
 {
 	const unsigned char *p = b->ibuf + *off;
 	uint32_t len, elen;
+	enum drain d;
 	void *dst;
 
 	if (b->ilen - *off < 8)
@@ -1023,7 +1300,7 @@ static enum drain message_in(struct bridge *b, size_t *off, bool records)
 		peer_err(b, "peer sent a malformed message (length %u)", len);
 		return D_FAIL;
 	}
-	if (b->ilen - *off < len)
+	if (b->ilen - *off < len && !direct_fits(b, *off, len, records))
 		return D_WAIT;
 	if (!bridge_header_ok(b, p, len, records)) {
 		peer_err(b, "peer sent a malformed message header");
@@ -1032,21 +1309,11 @@ static enum drain message_in(struct bridge *b, size_t *off, bool records)
 	elen = message_ring_len(b, p, len, records);
 	if (!elen)
 		return D_FAIL;
-	dst = gl_ring_reserve(b->in_dir, elen);
-	if (!dst && b->in_dir->broken) {
-		gl_err("session: the application broke its ring: ending the session");
-		return D_FAIL;
-	}
-	if (!dst) {
-		b->in_blocked = true;
-		gl_ring_prod_set_sleeping(b->in_dir, true);
-		/* Re-check: the consumer may have freed space meanwhile. */
-		if (!gl_ring_can_reserve(b->in_dir, elen))
-			return D_WAIT;
-		gl_ring_prod_set_sleeping(b->in_dir, false);
-		b->in_blocked = false;
-		return D_NEXT;
-	}
+	if (b->ilen - *off < len)
+		return elen == len ? direct_begin(b, off, len) : D_WAIT;
+	d = ring_room(b, elen, &dst);
+	if (!dst)
+		return d;
 	if (records && (((const struct gleam_rec *)p)->flags & GLEAM_REC_F_PACKED)) {
 		if (!bridge_unpack_rec(b, p, len, dst)) {
 			peer_err(b, "peer sent packed bytes that do not unpack to their declared size");
@@ -1057,12 +1324,8 @@ static enum drain message_in(struct bridge *b, size_t *off, bool records)
 	} else {
 		memcpy(dst, p, len);
 	}
-	gl_ring_commit(b->in_dir);
-	b->st.payload += len - sizeof(struct gleam_reply);
-	b->in_count++;
-	b->ack_bytes += len;
+	message_taken(b, len);
 	*off += len;
-	b->frame_left -= len;
 	return D_PUBLISHED;
 }
 
@@ -1368,6 +1631,11 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 		 */
 		if (b->hello_done)
 			b->detached_at = 0;
+		if (b->direct) {
+			direct_in(b, res);
+			bridge_kick(b);
+			return true;
+		}
 		b->ilen += (size_t)res;
 		if (!drain_in(b))
 			return false;
@@ -1394,11 +1662,11 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 				return true;
 		}
 		b->osent += (size_t)res;
-		if (b->osent < b->olen) {
+		if (b->osent < b->olen + b->ins_bytes) {
 			post_send(b);
 			return true;
 		}
-		b->olen = b->osent = 0;
+		out_reset(b);
 		/* A goodbye that did not fit the full buffer goes now. */
 		if (b->bye_owed) {
 			b->bye_owed = false;

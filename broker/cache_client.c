@@ -793,8 +793,7 @@ void ccache_fill_out(struct bridge *b)
 		return;
 	/* Control frames go between records frames, never inside one. */
 	close_records(b, &start);
-	if (gl_ring_consume_publish(b->out_dir))
-		bridge_ring_bell(b);
+	bridge_ring_release(b);
 	settle(c);
 	if (c->release_all) {
 		struct gleam_cache_release r = { .count = 0 };

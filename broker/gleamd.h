@@ -127,6 +127,9 @@ void bridge_ring_stats(const struct gl_ring *r, struct sess_stats *st);
 struct bridge;
 struct chunk_name;
 
+/* Message bodies sent from the ring in one frame, at most. */
+#define BRIDGE_INS_MAX		16
+
 /* What a role does with what the bridge does not handle itself. */
 struct bridge_ops {
 	/* A complete control frame; false ends the connection. */
@@ -148,11 +151,35 @@ struct bridge {
 	void (*ring_app)(struct bridge *b);
 	unsigned char *obuf;
 	size_t olen, osent, ocap;
+	/*
+	 * Plain TCP: the bodies of large messages go from the ring itself,
+	 * not copied into obuf.  The frame sent is obuf[0, olen) with them
+	 * inserted, each after obuf[0, at); osent counts the whole.
+	 */
+	struct bridge_ins {
+		size_t at;
+		const unsigned char *p;
+		uint32_t n;
+	} oins[BRIDGE_INS_MAX];
+	uint32_t nins;
+	size_t ins_bytes;		/* bytes inserted */
+	struct iovec oiov[2 * BRIDGE_INS_MAX + 1];
+	struct msghdr omsg;
+	/* Kept messages whose bodies lie in the ring, in order: its room waits for them. */
+	struct kept *rk_head, **rk_tail;
 	uint32_t out_consumed;		/* ring bytes in obuf, released on send */
 	bool sending;
 	unsigned char *ibuf;
 	size_t ioff, ilen, icap;	/* ibuf[ioff, ilen): read, not yet parsed */
 	uint32_t frame_left;		/* payload bytes of the current frame */
+	/*
+	 * A large message read from the socket straight into its place in
+	 * the ring (plain TCP only): where, how long, how much has come, and
+	 * the ring's producer position before it was reserved (a connection
+	 * lost meanwhile gives the room back).
+	 */
+	unsigned char *direct;
+	uint32_t direct_len, direct_have, direct_pos;
 	bool recving;
 	bool in_blocked;		/* ring full: wait for a bell */
 	bool bell_recving;
@@ -236,6 +263,15 @@ struct kept {
 	uint32_t len;
 	struct fbuf *fb;
 	const unsigned char *ref;
+	/*
+	 * Or its first hlen bytes at ref (msg) and the rest in the ring at
+	 * body, from ring position ring_pos on: the ring keeps that room
+	 * until the message is acknowledged.  Else hlen is len, body NULL.
+	 */
+	uint32_t hlen;
+	uint32_t ring_pos;
+	const unsigned char *body;
+	struct kept *rnext;		/* the next kept in the ring */
 	unsigned char msg[] __attribute__((aligned(8)));
 };
 
@@ -336,6 +372,11 @@ void bridge_detach(struct bridge *b);
 bool bridge_reattach(struct bridge *b, int fd, uint64_t peer_took);
 /* Drop every kept message (the session ends). */
 void bridge_forget(struct bridge *b);
+/*
+ * The out ring's room goes back to its producer up to the first message
+ * still kept in the ring, or all of what was taken.
+ */
+void bridge_ring_release(struct bridge *b);
 void bridge_queue_frame(struct bridge *b, uint16_t type, const void *p, uint32_t len);
 /* A message's header as the bridge checks it (records: from the ring or the wire). */
 bool bridge_header_ok(struct bridge *b, const void *p, uint32_t len, bool record);

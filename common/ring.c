@@ -251,11 +251,16 @@ void gl_ring_consume(struct gl_ring_dir *d, uint32_t len)
 	d->pos += len;
 }
 
-bool gl_ring_consume_publish(struct gl_ring_dir *d)
+bool gl_ring_release(struct gl_ring_dir *d, uint32_t pos)
 {
-	STORE_REL(&d->ctl->head, d->pos);
+	STORE_REL(&d->ctl->head, pos);
 	FENCE();
 	return LOAD_RELAXED(&d->ctl->prod_flags) & GLEAM_RING_PROD_NEED_WAKEUP;
+}
+
+bool gl_ring_consume_publish(struct gl_ring_dir *d)
+{
+	return gl_ring_release(d, d->pos);
 }
 
 void gl_ring_cons_set_sleeping(struct gl_ring_dir *d, bool on)

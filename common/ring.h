@@ -75,6 +75,12 @@ const void *gl_ring_peek(struct gl_ring_dir *d, uint32_t min_len, uint32_t max_l
 void gl_ring_consume(struct gl_ring_dir *d, uint32_t len);
 /* Publish the consumer's position; returns true if the producer sleeps. */
 bool gl_ring_consume_publish(struct gl_ring_dir *d);
+/*
+ * Give the producer back the room before pos only (a position at or
+ * behind the consumer's, at or past what was given back before): the
+ * consumer still reads what lies between; true if the producer sleeps.
+ */
+bool gl_ring_release(struct gl_ring_dir *d, uint32_t pos);
 bool gl_ring_empty(struct gl_ring_dir *d);
 
 /*

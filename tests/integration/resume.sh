@@ -99,6 +99,34 @@ wait "$pid"
 rc=$?
 check stall "a link silent for 4 s in the middle of copies" "$rc" "$EXPECTED/memops.out"
 
+# Large copies not named by content, whose pieces go from the ring itself
+# and are read into the ring on the other side (plain TCP), through a
+# client gleamd of their own: a cut in the middle of the upload, and one
+# later (in the download, or the upload's end); every word must come back.
+"$BIN/gleamd" client --server "127.0.0.1:$LPORT" --socket "$TMP/plain.sock" --cache off \
+	--keepalive 2 --resume 8 "${SEC_CLIENT[@]}" >>"$TMP/plain.log" 2>&1 &
+PLPID=$!
+trap 'kill $LKPID $PLPID 2>/dev/null; cleanup' EXIT
+for _ in $(seq 200); do
+	GLEAM_SOCKET=$TMP/plain.sock "$BIN/gleamctl" servers 2>/dev/null | grep -q " up" && break
+	sleep 0.05
+done
+for at in 1 3.5; do
+	rc=$(GLEAM_SOCKET=$TMP/plain.sock cut_run "bigcopy-$at" "$at" 1s "$PROGS/bigcopy" $((256 << 20)))
+	if [ "$rc" -eq 0 ] && grep -q "bytes: ok" "$TMP/bigcopy-$at.out"; then
+		ok "a 1 s cut $at s into a 256 MiB copy each way, not named: every word back"
+	else
+		bad "a 1 s cut $at s into a 256 MiB copy each way, not named: exited $rc: $(tail -n 2 "$TMP/bigcopy-$at.err")"
+	fi
+done
+n=$(grep -c "taken up again" "$TMP/plain.log")
+if [ "$n" -ge 1 ]; then
+	ok "the client gleamd without naming took the copies' sessions up again ($n times)"
+else
+	bad "the client gleamd without naming says it took sessions up $n times"
+fi
+kill "$PLPID"
+
 # A burst of launches: the run completes, and says it made them all.
 rc=$(cut_run launches 0.5 2s "$BIN/gleam-bench" launch-heavy 20000)
 if [ "$rc" -eq 0 ] && grep -q '"waits":200' "$TMP/launches.out"; then
