@@ -80,6 +80,7 @@ struct ccache {
 	uint64_t pin_max;		/* the server's bound on the session's pins */
 	uint64_t pinned_bytes;		/* what pinned holds: the server's count too */
 	uint64_t asked_bytes;		/* names in questions on the wire: the server may pin them */
+	uint64_t answer_bytes;		/* held by an answer being read, not yet counted as pinned */
 	struct centry *head, **tail;
 	size_t queued;
 	struct nset pinned;		/* count: queued records that name it */
@@ -150,7 +151,8 @@ static void pins_forget(struct ccache *c)
  */
 static bool pin_room(const struct ccache *c, uint32_t len)
 {
-	return !c->pin_max || c->pinned_bytes + c->asked_bytes + len <= c->pin_max;
+	return !c->pin_max ||
+	       c->pinned_bytes + c->asked_bytes + c->answer_bytes + len <= c->pin_max;
 }
 
 /*
@@ -438,18 +440,61 @@ static unsigned char *out_frame(struct bridge *b, uint16_t type, uint32_t n)
 	return p + sizeof(f);
 }
 
-/* The question for every name waiting to be asked about. */
+/*
+ * Which names of the set to ask go in the next question: in the set's
+ * order, each that still fits the room the pins leave.  The server pins
+ * what it holds of a question as it reads it, so a name asked counts
+ * against the room from then on, and the bytes of a record that must
+ * send its own, already counted as pinned here, always find room there.
+ */
+static bool ask_fits(const struct ccache *c, const struct nset_ent *e, uint64_t used,
+		     uint64_t *sum)
+{
+	if (!e->used)
+		return false;
+	if (c->pin_max && (used > c->pin_max || *sum + e->count > c->pin_max - used))
+		return false;
+	*sum += e->count;
+	return true;
+}
+
+/*
+ * Nothing fits and nothing is asked: the pins are all held by records
+ * queued behind the first that waits, which cannot go before it.  That
+ * one sends its bytes in the record instead, so that the queue moves.
+ */
+static void ask_none(struct ccache *c)
+{
+	for (struct centry *e = c->head; e; e = e->next) {
+		if (e->state == CE_WAIT && nset_find(&c->to_ask, &e->name)) {
+			e->state = CE_PLAIN;
+			return;
+		}
+	}
+}
+
+/* The question for every name waiting to be asked about that fits. */
 static void ask(struct bridge *b)
 {
 	struct ccache *c = b->cc;
 	struct gleam_cache_query q = { .flags = GLEAM_CACHE_Q_PIN };
 	struct question *qn;
 	unsigned char *p;
-	uint32_t n = 0;
+	uint32_t n = 0, want = 0;
+	uint64_t used = c->pinned_bytes + c->asked_bytes, sum = 0;
 
 	if (c->nquestions >= QUESTIONS_MAX || !c->to_ask.n)
 		return;
-	q.count = (uint32_t)MIN(c->to_ask.n, c->query_max);
+	for (size_t i = 0; i < c->to_ask.cap && want < MIN(c->to_ask.n, c->query_max); i++)
+		if (ask_fits(c, &c->to_ask.e[i], used, &sum))
+			want++;
+	if (!want) {
+		if (!c->nquestions)
+			ask_none(c);
+		return;
+	}
+	q.count = want;
+	sum = 0;
 	qn = malloc(sizeof(*qn) + q.count * sizeof(qn->names[0]));
 	if (!qn)
 		return;
@@ -464,7 +509,8 @@ static void ask(struct bridge *b)
 		struct nset_ent *e = &c->to_ask.e[i];
 		struct gleam_cache_ref r = { 0 };
 
-		if (!e->used)
+		/* The same choice as above, against the room before this question. */
+		if (!ask_fits(c, e, used, &sum))
 			continue;
 		memcpy(r.name, e->name.b, sizeof(r.name));
 		r.length = e->count;
@@ -889,6 +935,8 @@ static bool answered(struct ccache *c, struct centry *e, bool held, bool prove)
 	pin = pin_add(c, &e->name, e->dlen);
 	if (!pin)
 		return false;
+	if (held)
+		c->answer_bytes -= MIN(c->answer_bytes, (uint64_t)e->dlen);
 	pin->count = 1;
 	if (!held) {
 		e->state = CE_DATA;
@@ -910,7 +958,7 @@ bool ccache_have(struct bridge *b, const void *p, uint32_t len)
 	struct gleam_cache_have h;
 	struct question *qn = c ? c->qhead : NULL;
 	const uint64_t *bits, *pbits;
-	struct nset held = { 0 }, in_q = { 0 }, prove = { 0 };
+	struct nset held = { 0 }, in_q = { 0 }, prove = { 0 }, counted = { 0 };
 	struct centry *e;
 	size_t words;
 	bool ok = false;
@@ -941,6 +989,21 @@ bool ccache_have(struct bridge *b, const void *p, uint32_t len)
 		if (is_held && c->prove && (pbits[i / 64] >> (i % 64) & 1) &&
 		    !nset_add(&prove, &qn->names[i].name))
 			goto out;
+	}
+	/*
+	 * The server pinned what it holds of the question as it read it: those
+	 * bytes count against the room of a record that must send its own,
+	 * whichever comes first in the queue.
+	 */
+	c->answer_bytes = 0;
+	for (uint32_t i = 0; i < qn->n; i++) {
+		if (!nset_find(&held, &qn->names[i].name) ||
+		    nset_find(&c->pinned, &qn->names[i].name) ||
+		    nset_find(&counted, &qn->names[i].name))
+			continue;
+		if (!nset_add(&counted, &qn->names[i].name))
+			goto out;
+		c->answer_bytes += qn->names[i].len;
 	}
 	/* Every waiting record decides: named if held; else the first sends the bytes. */
 	for (e = c->head; e; e = e->next) {
@@ -973,9 +1036,11 @@ bool ccache_have(struct bridge *b, const void *p, uint32_t len)
 	free(qn);
 	ok = true;
 out:
+	c->answer_bytes = 0;
 	nset_free(&held);
 	nset_free(&in_q);
 	nset_free(&prove);
+	nset_free(&counted);
 	/* The bridge moves on once it has read the frame (not here: it is reading). */
 	return ok;
 }

@@ -144,6 +144,24 @@ if run_upload other 2 8 1; then
 	fi
 fi
 
+# 3b. Copies far beyond a session's pins (64 MiB): 512 MiB each way, three
+# times, the later runs warm, so that questions (whose answers the server
+# pins) and bytes to send share the session's room; each word comes back,
+# and no session is ended for pinning beyond its share.
+why=""
+for i in 1 2 3; do
+	if ! timeout 120 "$BUILD/tests/programs/bigcopy" $((512 << 20)) >"$TMP/big$i.out" \
+		2>"$TMP/big$i.err" || ! grep -q "bytes: ok" "$TMP/big$i.out"; then
+		why="run $i: $(tail -n 2 "$TMP/big$i.err")"
+		break
+	fi
+done
+if [ -z "$why" ] && ! grep -q "beyond the session's limit" "$TMP/server.log"; then
+	ok "512 MiB each way three times through 64 MiB of pins: every word back"
+else
+	bad "512 MiB through 64 MiB of pins: ${why:-a session was ended for its pins}"
+fi
+
 # 4. The disk tier survives a restart of the server.
 if restart_server && run_upload restart 1 8; then
 	sent=$(last bytes_sent)
