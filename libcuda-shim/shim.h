@@ -539,13 +539,23 @@ bool shim_host_alloc_of(const void *p, void **base, size_t *size);
 
 /*
  * Virtual memory (vmm.c) for the shim's own use: address space on the
- * server (near hint); device memory mapped in a range so reserved, or
- * in a reservation of its own near at (a twin's); the minimum
- * granularity of device memory on dev, asked once.
+ * server (near hint); device memory asked for and then mapped in a range
+ * so reserved (a question between the two shares their wait), or in a
+ * reservation of its own near at (a twin's); the minimum granularity of
+ * device memory on dev, asked once.
  */
 CUresult shim_vmm_reserve_own(uint64_t hint, uint64_t size, uint64_t align, uint64_t *addr);
 void shim_vmm_unreserve_own(uint64_t addr, uint64_t size);
-CUresult shim_vmm_own(uint64_t at, uint64_t size, int dev, bool reserved, uint64_t *addr);
+struct shim_vmh;
+struct shim_pending;
+struct shim_own {
+	struct shim_vmh *h;
+	struct shim_pending *made;
+	uint64_t gran;
+};
+CUresult shim_vmm_own_begin(uint64_t size, int dev, struct shim_own *o);
+CUresult shim_vmm_own_end(struct shim_own *o, uint64_t base, uint64_t size, int dev);
+CUresult shim_vmm_own(uint64_t at, uint64_t size, int dev, uint64_t *addr);
 void shim_vmm_own_free(uint64_t addr, uint64_t size, bool keep_range);
 CUresult shim_vmm_granularity(int dev, uint64_t *gran);
 bool shim_vmm_handle_types(uint64_t p, unsigned long long *types);

@@ -387,16 +387,22 @@ static CUresult place(struct twin *t, bool fixed, uint64_t gran)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	t->map_size = (t->size + head + gran - 1) & ~(gran - 1);
 	if (fixed) {
-		r = shim_vmm_own(t->host - head, t->map_size, t->devno, false, &base);
+		r = shim_vmm_own(t->host - head, t->map_size, t->devno, &base);
 		if (r)
 			return r;
 	} else {
-		r = window_alloc(t->map_size, gran, &base);
+		struct shim_own o;
+
+		/* Asked for first: a window's search, if it needs one, shares its wait. */
+		r = shim_vmm_own_begin(t->map_size, t->devno, &o);
 		if (r)
 			return r;
-		r = shim_vmm_own(base, t->map_size, t->devno, true, &base);
+		if (window_alloc(t->map_size, gran, &base))
+			base = 0;
+		r = shim_vmm_own_end(&o, base, t->map_size, t->devno);
 		if (r) {
-			window_put(base, t->map_size);
+			if (base)
+				window_put(base, t->map_size);
 			return r;
 		}
 		t->host = base;

@@ -761,46 +761,77 @@ void shim_vmm_unreserve_own(uint64_t addr, uint64_t size)
 }
 
 /*
- * Device memory on dev for the shim's own use: an allocation and a
- * mapping, at at when the shim holds that range already (reserved true:
- * a range of shim_vmm_reserve_own()'s), otherwise in a reservation of
- * its own as near at as the server can (at itself, where that is free
- * there).  The allocation's answer comes with the reservation's, one wait
- * for both; then the handle is released at once, so that unmapping frees
- * the memory.  size is a multiple of the granularity.
+ * Device memory on dev for the shim's own use, in two halves so that a
+ * question asked in between shares the allocation's wait: the allocation
+ * is asked for (its answer not waited for), then mapped at base, or given
+ * back where base is 0.  size is a multiple of the granularity.  The
+ * handle is released once mapped, so that unmapping frees the memory.
  */
-CUresult shim_vmm_own(uint64_t at, uint64_t size, int dev, bool reserved, uint64_t *addr)
+CUresult shim_vmm_own_begin(uint64_t size, int dev, struct shim_own *o)
 {
 	CUmemAllocationProp p = { .type = CU_MEM_ALLOCATION_TYPE_PINNED,
 				  .location = { CU_MEM_LOCATION_TYPE_DEVICE, dev } };
-	struct shim_pending *made = NULL;
 	struct gleam_mem_prop g;
-	struct shim_vmh *h;
-	uint64_t gran = 0, base = reserved ? at : 0;
 	bool was = shim_ungated;
-	CUresult r, rc;
+	CUresult r = shim_conn_error();
 
+	memset(o, 0, sizeof(*o));
+	if (r)
+		return r;
 	prop_pack(&p, &g);
-	h = (struct shim_vmh *)shim_obj_new(GL_H_MEMHANDLE);
-	if (!h)
+	o->h = (struct shim_vmh *)shim_obj_new(GL_H_MEMHANDLE);
+	if (!o->h)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	shim_ungated = true;
-	rc = create(h, size, &g, 0, &made, &gran);
-	r = rc || reserved ? rc : reserve(size, 0, at, 0, &base);
-	if (made)
-		rc = shim_pending_wait(made);
+	r = create(o->h, size, &g, 0, &o->made, &o->gran);
 	shim_ungated = was;
-	if (!r && rc && !reserved)
-		free_range(base, size);
-	if (!rc && (r || !base))
-		release(h->o.id);
-	if (!r)
-		r = rc;
-	if (!r) {
-		r = map_own(base, size, h->o.id, dev);
-		release(h->o.id);
+	if (r) {
+		shim_obj_put(&o->h->o);
+		o->h = NULL;
 	}
-	shim_obj_put(&h->o);
+	return r;
+}
+
+CUresult shim_vmm_own_end(struct shim_own *o, uint64_t base, uint64_t size, int dev)
+{
+	bool was = shim_ungated;
+	CUresult r = CUDA_SUCCESS;
+
+	if (!o->h)
+		return CUDA_ERROR_INVALID_VALUE;
+	shim_ungated = true;
+	if (o->made)
+		r = shim_pending_wait(o->made);
+	shim_ungated = was;
+	/* Made: mapped where there is a place, and the handle given back either way. */
+	if (!r) {
+		r = base ? map_own(base, size, o->h->o.id, dev) : CUDA_ERROR_OUT_OF_MEMORY;
+		release(o->h->o.id);
+	}
+	shim_obj_put(&o->h->o);
+	o->h = NULL;
+	return r;
+}
+
+/*
+ * Device memory on dev for the shim's own use in a reservation of its own,
+ * as near at as the server can (at itself, where that is free there): the
+ * allocation's answer comes with the reservation's, one wait for both.
+ */
+CUresult shim_vmm_own(uint64_t at, uint64_t size, int dev, uint64_t *addr)
+{
+	struct shim_own o;
+	uint64_t base = 0;
+	CUresult r = shim_vmm_own_begin(size, dev, &o);
+
+	if (r)
+		return r;
+	r = shim_vmm_reserve_own(at, size, 0, &base);
+	if (r)
+		base = 0;
+	r = shim_vmm_own_end(&o, base, size, dev) ?: r;
+	if (r && base)
+		free_range(base, size);
 	if (!r)
 		*addr = base;
 	return r;
