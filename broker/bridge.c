@@ -999,6 +999,10 @@ static void fill_out(struct bridge *b)
 	uint32_t n = 0, len, wire;
 	const void *p;
 
+	if (b->split && !b->closing) {
+		b->split(b);
+		return;
+	}
 	if (b->sending || b->closing || !b->hello_done || b->olen || b->detached || b->tcp < 0)
 		return;
 	if (b->resend) {

@@ -91,6 +91,22 @@ struct csess {
 	struct chunk_name *names;	/* uploads the server now holds */
 	uint32_t *lens;
 	uint32_t nnames, capnames;
+	/*
+	 * A session whose GPUs lie on several servers (Documentation/design.md,
+	 * "Sessions over several servers"): the program's session (the head)
+	 * holds its ring and no connection; each server's connection is a
+	 * session of its own (a part) whose records the head hands it from
+	 * the ring, by the route the shim wrote in each, and whose replies go
+	 * straight into the head's ring.
+	 */
+	bool can_route;			/* the program's shim routes (GLEAM_LOCAL_F_ROUTE) */
+	struct csess *head;		/* a part: the program's session */
+	struct csess *part[GLEAM_LOCAL_ROUTES_MAX];	/* the head: its parts, by route */
+	unsigned int nparts;
+	bool span;			/* a part: vgpus names other servers' devices too */
+	struct gl_ring feed;		/* a part: its ring as its head writes it */
+	bool split_blocked;		/* the head: a part's ring was full */
+	bool splitting, split_again;
 	/* A server's control connection instead of a session. */
 	struct server *link;
 	bool link_up;			/* its hello was answered */
@@ -146,6 +162,34 @@ static void post_accept(struct client_role *cr)
 	io_uring_sqe_set_data(sqe, &cr->op_accept);
 }
 
+/*
+ * A part or a head going: a head's parts say goodbye to their servers, and
+ * write what still comes into their own rings; a part that goes ends its
+ * program's session, which cannot go on without its devices.
+ */
+static void span_unlink(struct csess *s)
+{
+	struct csess *h = s->head;
+
+	for (unsigned int i = 0; i < s->nparts; i++) {
+		struct csess *p = s->part[i];
+
+		if (!p)
+			continue;
+		p->head = NULL;
+		p->b.in_dir = &p->b.ring.cq;
+		bridge_close(&p->b);
+	}
+	s->nparts = 0;
+	if (!h)
+		return;
+	for (unsigned int i = 0; i < h->nparts; i++)
+		if (h->part[i] == s)
+			h->part[i] = NULL;
+	s->head = NULL;
+	bridge_close(&h->b);
+}
+
 static void sess_free(struct csess *s)
 {
 	struct csess **pp;
@@ -157,6 +201,7 @@ static void sess_free(struct csess *s)
 		}
 	}
 	vgpu_unlink(&s->vl);
+	span_unlink(s);
 	if (s->link && s->b.tls_refused)
 		snprintf(s->link_why, sizeof(s->link_why), "TLS: %s", bridge_tls_why(&s->b));
 	if (s->link && s->link->conn == s)
@@ -189,6 +234,8 @@ static void sess_free(struct csess *s)
 		close(s->b.bell);
 	bridge_ring_stats(&s->b.ring, &s->b.st);
 	gl_ring_unmap(&s->b.ring);
+	if (s->feed.base)
+		gl_ring_unmap(&s->feed);
 	free(s->b.obuf);
 	free(s->b.ibuf);
 	free(s->ctl_reply);
@@ -763,6 +810,8 @@ static void tell_app(struct csess *s, int err, const char *why)
 
 	gl_err("session %llu (%s, pid %d) not served: %s", (unsigned long long)s->id, s->program,
 	       (int)s->pid, why);
+	if (s->head)
+		s = s->head;
 	if (s->b.bell < 0 || s->b.ring_app || s->control)
 		return;
 	snprintf(w.msg, sizeof(w.msg), "%s", why);
@@ -819,6 +868,7 @@ static void local_hello(struct csess *s, int n)
 		s->control = true;
 		return;
 	}
+	s->can_route = h.flags & GLEAM_LOCAL_F_ROUTE;
 	if (h.flags & GLEAM_LOCAL_F_VISIBLE) {
 		s->has_visible = true;
 		memcpy(s->visible, h.visible, sizeof(s->visible));
@@ -890,13 +940,255 @@ static int visible_gpus(struct csess *s, const struct server *srv, char *why, si
 	return n > 0 ? 0 : n == -2 ? -EINVAL : -ENODEV;
 }
 
+static struct csess *sess_new(struct client_role *cr);
+
+/*
+ * The head of a session over several servers: each record on the ring
+ * goes, whole and once checked, to the ring of the part its route names
+ * (the route word zeroed again, as the wire wants it).  A part's full
+ * ring holds the rest back until that part has sent what it holds.
+ */
+static void split_once(struct csess *h)
+{
+	struct bridge *hb = &h->b;
+	bool kick[GLEAM_LOCAL_ROUTES_MAX] = { false };
+	unsigned int n = 0;
+	const void *p;
+	uint32_t len;
+
+	while ((p = gl_ring_peek(hb->out_dir, sizeof(struct gleam_rec), GLEAM_REC_MAX, &len))) {
+		uint32_t route = __atomic_load_n(&((const struct gleam_rec *)p)->reserved,
+						 __ATOMIC_RELAXED);
+		struct gl_ring_dir *to;
+		struct gleam_rec *r;
+
+		if (route >= h->nparts || !h->part[route] || h->part[route]->b.closing) {
+			gl_err("session %llu (%s): a record for a connection it does not have (%u)",
+			       (unsigned long long)h->id, h->program, route);
+			hb->out_dir->broken = true;
+			break;
+		}
+		to = &h->part[route]->feed.sq;
+		r = gl_ring_reserve(to, len);
+		if (!r) {
+			gl_ring_prod_set_sleeping(to, true);
+			if (!gl_ring_can_reserve(to, len)) {
+				h->split_blocked = true;
+				break;
+			}
+			gl_ring_prod_set_sleeping(to, false);
+			continue;
+		}
+		/* One copy out of shared memory, then checks on the copy. */
+		memcpy(r, p, len);
+		r->len = len;
+		r->reserved = 0;
+		if (!bridge_header_ok(NULL, r, len, true)) {
+			gl_err("session: malformed message from the ring (fn %u)", r->fn);
+			hb->out_dir->broken = true;
+			break;
+		}
+		gl_ring_commit(to);
+		gl_ring_consume(hb->out_dir, len);
+		kick[route] = true;
+		n++;
+	}
+	if (hb->out_dir->broken) {
+		bridge_close(hb);
+		return;
+	}
+	if (n) {
+		hb->last_active = gl_now_ns();
+		loop_note_busy();
+		if (gl_ring_consume_publish(hb->out_dir))
+			bridge_ring_bell(hb);
+	}
+	for (unsigned int i = 0; i < h->nparts; i++) {
+		struct csess *pt = h->part[i];
+
+		/* Records to send, or replies that waited for room in the ring. */
+		if (pt && (kick[i] || pt->b.in_blocked))
+			bridge_kick(&pt->b);
+	}
+}
+
+static void head_split(struct bridge *hb)
+{
+	struct csess *h = (struct csess *)hb;
+
+	/* A part kicked from here may call back (its ring has room): once more, not deeper. */
+	if (h->splitting) {
+		h->split_again = true;
+		return;
+	}
+	h->splitting = true;
+	do {
+		h->split_again = false;
+		split_once(h);
+	} while (h->split_again && !hb->closing);
+	h->splitting = false;
+}
+
+/*
+ * A part rings its program through its head: replies published in the
+ * head's ring, or room made in its own ring that the head waited for.
+ */
+static void part_ring_app(struct bridge *b)
+{
+	struct csess *pt = (struct csess *)b, *h = pt->head;
+
+	if (!h || h->b.closing)
+		return;
+	bridge_ring_bell(&h->b);
+	if (h->split_blocked) {
+		h->split_blocked = false;
+		bridge_kick(&h->b);
+	}
+}
+
+/*
+ * The program's GPUs lie on the servers srv (n of them, device by device):
+ * one part per server, each naming the session's whole list with the
+ * other servers' devices as GLEAM_HELLO_GPU_ELSEWHERE; the ack tells the
+ * program's shim each device's route.  0 or -errno.
+ */
+static unsigned int span_routes(struct server *const *srv, unsigned int n, struct server **by,
+				struct gleam_local_ack *ack)
+{
+	unsigned int nby = 0;
+
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int r = 0;
+
+		while (r < nby && by[r] != srv[i])
+			r++;
+		if (r == nby)
+			by[nby++] = srv[i];
+		ack->route[i] = (uint8_t)r;
+	}
+	return nby;
+}
+
+static int span_parts(struct csess *s, struct server *const *srv, const uint8_t *gpu,
+		      unsigned int n, struct server *const *by, unsigned int nby)
+{
+	for (unsigned int r = 0; r < nby; r++) {
+		struct csess *pt = sess_new(s->cr);
+		unsigned int own = 0;
+		int fd, err;
+
+		if (!pt)
+			return -ENOMEM;
+		s->part[s->nparts++] = pt;
+		pt->head = s;
+		pt->pid = s->pid;
+		pt->uid = s->uid;
+		memcpy(pt->program, s->program, sizeof(pt->program));
+		memcpy(pt->via, s->via, sizeof(pt->via));
+		pt->srv = by[r];
+		pt->started_ns = gl_now_ns();
+		pt->nvisible = n;
+		for (unsigned int i = 0; i < n; i++) {
+			pt->vgpus[i] = srv[i] == by[r] ? gpu[i] : GLEAM_HELLO_GPU_ELSEWHERE;
+			own += srv[i] == by[r];
+		}
+		pt->span = own < n;
+		fd = gl_ring_memfd(s->ring_shift, s->ring_shift);
+		if (fd < 0)
+			return fd;
+		err = gl_ring_map(fd, &pt->b.ring);
+		if (!err)
+			err = gl_ring_map(fd, &pt->feed);
+		close(fd);
+		if (err)
+			return err;
+		pt->b.in_dir = &s->b.ring.cq;
+		pt->b.ring_app = part_ring_app;
+	}
+	return 0;
+}
+
+/* The ring, handed to the program with the ack: 0 or -errno (the session is closed). */
+static int ring_ack(struct csess *s, struct gleam_local_ack *ack)
+{
+	int fd, err;
+
+	fd = gl_ring_memfd(s->ring_shift, s->ring_shift);
+	if (fd >= 0) {
+		/* Sealed: the application cannot shrink it under gleamd. */
+		fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+		err = gl_ring_map(fd, &s->b.ring);
+	} else {
+		err = fd;
+	}
+	ack->status = err;
+	ack->region_size = err ? 0 : s->b.ring.region_size;
+	ack->session_id = s->id;
+	/* A tiny message on a local socket: it never blocks. */
+	gl_send_fd(s->b.bell, ack, sizeof(*ack), err ? -1 : fd);
+	if (fd >= 0)
+		close(fd);
+	if (err)
+		bridge_close(&s->b);
+	return err;
+}
+
+/*
+ * A program whose CUDA_VISIBLE_DEVICES names, by UUID, GPUs of several
+ * servers, or of another server than the scheduler's: its session gets a
+ * part per server.  true: served (or refused) here.
+ */
+static bool serve_span(struct csess *s, struct server *first)
+{
+	struct gleam_local_ack ack = { .magic = GLEAM_LOCAL_MAGIC };
+	struct server *srv[GLEAM_HELLO_GPUS_MAX], *by[GLEAM_LOCAL_ROUTES_MAX];
+	uint8_t gpu[GLEAM_HELLO_GPUS_MAX];
+	unsigned int nby;
+	bool other = false;
+	char why[320];
+	int n, err;
+
+	if (!s->can_route || !strstr(s->visible, "GPU-"))
+		return false;
+	n = sched_visible_span(first, s->visible, srv, gpu, GLEAM_HELLO_GPUS_MAX, why, sizeof(why));
+	if (n == -2) {
+		refuse_hello(s, -EINVAL, why);
+		return true;
+	}
+	for (int i = 0; i < n; i++)
+		other |= srv[i] != first;
+	/* Only where it names more than first alone would give it. */
+	if (n <= 0 || (!other && (unsigned int)n <= s->nvisible))
+		return false;
+	nby = span_routes(srv, (unsigned int)n, by, &ack);
+	if (ring_ack(s, &ack) < 0)
+		return true;
+	s->cr->sessions_total++;
+	s->started_ns = gl_now_ns();
+	err = span_parts(s, srv, gpu, (unsigned int)n, by, nby);
+	if (err) {
+		tell_app(s, err, "cannot make the session's connections");
+		bridge_close(&s->b);
+		return true;
+	}
+	s->b.split = head_split;
+	s->b.hello_done = true;
+	gl_info("session %llu: %s (pid %d, uid %u) to %u servers, %d GPUs", (unsigned long long)s->id,
+		s->program, (int)s->pid, (unsigned int)s->uid, s->nparts, n);
+	for (unsigned int i = 0; i < s->nparts; i++)
+		start_connect(s->part[i]);
+	/* Its ring is read from now: records wait in the parts' rings for their servers. */
+	bridge_kick(&s->b);
+	return true;
+}
+
 /* A program's session: its ring, the ack that hands it over, its server. */
 static void serve_hello(struct csess *s)
 {
 	struct gleam_local_ack ack = { .magic = GLEAM_LOCAL_MAGIC };
 	struct sched_choice c;
 	char why[320];
-	int fd, err;
+	int err;
 
 	/* A CUDA_VISIBLE_DEVICES that names no GPU: cuInit fails, as on the driver. */
 	if (s->has_visible) {
@@ -908,30 +1200,16 @@ static void serve_hello(struct csess *s)
 			return;
 		}
 		err = visible_gpus(s, c.srv, why, sizeof(why));
+		/* UUIDs of other servers' GPUs: a session over several servers. */
+		if (serve_span(s, c.srv))
+			return;
 		if (err) {
 			refuse_hello(s, err, why);
 			return;
 		}
 	}
-	fd = gl_ring_memfd(s->ring_shift, s->ring_shift);
-	if (fd >= 0) {
-		/* Sealed: the application cannot shrink it under gleamd. */
-		fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
-		err = gl_ring_map(fd, &s->b.ring);
-	} else {
-		err = fd;
-	}
-	ack.status = err;
-	ack.region_size = err ? 0 : s->b.ring.region_size;
-	ack.session_id = s->id;
-	/* A tiny message on a local socket: it never blocks. */
-	gl_send_fd(s->b.bell, &ack, sizeof(ack), err ? -1 : fd);
-	if (fd >= 0)
-		close(fd);
-	if (err) {
-		bridge_close(&s->b);
+	if (ring_ack(s, &ack) < 0)
 		return;
-	}
 	s->cr->sessions_total++;
 	place(s);
 	gl_info("session %llu: %s (pid %d, uid %u) to %s", (unsigned long long)s->id, s->program,
@@ -963,6 +1241,8 @@ static const char *refusal(uint32_t status)
 
 static const char *srv_name(const struct csess *s)
 {
+	if (s->nparts)
+		return "several servers";
 	return s->srv ? s->srv->name : s->cr->cfg->server;
 }
 
@@ -1046,7 +1326,8 @@ static bool client_on_frame(struct bridge *b, uint16_t type, const void *p, uint
 		}
 		/* GLEAM_WIRE_F_GPU comes back where the server honours the GPU named. */
 		if (ack.version != GLEAM_WIRE_VERSION ||
-		    (ack.features & ~(GLEAM_WIRE_F_KNOWN | GLEAM_WIRE_F_GPU | GLEAM_WIRE_F_GPUS)))
+		    (ack.features & ~(GLEAM_WIRE_F_KNOWN | GLEAM_WIRE_F_GPU | GLEAM_WIRE_F_GPUS |
+				      GLEAM_WIRE_F_SPAN)))
 			return false;
 		if (b->token)
 			return resumed(s, &ack);
@@ -1220,7 +1501,7 @@ static void on_connect(struct csess *s, int res)
 	 * only in the first hello: a resume keeps them.
 	 */
 	if (s->nvisible > 1 && !s->b.token) {
-		h.features |= GLEAM_WIRE_F_GPUS;
+		h.features |= GLEAM_WIRE_F_GPUS | (s->span ? GLEAM_WIRE_F_SPAN : 0);
 		h.gpu = s->nvisible;
 		memcpy(h.gpus, s->vgpus, s->nvisible);
 	} else if ((s->nvisible == 1 || s->gpu_named) && !s->b.token) {
@@ -1505,8 +1786,11 @@ static void take_up(struct csess *s, uint64_t now)
 		return;
 	s->try_at = 0;
 	s->tries++;
-	/* A session not yet begun may begin elsewhere: its server may be the one gone. */
-	if (!s->b.token) {
+	/*
+	 * A session not yet begun may begin elsewhere: its server may be the
+	 * one gone.  Not a part: its GPUs are the ones the program named.
+	 */
+	if (!s->b.token && !s->head) {
 		/* Unless there is nowhere to go: then its program is told now. */
 		if (sched_refuse(s->via, why, sizeof(why))) {
 			tell_app(s, -EHOSTUNREACH, why);
@@ -1537,7 +1821,10 @@ static void on_keepalive(struct client_role *cr)
 
 	cr->keepalive_armed = false;
 	sess_for_each_safe(s, next, cr->sessions) {
-		if (!s->control && s->local_hello &&
+		/* A part whose head's ring is full: room may have come without a bell. */
+		if (s->head && s->b.in_blocked)
+			bridge_kick(&s->b);
+		if (!s->control && ((s->local_hello && !s->nparts) || s->head) &&
 		    !bridge_keepalive(&s->b, now, cr->cfg->keepalive_s))
 			gl_err("session %llu (%s): server %s unreachable", (unsigned long long)s->id,
 			       s->program, srv_name(s));

@@ -149,6 +149,11 @@ struct bridge {
 	int bell;			/* local socket: doorbells */
 	/* Rings the application instead of the bell socket (/dev/vgpuN). */
 	void (*ring_app)(struct bridge *b);
+	/*
+	 * Client: the ring's records go to other bridges, not this one's
+	 * connection (a session over several servers: client.c); NULL: here.
+	 */
+	void (*split)(struct bridge *b);
 	unsigned char *obuf;
 	size_t olen, osent, ocap;
 	/*

@@ -1184,6 +1184,81 @@ int sched_visible(const struct server *s, const char *via, const char *visible, 
 	return (int)got;
 }
 
+/*
+ * One entry of CUDA_VISIBLE_DEVICES read against every server that has said
+ * what GPUs it has: a UUID, or a prefix of one, that names one GPU of them
+ * all.  Its server and GPU, or NULL.
+ */
+static struct server *span_entry(const char *e, size_t l, uint8_t *gpu)
+{
+	uint8_t all[GLEAM_GPUS_MAX];
+	struct server *found = NULL;
+
+	for (unsigned int i = 0; i < GLEAM_GPUS_MAX; i++)
+		all[i] = (uint8_t)i;
+	for (unsigned int i = 0; i < SCHED_SERVERS_MAX; i++) {
+		struct server *s = &sc.srv[i];
+		int g;
+
+		if (!s->used || s->removed || !s->have_info)
+			continue;
+		g = visible_entry(s, all, MIN(s->info.ngpus, (unsigned int)GLEAM_GPUS_MAX), e, l);
+		if (g < 0)
+			continue;
+		if (found)
+			return NULL;	/* a prefix of two servers' GPUs: names neither */
+		found = s;
+		*gpu = (uint8_t)g;
+	}
+	return found;
+}
+
+int sched_visible_span(struct server *first, const char *visible, struct server **srv,
+		       uint8_t *gpus, unsigned int max, char *why, size_t len)
+{
+	uint8_t all[GLEAM_GPUS_MAX];
+	unsigned int got = 0;
+	const char *e = visible;
+
+	for (unsigned int i = 0; i < GLEAM_GPUS_MAX; i++)
+		all[i] = (uint8_t)i;
+	while (got < max) {
+		size_t l = strcspn(e, ",");
+		struct server *s = NULL;
+		uint8_t g = 0;
+		int i;
+
+		if (l >= 5 && !strncmp(e, "GPU-", 4)) {
+			s = span_entry(e, l, &g);
+		} else if (first && first->have_info) {
+			i = visible_entry(first, all, MIN(first->info.ngpus,
+							  (unsigned int)GLEAM_GPUS_MAX), e, l);
+			s = i >= 0 ? first : NULL;
+			g = (uint8_t)(i >= 0 ? i : 0);
+		}
+		if (!s)
+			break;
+		for (unsigned int j = 0; j < got; j++) {
+			if (srv[j] == s && gpus[j] == g) {
+				snprintf(why, len, "CUDA_VISIBLE_DEVICES=\"%.64s\" names a GPU twice",
+					 visible);
+				return -2;
+			}
+		}
+		srv[got] = s;
+		gpus[got++] = g;
+		if (!e[l])
+			break;
+		e += l + 1;
+	}
+	if (!got) {
+		snprintf(why, len, "CUDA_VISIBLE_DEVICES=\"%.64s\" names none of the GPUs of the "
+			 "servers this gleamd knows", visible);
+		return -1;
+	}
+	return (int)got;
+}
+
 bool sched_refuse(const char *via, char *why, size_t len)
 {
 	const struct sched_pin *pin = pin_for(via);

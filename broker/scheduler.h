@@ -162,6 +162,14 @@ bool sched_refuse(const char *via, char *why, size_t len);
  */
 int sched_visible(const struct server *s, const char *via, const char *visible, uint8_t *gpus,
 		  unsigned int max, char *why, size_t len);
+/*
+ * The same list read against every server this gleamd knows: UUIDs name
+ * GPUs of any server, indexes GPUs of first.  Each entry's server and GPU
+ * into srv and gpus (at most max); their number, or -1 or -2 with why as
+ * sched_visible().
+ */
+int sched_visible_span(struct server *first, const char *visible, struct server **srv,
+		       uint8_t *gpus, unsigned int max, char *why, size_t len);
 void sched_retry_now(const char *via);
 /*
  * A session's own connection to s answered: s is reachable, whatever its

@@ -52,6 +52,7 @@ struct ssess {
 	/* GLEAM_WIRE_F_GPUS: its GPUs, in the order of its devices; 0: one or all */
 	uint8_t gpus[GLEAM_HELLO_GPUS_MAX];
 	unsigned int ngpus;
+	bool span;		/* some of gpus are other servers' (GLEAM_WIRE_F_SPAN) */
 	uint64_t features;	/* what its hello and ours agreed, for its worker */
 	int slot;		/* its worker's in the usage table, or -1 */
 	uint32_t stamped;	/* the worker's ring position last stamped */
@@ -217,7 +218,9 @@ static int spawn_worker(struct ssess *s)
 	for (unsigned int i = 0; i < s->ngpus; i++) {
 		size_t n = strlen(visible);
 
-		if (i)
+		if (s->gpus[i] == GLEAM_HELLO_GPU_ELSEWHERE)
+			continue;
+		if (n)
 			visible[n++] = ',';
 		gl_uuid_str(sr->gpus[s->gpus[i]].uuid, visible + n, sizeof(visible) - n);
 	}
@@ -387,7 +390,7 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 	n->b.tls = NULL;
 	ack.features = GLEAM_WIRE_F_ASYNC | GLEAM_WIRE_F_RESUME |
 		       (s->b.sc ? GLEAM_WIRE_F_CACHE : 0) | (s->gpu >= 0 ? GLEAM_WIRE_F_GPU : 0) |
-		       (s->ngpus ? GLEAM_WIRE_F_GPUS : 0);
+		       (s->ngpus ? GLEAM_WIRE_F_GPUS : 0) | (s->span ? GLEAM_WIRE_F_SPAN : 0);
 	ack.session_id = s->id;
 	ack.resume_token = s->b.token;
 	ack.resume_count = s->b.in_count;
@@ -526,6 +529,7 @@ static int hello_gpus(struct ssess *s, const struct gleam_hello *h)
 	struct server_role *sr = s->sr;
 	uint64_t seen = 0;
 	const char *why = NULL;
+	bool span = h->features & GLEAM_WIRE_F_SPAN;
 
 	if (h->kind != GLEAM_HELLO_SESSION || (h->features & GLEAM_WIRE_F_GPU))
 		why = "a list of GPUs in a hello that is no new session's, or beside one GPU";
@@ -535,6 +539,9 @@ static int hello_gpus(struct ssess *s, const struct gleam_hello *h)
 		if (i >= h->gpu) {
 			if (h->gpus[i])
 				why = "bytes past its list of GPUs";
+		} else if (h->gpus[i] == GLEAM_HELLO_GPU_ELSEWHERE && span) {
+			/* A device of the session that another server serves. */
+			continue;
 		} else if (h->gpus[i] >= sr->info.ngpus || h->gpus[i] >= 64) {
 			why = "a GPU the server lacks";
 		} else if (seen & (1ull << h->gpus[i])) {
@@ -543,6 +550,18 @@ static int hello_gpus(struct ssess *s, const struct gleam_hello *h)
 			seen |= 1ull << h->gpus[i];
 		}
 	}
+	if (!why && !seen)
+		why = "no GPU of this server";
+	/*
+	 * NVIDIA's driver numbers only the GPUs it is shown: a device of
+	 * another server before one of ours would shift the ordinals the
+	 * program's records carry, which this worker does not translate.
+	 */
+	for (unsigned int i = 1; !why && span && i < h->gpu; i++)
+		if (!strcmp(sr->backend, "cuda") && h->gpus[i] != GLEAM_HELLO_GPU_ELSEWHERE &&
+		    memchr(h->gpus, GLEAM_HELLO_GPU_ELSEWHERE, i))
+			why = "another server's device before one of this server's (not yet "
+			      "supported on the cuda backend)";
 	if (why) {
 		peer_log(s->peer, "%s (%s) named %s (%u GPUs here): refused", s->client, s->program,
 			 why, sr->info.ngpus);
@@ -550,6 +569,7 @@ static int hello_gpus(struct ssess *s, const struct gleam_hello *h)
 	}
 	memcpy(s->gpus, h->gpus, h->gpu);
 	s->ngpus = h->gpu;
+	s->span = span;
 	return 0;
 }
 
@@ -563,6 +583,7 @@ static int hello_check(struct ssess *s, const struct gleam_hello *h)
 	if (h->min_version > GLEAM_WIRE_VERSION || h->version < GLEAM_WIRE_VERSION ||
 	    (h->gpu && !named) ||
 	    (!(h->features & GLEAM_WIRE_F_GPUS) && memcmp(h->gpus, none, sizeof(none))) ||
+	    ((h->features & GLEAM_WIRE_F_SPAN) && !(h->features & GLEAM_WIRE_F_GPUS)) ||
 	    (h->kind != GLEAM_HELLO_RESUME && (h->resume_token || h->resume_count)) ||
 	    (h->kind != GLEAM_HELLO_SESSION && h->kind != GLEAM_HELLO_CONTROL &&
 	     h->kind != GLEAM_HELLO_RESUME))
@@ -655,6 +676,8 @@ static bool hello_session(struct ssess *s, const struct gleam_hello *h,
 		ack->features |= GLEAM_WIRE_F_GPU;
 	if (s->ngpus)
 		ack->features |= GLEAM_WIRE_F_GPUS;
+	if (s->ngpus && (h->features & GLEAM_WIRE_F_SPAN))
+		ack->features |= GLEAM_WIRE_F_SPAN;
 	sr->nsessions++;
 	s->tenant->sessions++;
 	if (s->gpu >= 0)
@@ -1134,6 +1157,25 @@ static void on_cqe(struct server_role *sr, struct io_uring_cqe *cqe)
 	}
 }
 
+/*
+ * The sim's GPUs take their UUIDs from GLEAM_SIM_SEED (sim_core.c): unless
+ * it is set already, this server's is a hash of its listen address, so
+ * that the GPUs of two sim servers differ, as two machines' do, and a
+ * program can name either by UUID.  The probe and the workers inherit it.
+ */
+static void sim_seed(const char *listen)
+{
+	uint32_t h = 2166136261u;
+	char v[16];
+
+	if (getenv("GLEAM_SIM_SEED"))
+		return;
+	for (const char *p = listen; *p; p++)
+		h = (h ^ (uint8_t)*p) * 16777619u;
+	snprintf(v, sizeof(v), "%u", h | 1);
+	setenv("GLEAM_SIM_SEED", v, 1);
+}
+
 static int server_run(struct server_role *sr, struct config *c)
 {
 	struct sockaddr_storage ss;
@@ -1145,6 +1187,7 @@ static int server_run(struct server_role *sr, struct config *c)
 		gl_err("cannot prepare to start workers: %s", strerror(-err));
 		return 1;
 	}
+	sim_seed(c->listen);
 	err = server_probe(c->backend, c->cuda_lib, &sr->info, sr->gpus, sr->clusters,
 			   sr->have_clusters);
 	if (err) {

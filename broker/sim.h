@@ -247,6 +247,7 @@ struct sim_capture {
 /* sim_core.c: devices, objects, contexts. */
 uint64_t sim_mem_total(unsigned int g);
 bool sim_dev_ok(CUdevice dev);
+void sim_uuid(uint8_t *uuid, unsigned int g);
 void sim_dev_attrs(int32_t *attr);
 bool sim_is(const void *h, uint32_t kind);
 void *sim_obj_new(size_t size, uint32_t kind);

@@ -79,6 +79,24 @@ uint64_t sim_mem_total(unsigned int g)
  * server gave the session, in the order given (a GPU past the sim's own
  * ends the list, as CUDA_VISIBLE_DEVICES does on the driver).
  */
+/*
+ * GPU g's UUID: 51 52 ... 5f, then 60 + g, as when each server had the
+ * same ones, but with bytes 8 to 11 taken from GLEAM_SIM_SEED (the server
+ * sets it from its listen address, so that two sim servers' GPUs differ,
+ * as two machines' GPUs do); unset or 0, they stay 59 5a 5b 5c.
+ */
+void sim_uuid(uint8_t *uuid, unsigned int g)
+{
+	const char *e = getenv("GLEAM_SIM_SEED");
+	uint32_t seed = e ? (uint32_t)strtoul(e, NULL, 0) : 0;
+
+	for (int b = 0; b < 16; b++)
+		uuid[b] = (uint8_t)(0x51 + b);
+	for (int b = 0; seed && b < 4; b++)
+		uuid[8 + b] = (uint8_t)(seed >> (24 - 8 * b));
+	uuid[15] = (uint8_t)(0x60 + g);
+}
+
 static unsigned int sim_ndev(void)
 {
 	unsigned int n = wk_ngpus();
@@ -86,14 +104,15 @@ static unsigned int sim_ndev(void)
 	if (!n)
 		return sim_ngpus();
 	for (unsigned int i = 0; i < n; i++)
-		if (wk_server_gpu(i) >= sim_ngpus())
+		if (wk_server_gpu(i) >= sim_ngpus() && !wk_gpu_elsewhere(i))
 			return i;
 	return n;
 }
 
+/* A device of the session that another server serves is none here. */
 bool sim_dev_ok(CUdevice dev)
 {
-	return dev >= 0 && (unsigned int)dev < sim_ndev();
+	return dev >= 0 && (unsigned int)dev < sim_ndev() && !wk_gpu_elsewhere((unsigned int)dev);
 }
 
 struct sim_state sim;
@@ -420,17 +439,17 @@ static CUresult sim_devices(int *ver, struct gleam_devinfo *d, unsigned int max,
 
 		/* GPU 0 is named as when the sim had one GPU; the tests know it so. */
 		memset(d, 0, sizeof(*d));
+		*n = i + 1;
+		if (wk_gpu_elsewhere(i))
+			continue;
 		if (g)
 			snprintf(d->name, sizeof(d->name), "Gleam sim device %u", g);
 		else
 			snprintf(d->name, sizeof(d->name), "Gleam sim device");
-		for (int b = 0; b < 16; b++)
-			d->uuid[b] = (uint8_t)(0x51 + b);
-		d->uuid[15] = (uint8_t)(0x60 + g);
+		sim_uuid(d->uuid, g);
 		d->total_mem = sim_mem_total(g);
 		sim_dev_attrs(d->attr);
 		d->nattr = GLEAM_DEV_ATTR_MAX;
-		*n = i + 1;
 	}
 	return CUDA_SUCCESS;
 }

@@ -50,9 +50,11 @@ CUresult wk_cuInit(struct wk_call *k)
 	if (!r) {
 		bool clusters = n > 0;
 
+		/* Another server's devices have none here: the shim takes theirs from it. */
 		for (unsigned int i = 0; i < n; i++)
-			clusters = clusters && wk_server_gpu(i) < GLEAM_GPUS_MAX &&
-				   wk_have_clusters[wk_server_gpu(i)];
+			clusters = clusters && (wk_gpu_elsewhere(i) ||
+						(wk_server_gpu(i) < GLEAM_GPUS_MAX &&
+						 wk_have_clusters[wk_server_gpu(i)]));
 		rep = wk_reply_struct(k, sizeof(*rep));
 		if (rep) {
 			rep->driver_version = ver;
@@ -70,9 +72,13 @@ CUresult wk_cuInit(struct wk_call *k)
 				r = CUDA_ERROR_OUT_OF_MEMORY;
 			} else {
 				memcpy(p, d, n * sizeof(*d));
+				memset(p + n * sizeof(*d), 0, tsize);
 				for (unsigned int i = 0; clusters && i < n; i++)
-					memcpy(p + n * sizeof(*d) + i * sizeof(wk_clusters[0]),
-					       &wk_clusters[wk_server_gpu(i)], sizeof(wk_clusters[0]));
+					if (!wk_gpu_elsewhere(i))
+						memcpy(p + n * sizeof(*d) +
+						       i * sizeof(wk_clusters[0]),
+						       &wk_clusters[wk_server_gpu(i)],
+						       sizeof(wk_clusters[0]));
 			}
 		}
 	}

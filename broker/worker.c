@@ -463,6 +463,11 @@ bool wk_usage_charge(int64_t delta, uint64_t limit)
 struct gleam_cluster_table wk_clusters[GLEAM_GPUS_MAX];
 bool wk_have_clusters[GLEAM_GPUS_MAX];
 
+bool wk_gpu_elsewhere(unsigned int dev)
+{
+	return dev < my_ngpus && my_gpus[dev] == GLEAM_HELLO_GPU_ELSEWHERE;
+}
+
 unsigned int wk_server_gpu(unsigned int dev)
 {
 	if (!my_ngpus)

@@ -220,6 +220,8 @@ void wk_gpu_util(unsigned int gpu, unsigned int pct);
 unsigned int wk_ngpus(void);
 /* The server's index of this worker's device dev. */
 unsigned int wk_server_gpu(unsigned int dev);
+/* Device dev of the session is another server's (GLEAM_HELLO_GPU_ELSEWHERE). */
+bool wk_gpu_elsewhere(unsigned int dev);
 /*
  * The sim: ns of work queued on device dev, which its server's other
  * workers share; returns when (gl_now_ns()) the work ends, after what

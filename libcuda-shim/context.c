@@ -61,9 +61,11 @@ CUresult shim_require_ctx(struct shim_ctx **ctx)
 }
 
 /* Send a record about a context; sync only in GLEAM_ASYNC=0 mode. */
-static CUresult ctx_record(unsigned int fn, uint64_t ctx, const void *args, size_t len)
+/* dev: the device whose server it goes to, or -1 for ctx's. */
+static CUresult ctx_record(unsigned int fn, uint64_t ctx, int dev, const void *args, size_t len)
 {
-	struct shim_call c = { .fn = fn, .ctx = ctx, .args = args, .args_len = len };
+	struct shim_call c = { .fn = fn, .ctx = ctx, .args = args, .args_len = len,
+			       .dev1 = dev + 1 };
 	CUresult r = shim_conn_error();
 
 	return r ? r : shim_call(&c);
@@ -85,6 +87,7 @@ static struct shim_ctx *prim_obj(CUdevice dev)
 		c->o.dev = dev;
 		c->primary = true;
 		shim_obj_created(&c->o);
+		shim_span_ctx(c);
 		/* Read without the lock by shim_ctx_of_device(). */
 		__atomic_store_n(&d->pctx, c, __ATOMIC_RELEASE);
 	}
@@ -135,7 +138,7 @@ CUresult shim_cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 		d->pctx->flags = d->prim_flags;
 		d->pctx->have_flags = false;
 		d->pctx->have_limit = 0;
-		r = ctx_record(GL_FN_cuDevicePrimaryCtxRetain, 0, &a, sizeof(a));
+		r = ctx_record(GL_FN_cuDevicePrimaryCtxRetain, 0, dev, &a, sizeof(a));
 	}
 	if (!r)
 		d->prim_refs++;
@@ -172,7 +175,7 @@ CUresult shim_cuDevicePrimaryCtxRelease(CUdevice dev)
 	if (d->prim_refs <= 0)
 		r = CUDA_ERROR_INVALID_CONTEXT;
 	else if (--d->prim_refs == 0) {
-		r = ctx_record(GL_FN_cuDevicePrimaryCtxRelease, 0, &a, sizeof(a));
+		r = ctx_record(GL_FN_cuDevicePrimaryCtxRelease, 0, dev, &a, sizeof(a));
 		if (d->pctx)
 			ctx_gone(d->pctx);
 	}
@@ -195,7 +198,7 @@ CUresult shim_cuDevicePrimaryCtxReset(CUdevice dev)
 	pthread_mutex_lock(&prim_lock);
 	if (d->prim_refs > 0) {
 		d->prim_refs = 0;
-		r = ctx_record(GL_FN_cuDevicePrimaryCtxReset, 0, &a, sizeof(a));
+		r = ctx_record(GL_FN_cuDevicePrimaryCtxReset, 0, dev, &a, sizeof(a));
 		if (d->pctx)
 			ctx_gone(d->pctx);
 	}
@@ -232,7 +235,7 @@ CUresult shim_cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags)
 		return CUDA_ERROR_INVALID_VALUE;
 	d = &shim.dev[dev];
 	pthread_mutex_lock(&prim_lock);
-	r = ctx_record(GL_FN_cuDevicePrimaryCtxSetFlags, 0, &a, sizeof(a));
+	r = ctx_record(GL_FN_cuDevicePrimaryCtxSetFlags, 0, dev, &a, sizeof(a));
 	if (!r) {
 		d->prim_flags = flags;
 		if (d->pctx)
@@ -275,8 +278,9 @@ static CUresult ctx_create(unsigned int fn, CUcontext *pctx, unsigned int flags,
 	c->o.dev = dev;
 	c->flags = flags;
 	a.pctx = c->o.id;
+	shim_span_ctx(c);
 	/* cuCtxCreate_v4's record carries the same block: no parameters travel. */
-	r = ctx_record(fn, 0, &a, sizeof(a));
+	r = ctx_record(fn, 0, dev, &a, sizeof(a));
 	if (r) {
 		shim_obj_put(&c->o);
 		return r;
@@ -323,7 +327,7 @@ CUresult shim_cuCtxDestroy(CUcontext h)
 		return CUDA_ERROR_INVALID_CONTEXT;
 	shim_export_ctx_gone(c);
 	a.ctx = o->id;
-	r = ctx_record(GL_FN_cuCtxDestroy, shim_current() ? shim_current()->o.id : 0,
+	r = ctx_record(GL_FN_cuCtxDestroy, shim_current() ? shim_current()->o.id : 0, c->dev,
 		       &a, sizeof(a));
 	if (r)
 		return r;
@@ -504,7 +508,7 @@ CUresult shim_cuCtxSetLimit(CUlimit limit, size_t value)
 		return CUDA_ERROR_INVALID_VALUE;
 	/* The driver may round the value: the next read asks again. */
 	c->have_limit &= ~(1u << limit);
-	return ctx_record(GL_FN_cuCtxSetLimit, c->o.id, &a, sizeof(a));
+	return ctx_record(GL_FN_cuCtxSetLimit, c->o.id, -1, &a, sizeof(a));
 }
 
 CUresult shim_cuCtxGetFlags(unsigned int *flags)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "gleam_local.h"
 #include "shim.h"
 #include "util.h"
 
@@ -226,11 +227,75 @@ static void host_reach(int32_t *attr)
 			attr[twins[i]] = 0;
 }
 
+/* cuInit to the server of device dev1 - 1 (0: the session's one server). */
+static CUresult init_ask(int dev1, struct gleam_init_reply *rep, struct gleam_devinfo *di,
+			 size_t cap)
+{
+	struct gl_a_cuInit args = { 0 };
+	struct shim_call c = { .fn = GL_FN_cuInit, .dev1 = dev1 };
+
+	/* Host functions and device output run here, where the server can. */
+	args.Flags = GLEAM_INIT_ASK_HOST;
+	c.args = &args;
+	c.args_len = sizeof(args);
+	c.out = rep;
+	c.out_len = sizeof(*rep);
+	c.outbuf = di;
+	c.outbuf_len = cap;
+	c.force_sync = true;
+	return shim_call(&c);
+}
+
+/*
+ * A session over several servers: each server answers for its own devices
+ * (the others' are empty in its answer), so device i is taken from the
+ * answer of its route; host functions need them all, clusters too.
+ */
+static CUresult init_span(struct gleam_init_reply *rep, struct gleam_devinfo *di, size_t cap)
+{
+	unsigned int nr = shim_span_nroutes();
+	struct gleam_init_reply rr;
+	struct gleam_devinfo *dr = calloc(1, cap);
+	CUresult r = CUDA_SUCCESS;
+
+	if (!dr)
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	for (unsigned int route = 0; !r && route < nr; route++) {
+		int dev = 0;
+
+		while (dev < GLEAM_LOCAL_ROUTES_MAX && shim_span_dev_route(dev) != route)
+			dev++;
+		memset(&rr, 0, sizeof(rr));
+		r = init_ask(dev + 1, &rr, dr, cap);
+		if (r)
+			break;
+		if (rr.ndev > GLEAM_GPUS_MAX_LOCAL || (route && rr.ndev != rep->ndev)) {
+			r = CUDA_ERROR_INVALID_VALUE;
+			break;
+		}
+		if (!route) {
+			*rep = rr;
+		} else {
+			rep->flags &= rr.flags;
+		}
+		for (unsigned int i = 0; i < rr.ndev; i++) {
+			if (shim_span_dev_route((int)i) != route)
+				continue;
+			di[i] = dr[i];
+			if (rr.flags & GLEAM_INIT_F_CLUSTERS)
+				memcpy((char *)(di + rr.ndev) + i * sizeof(struct gleam_cluster_table),
+				       (const char *)(dr + rr.ndev) +
+				       i * sizeof(struct gleam_cluster_table),
+				       sizeof(struct gleam_cluster_table));
+		}
+	}
+	free(dr);
+	return r;
+}
+
 static void shim_init_once(void)
 {
 	struct gleam_init_reply rep = { 0 };
-	struct gl_a_cuInit args = { 0 };
-	struct shim_call c = { .fn = GL_FN_cuInit };
 	struct gleam_devinfo *di;
 	size_t cap = GLEAM_GPUS_MAX_LOCAL * (sizeof(*di) + sizeof(struct gleam_cluster_table));
 	CUresult r;
@@ -255,16 +320,7 @@ static void shim_init_once(void)
 		shim.init_result = CUDA_ERROR_OUT_OF_MEMORY;
 		return;
 	}
-	/* Host functions and device output run here, where the server can. */
-	args.Flags = GLEAM_INIT_ASK_HOST;
-	c.args = &args;
-	c.args_len = sizeof(args);
-	c.out = &rep;
-	c.out_len = sizeof(rep);
-	c.outbuf = di;
-	c.outbuf_len = cap;
-	c.force_sync = true;
-	r = shim_call(&c);
+	r = shim_span_nroutes() > 1 ? init_span(&rep, di, cap) : init_ask(0, &rep, di, cap);
 	/* gleamd could not serve the session (it said why): no device, as CUDA says it. */
 	if (r && shim_conn_error())
 		r = CUDA_ERROR_NO_DEVICE;

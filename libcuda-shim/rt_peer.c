@@ -21,11 +21,12 @@
  */
 static int8_t peer_access[GLEAM_GPUS_MAX_LOCAL][GLEAM_GPUS_MAX_LOCAL];	/* 0: not asked */
 
-static CUresult ask_devices(unsigned int fn, const void *args, size_t len, void *out, size_t olen)
+static CUresult ask_devices(unsigned int fn, CUdevice dev, const void *args, size_t len, void *out,
+			    size_t olen)
 {
 	struct shim_ctx *cur = shim_current();
 	struct shim_call c = { .fn = fn, .args = args, .args_len = len, .out = out,
-			       .out_len = olen, .force_sync = true,
+			       .out_len = olen, .force_sync = true, .dev1 = dev + 1,
 			       .ctx = cur ? cur->o.id : 0 };
 	CUresult r = shim_conn_error();
 
@@ -53,13 +54,14 @@ CUresult shim_cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer)
 
 	if (r)
 		return r;
-	if (dev == peer) {
+	/* Itself, or a GPU of another server: no direct access, truthfully. */
+	if (dev == peer || shim_span_apart(dev, peer)) {
 		*can = 0;
 		return CUDA_SUCCESS;
 	}
 	v = __atomic_load_n(&peer_access[dev][peer], __ATOMIC_RELAXED);
 	if (!v) {
-		r = ask_devices(GL_FN_cuDeviceCanAccessPeer, &a, sizeof(a), &o, sizeof(o));
+		r = ask_devices(GL_FN_cuDeviceCanAccessPeer, dev, &a, sizeof(a), &o, sizeof(o));
 		if (r)
 			return r;
 		v = o.canAccessPeer ? 1 : -1;
@@ -81,7 +83,21 @@ CUresult shim_cuDeviceGetP2PAttribute(int *value, CUdevice_P2PAttribute attrib, 
 		return r;
 	if (src == dst)
 		return CUDA_ERROR_INVALID_DEVICE;
-	r = ask_devices(GL_FN_cuDeviceGetP2PAttribute, &a, sizeof(a), &o, sizeof(o));
+	/* GPUs of two servers: no access, no atomics, no arrays, no rank. */
+	if (shim_span_apart(src, dst)) {
+		switch (attrib) {
+		case CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK:
+		case CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED:
+		case CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED:
+		case CU_DEVICE_P2P_ATTRIBUTE_CUDA_ARRAY_ACCESS_SUPPORTED:
+		case CU_DEVICE_P2P_ATTRIBUTE_ONLY_PARTIAL_NATIVE_ATOMIC_SUPPORTED:
+			*value = 0;
+			return CUDA_SUCCESS;
+		default:
+			return CUDA_ERROR_INVALID_VALUE;
+		}
+	}
+	r = ask_devices(GL_FN_cuDeviceGetP2PAttribute, src, &a, sizeof(a), &o, sizeof(o));
 	if (!r)
 		*value = (int)o.value;
 	return r;

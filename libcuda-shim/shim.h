@@ -346,6 +346,11 @@ struct shim_rows {
 struct shim_call {
 	unsigned int fn;
 	uint64_t ctx;		/* id for the record header */
+	/*
+	 * A session over several servers: the device whose server the record
+	 * goes to, plus one; 0: its context's (span.c).
+	 */
+	int dev1;
 	const void *args;
 	size_t args_len;
 	const struct iovec *iov;
@@ -432,6 +437,19 @@ static inline CUresult shim_end(struct shim_call *c, CUresult r)
 	(void)c;
 	return r;
 }
+
+/* A session over several servers (span.c). */
+void shim_span_routes(const uint8_t *r, unsigned int n);
+unsigned int shim_span_nroutes(void);
+unsigned int shim_span_dev_route(int dev);
+/* Devices a and b are on different servers. */
+bool shim_span_apart(int a, int b);
+/* A context made: its records go to its device's server. */
+void shim_span_ctx(struct shim_ctx *c);
+/* The route of a record about to go, and the context its header names. */
+uint32_t shim_span_route(const struct shim_call *c, uint64_t *ctx);
+/* What one server cannot do for another; *done when it was done here. */
+CUresult shim_span_call(struct shim_call *c, bool *done);
 
 /* Transport. */
 CUresult shim_connect(void);

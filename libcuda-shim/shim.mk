@@ -1,7 +1,7 @@
 # libcuda.so.1: the driver API, exported through a version script that
 # lists it and nothing else.
 SHIM_SRCS := libcuda-shim/core.c libcuda-shim/context.c libcuda-shim/memory.c \
-	libcuda-shim/module.c libcuda-shim/transport.c libcuda-shim/errors.c \
+	libcuda-shim/module.c libcuda-shim/transport.c libcuda-shim/span.c libcuda-shim/errors.c \
 	libcuda-shim/export.c libcuda-shim/md2.c libcuda-shim/cls.c \
 	libcuda-shim/rt_stream.c libcuda-shim/rt_pointer.c libcuda-shim/rt_function.c \
 	libcuda-shim/rt_peer.c \

@@ -242,6 +242,8 @@ static CUresult sock_connect(void)
 	}
 	if (!shim.async)
 		h.flags |= GLEAM_LOCAL_F_SYNC;
+	/* Records name their server: a session's GPUs may lie on several. */
+	h.flags |= GLEAM_LOCAL_F_ROUTE;
 	snprintf(h.program, sizeof(h.program), "%s", program_invocation_short_name);
 	/* gleamd reads it against the server's GPUs, as the driver would against its own. */
 	env = getenv("CUDA_VISIBLE_DEVICES");
@@ -305,6 +307,7 @@ static CUresult sock_connect(void)
 	}
 	conn.sock = fd;
 	conn.tp = &sock_transport;
+	shim_span_routes(ack.route, GLEAM_LOCAL_ROUTES_MAX);
 	return CUDA_SUCCESS;
 proto:
 	gl_err("gleamd at %s does not speak this protocol", path);
@@ -704,6 +707,7 @@ static CUresult put_record(struct shim_call *c, uint32_t tag, unsigned int flags
 			   const struct iovec *iov, int niov)
 {
 	struct gleam_rec *h;
+	uint64_t ctx;
 	size_t len = sizeof(*h) + ALIGN8(c->args_len);
 	unsigned char *p;
 
@@ -725,8 +729,8 @@ static CUresult put_record(struct shim_call *c, uint32_t tag, unsigned int flags
 	h->fn = (uint16_t)c->fn;
 	h->flags = (uint16_t)flags;
 	h->tag = tag;
-	h->reserved = 0;
-	h->ctx = c->ctx;
+	h->reserved = shim_span_route(c, &ctx);
+	h->ctx = ctx;
 	h->seq = ++conn.seq;
 	p = (unsigned char *)(h + 1);
 	memcpy(p, c->args, c->args_len);
@@ -1153,6 +1157,16 @@ CUresult shim_call(struct shim_call *c)
 
 	if (conn.dead)
 		return conn.dead;
+	/* Between two servers: done here, through this process. */
+	if (shim_span_nroutes() > 1 && !shim_in_host_fn) {
+		bool done;
+
+		r = shim_span_call(c, &done);
+		if (done) {
+			shim_call_stream = 0;
+			return r;
+		}
+	}
 	/* A host function may not call CUDA: it would wait for its own stream. */
 	if (shim_in_host_fn) {
 		static bool said;

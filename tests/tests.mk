@@ -87,3 +87,10 @@ check-docs:
 	if [ -n "$$missing" ]; then echo "check-docs: not in Documentation/README.md: $$missing"; exit 1; fi; \
 	echo "check-docs: every document is in Documentation/README.md"
 CHECK_TARGETS += check-docs
+
+# A session over two sim servers (tests/servers/run.sh).
+.PHONY: check-servers
+check-servers: all
+	BUILD=$(BUILD) tests/servers/run.sh
+
+CHECK_TARGETS += check-servers

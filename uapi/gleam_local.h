@@ -50,15 +50,29 @@ struct gleam_local_hello {
 #define GLEAM_LOCAL_F_SYNC	(1U << 0)
 /* The program has CUDA_VISIBLE_DEVICES set (empty too): see visible. */
 #define GLEAM_LOCAL_F_VISIBLE	(1U << 1)
-#define GLEAM_LOCAL_F_KNOWN	(GLEAM_LOCAL_F_SYNC | GLEAM_LOCAL_F_VISIBLE)
+/*
+ * The shim can route: it puts in each record's reserved word the index of
+ * the connection (server) its device's records go to, as the ack's route
+ * table says.  Without it gleamd serves no session whose GPUs lie on
+ * several servers.
+ */
+#define GLEAM_LOCAL_F_ROUTE	(1U << 2)
+#define GLEAM_LOCAL_F_KNOWN	(GLEAM_LOCAL_F_SYNC | GLEAM_LOCAL_F_VISIBLE | GLEAM_LOCAL_F_ROUTE)
 
 struct gleam_local_ack {
 	__u32 magic;
 	__s32 status;		/* 0 or -errno */
 	__u64 region_size;	/* of the ring passed with this message */
 	__u64 session_id;
-	__u64 reserved[2];
+	/*
+	 * With GLEAM_LOCAL_F_ROUTE in the hello: the connection of each of
+	 * the session's devices, in device order (0: the first server); all
+	 * zero when the session has one server.  Otherwise zero.
+	 */
+	__u8 route[16];
 };
+
+#define GLEAM_LOCAL_ROUTES_MAX	16
 
 #define GLEAM_BELL_SQ	0x51
 #define GLEAM_BELL_CQ	0x43

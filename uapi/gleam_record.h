@@ -23,7 +23,13 @@ struct gleam_rec {
 	__u16 fn;		/* function number from uapi/api.tbl */
 	__u16 flags;		/* GLEAM_REC_F_* */
 	__u32 tag;		/* copied into the reply; 0 when none is wanted */
-	__u32 reserved;		/* must be zero */
+	/*
+	 * Must be zero, but on the session ring of a session whose devices
+	 * lie on several servers (GLEAM_LOCAL_F_ROUTE, gleam_local.h): there
+	 * the index of the connection the record goes to, which the client
+	 * gleamd takes off (zero again on the wire).
+	 */
+	__u32 reserved;
 	__u64 ctx;		/* id of the caller's current context, 0: none */
 	__u64 seq;		/* per-session record number, from 1 */
 };

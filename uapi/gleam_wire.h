@@ -84,6 +84,16 @@ struct gleam_wire_ack {
  */
 #define GLEAM_WIRE_F_GPUS	(1ULL << 9)
 /*
+ * Likewise a request, beside GLEAM_WIRE_F_GPUS: the session's devices lie
+ * on several servers, and the entries of gleam_hello.gpus that are
+ * GLEAM_HELLO_GPU_ELSEWHERE stand for devices another server serves.  The
+ * worker numbers its devices as the program does, answers cuInit with an
+ * empty gleam_devinfo for those, and refuses any use of them
+ * (CUDA_ERROR_INVALID_DEVICE); at least one entry must be this server's.
+ */
+#define GLEAM_WIRE_F_SPAN	(1ULL << 10)
+#define GLEAM_HELLO_GPU_ELSEWHERE	0xff
+/*
  * Control connections only, and so not in GLEAM_WIRE_F_KNOWN (what a
  * session may have): INFO ends with what is in use.
  */

@@ -12,6 +12,9 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PORT=$((20000 + ($$ + 7919) % 20000))
 export GLEAM_SIM_GPUS=2
 export GLEAM_SIM_MEM=17179869184,8589934592
+# The sim's GPUs keep the UUIDs below (a server otherwise seeds them from
+# its listen address: Documentation/sim.md).
+export GLEAM_SIM_SEED=0
 . "$ROOT/tests/lib/daemons.sh"
 T=$BUILD/tests/gpus
 PTX=$BUILD/tests/kernels/misc.ptx

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# A session over two servers: two sim servers of one GPU each behind one
+# client gleamd.  CUDA_VISIBLE_DEVICES names both GPUs by UUID, in either
+# order: the program sees two devices in that order, each with its own
+# UUID; peer copies between them both ways (sync and async) go through
+# the client, and cuDeviceCanAccessPeer says no.  Ends with "N passed, N failed".
+set -u
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+PORT=$((20000 + ($$ + 4099) % 20000))
+PORT2=$((PORT + 1))
+. "$ROOT/tests/lib/daemons.sh"
+export LD_LIBRARY_PATH=$BUILD/lib
+
+# The UUID a sim server at 127.0.0.1:$1 gives its GPU 0 (Documentation/sim.md).
+uuid() {
+	python3 -c "
+h = 2166136261
+for ch in b'127.0.0.1:$1':
+    h = ((h ^ ch) * 16777619) & 0xffffffff
+h |= 1
+print('GPU-51525354-5556-5758-%02x%02x-%02x%02x5d5e5f60' % (h >> 24, (h >> 16) & 255, (h >> 8) & 255, h & 255))"
+}
+
+start_or_end "sim backend, first of two servers"
+"$BIN/gleamd" server --listen "127.0.0.1:$PORT2" --backend sim >>"$TMP/server2.log" 2>&1 &
+SPID2=$!
+trap 'kill $SPID2 2>/dev/null; cleanup' EXIT
+poll 100 "" "$BIN/gleamctl" server-info "127.0.0.1:$PORT2"
+"$BIN/gleamctl" servers add "127.0.0.1:$PORT2" >/dev/null
+poll 100 "" output_has "127.0.0.1:$PORT2 up" "$BIN/gleamctl" servers
+# Its INFO (its GPUs' UUIDs) follows its hello.
+sleep 1.5
+U1=$(uuid "$PORT")
+U2=$(uuid "$PORT2")
+if [ "$U1" != "$U2" ]; then
+	ok "the two sim servers' GPUs have different UUIDs ($U1, $U2)"
+else
+	bad "both sim servers gave their GPU the UUID $U1"
+fi
+
+uuids() {
+	CUDA_VISIBLE_DEVICES=$1 timeout 60 "$BUILD/tests/programs/devinfo" 2>&1 |
+		grep -E '^(devices|  uuid|FAIL)' | tr '\n' ' '
+}
+for order in "$U1,$U2|${U1#GPU-} ${U2#GPU-}" "$U2,$U1|${U2#GPU-} ${U1#GPU-}"; do
+	IFS='|' read -r v want <<<"$order"
+	set -- $want
+	got=$(uuids "$v")
+	if [ "$got" = "devices: 2   uuid: $1   uuid: $2 " ]; then
+		ok "CUDA_VISIBLE_DEVICES=$v: two devices of two servers, in that order"
+	else
+		bad "CUDA_VISIBLE_DEVICES=$v: $got"
+	fi
+done
+
+out=$(CUDA_VISIBLE_DEVICES=$U1,$U2 timeout 120 "$BUILD/tests/programs/peers" all 2>&1)
+want="devices: 2
+a device is its own peer: no
+cuMemcpyPeer from device 0 to device 1 ok
+cuMemcpyPeerAsync back from device 0 to device 1 ok
+device 0 reaches device 1: no
+cuMemcpyPeer from device 1 to device 0 ok
+cuMemcpyPeerAsync back from device 1 to device 0 ok
+device 1 reaches device 0: no
+peers: PASS"
+if [ "$out" = "$want" ]; then
+	ok "peer copies across the two servers both ways, sync and async; no direct access"
+else
+	bad "peers across two servers"; echo "$out"
+fi
+if grep -q "to 2 servers, 2 GPUs" "$TMP/client.log"; then
+	ok "the client gleamd gave those sessions one connection per server"
+else
+	bad "no session over two servers in the client's log"; tail -n 20 "$TMP/client.log"
+fi
+# Both servers replayed records of the same program.
+if grep -q "peers (pid" "$TMP/server.log" && grep -q "peers (pid" "$TMP/server2.log"; then
+	ok "each server ran a worker for the program"
+else
+	bad "a server saw no session of the program"
+fi
+
+if kill -0 "$SPID2" 2>/dev/null; then
+	ok "the second server survived"
+else
+	bad "the second server died"; tail -n 20 "$TMP/server2.log"
+fi
+survived
+summary
