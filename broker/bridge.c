@@ -1251,8 +1251,20 @@ static void message_taken(struct bridge *b, uint32_t len)
 
 static bool direct_fits(struct bridge *b, size_t off, uint32_t len, bool records)
 {
-	return !b->tls && len >= DIRECT_MIN &&
-	       b->ilen - off >= (records ? sizeof(struct gleam_rec) : sizeof(struct gleam_reply));
+	struct gleam_rec h;
+
+	if (b->tls || len < DIRECT_MIN ||
+	    b->ilen - off < (records ? sizeof(struct gleam_rec) : sizeof(struct gleam_reply)))
+		return false;
+	if (!records)
+		return true;
+	/*
+	 * A packed or named record is unpacked or given its bytes on the way
+	 * in, and what it becomes is read from beyond its header: it is read
+	 * whole first.
+	 */
+	memcpy(&h, b->ibuf + off, sizeof(h));
+	return !(h.flags & (GLEAM_REC_F_PACKED | GLEAM_REC_F_CACHED));
 }
 
 /* The message at *off, its header checked, is read into the ring from here on. */
