@@ -58,7 +58,7 @@ done
 # Either order: the server whose GPU comes second numbers it 0, as NVIDIA's
 # driver shown only that GPU does, and its worker renumbers the program's
 # device 1 to its own 0 (both servers renumber in one order or the other).
-want="devices: 2
+want_peers="devices: 2
 a device is its own peer: no
 cuMemcpyPeer from device 0 to device 1 ok
 cuMemcpyPeerAsync back from device 0 to device 1 ok
@@ -69,12 +69,70 @@ device 1 reaches device 0: no
 peers: PASS"
 for v in "$U1,$U2" "$U2,$U1"; do
 	out=$(CUDA_VISIBLE_DEVICES=$v timeout 120 "$BUILD/tests/programs/peers" all 2>&1)
-	if [ "$out" = "$want" ]; then
+	if [ "$out" = "$want_peers" ]; then
 		ok "CUDA_VISIBLE_DEVICES=$v: peer copies across the two servers both ways, sync and async; no direct access"
 	else
 		bad "peers across two servers, CUDA_VISIBLE_DEVICES=$v"; echo "$out"
 	fi
 done
+# gleamctl servers shows each GPU's UUID, which assign takes.
+if "$BIN/gleamctl" servers | grep -q "^  GPU 0 $U2 " &&
+	"$BIN/gleamctl" servers --json | grep -q "\"uuid\":\"$U1\""; then
+	ok "gleamctl servers (text and JSON) shows each GPU's UUID"
+else
+	bad "gleamctl servers shows no UUIDs"; "$BIN/gleamctl" servers
+fi
+# gleamctl assign of several GPUs, by UUID and by SERVER:GPU: the program
+# gets them as devices 0..N-1 in that order, without CUDA_VISIBLE_DEVICES;
+# its CUDA_VISIBLE_DEVICES then picks among them.
+assigned() {
+	timeout 60 "$BUILD/tests/programs/devinfo" 2>&1 | grep -E '^(devices|  uuid|FAIL)' | tr '\n' ' '
+}
+for pin in "$U2,127.0.0.1:$PORT:0|${U2#GPU-} ${U1#GPU-}|2" \
+	"127.0.0.1:$PORT:0,127.0.0.1:$PORT2:0|${U1#GPU-} ${U2#GPU-}|2" "$U2|${U2#GPU-}|1"; do
+	IFS='|' read -r list want n <<<"$pin"
+	set -- $want
+	if ! "$BIN/gleamctl" assign socket "$list" >/dev/null; then
+		bad "gleamctl assign socket $list refused"
+		continue
+	fi
+	got=$(env -u CUDA_VISIBLE_DEVICES "$BUILD/tests/programs/devinfo" 2>&1 |
+		grep -E '^(devices|  uuid|FAIL)' | tr '\n' ' ')
+	if [ "$n" = 2 ] && [ "$got" = "devices: 2   uuid: $1   uuid: $2 " ]; then
+		ok "assign socket $list: two devices in that order"
+	elif [ "$n" = 1 ] && [ "$got" = "devices: 1   uuid: $1 " ]; then
+		ok "assign socket $list: that one device"
+	else
+		bad "assign socket $list: $got"
+	fi
+done
+"$BIN/gleamctl" assign socket "$U1,$U2" >/dev/null
+got=$(CUDA_VISIBLE_DEVICES=1 assigned)
+if [ "$got" = "devices: 1   uuid: ${U2#GPU-} " ]; then
+	ok "CUDA_VISIBLE_DEVICES=1 under a pin of two GPUs: the pin's second"
+else
+	bad "CUDA_VISIBLE_DEVICES=1 under a pin of two GPUs: $got"
+fi
+out=$(timeout 120 "$BUILD/tests/programs/peers" all 2>&1)
+if [ "$out" = "$want_peers" ]; then
+	ok "peer copies across the two servers of a pin"
+else
+	bad "peers across the two servers of a pin"; echo "$out"
+fi
+if "$BIN/gleamctl" stats | grep -q "socket -> GPUs $U1,$U2"; then
+	ok "gleamctl stats shows the pin's GPUs"
+else
+	bad "gleamctl stats does not show the pin's GPUs"
+fi
+for wrong in "$U1,$U1" "GPU-zz" "127.0.0.1:$PORT:7,$U2" "127.0.0.1:$PORT,$U2"; do
+	if "$BIN/gleamctl" assign socket "$wrong" >/dev/null 2>&1; then
+		bad "gleamctl assign socket $wrong accepted"
+	else
+		ok "gleamctl assign socket $wrong refused"
+	fi
+done
+"$BIN/gleamctl" assign --clear socket >/dev/null
+
 if grep -q "to 2 servers, 2 GPUs" "$TMP/client.log"; then
 	ok "the client gleamd gave those sessions one connection per server"
 else
