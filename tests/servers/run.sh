@@ -75,6 +75,17 @@ for v in "$U1,$U2" "$U2,$U1"; do
 		bad "peers across two servers, CUDA_VISIBLE_DEVICES=$v"; echo "$out"
 	fi
 done
+# The two-device program (tests/programs/twogpus.c) over the two servers,
+# in both orders: what NVIDIA's driver prints on a machine of two GPUs.
+for v in "$U1,$U2" "$U2,$U1"; do
+	out=$(CUDA_VISIBLE_DEVICES=$v timeout 120 "$BUILD/tests/programs/twogpus" 2>&1)
+	if [ "$out" = "$(cat "$ROOT/tests/programs/expected/twogpus.out")" ]; then
+		ok "twogpus over two servers (CUDA_VISIBLE_DEVICES=$v) prints what it prints on NVIDIA's driver"
+	else
+		bad "twogpus over two servers (CUDA_VISIBLE_DEVICES=$v)"
+		diff <(echo "$out") "$ROOT/tests/programs/expected/twogpus.out" | head -8
+	fi
+done
 # gleamctl servers shows each GPU's UUID, which assign takes.
 if "$BIN/gleamctl" servers | grep -q "^  GPU 0 $U2 " &&
 	"$BIN/gleamctl" servers --json | grep -q "\"uuid\":\"$U1\""; then
