@@ -9,8 +9,11 @@
  * (cuDeviceCanAccessPeer, cuDeviceGetP2PAttribute) checked for agreement,
  * with peer access used where they say they can and refused where not.
  * Prints only what is the same whether or not the two reach each other.
- * With fewer than two devices it prints a SKIP line and exits 0.
+ * With fewer than two devices it prints a SKIP line and exits 0.  An
+ * argument runs it that many times, printing the first only (a longer
+ * run, for a link cut in its middle).
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -23,6 +26,9 @@ static float *host, *got;
 static CUcontext ctx[2];
 static CUfunction add[2];
 static CUmodule mod[2];
+static bool quiet;		/* a round after the first: checks only */
+
+#define say(...)	do { if (!quiet) printf(__VA_ARGS__); } while (0)
 
 static void fill(float *p, float base)
 {
@@ -38,7 +44,7 @@ static void expect(CUdeviceptr p, float base, float k, const char *what)
 		if (got[i] != k * (base + (float)(i % 1000)))
 			die("%s: element %d is %g, not %g", what, i, got[i],
 			    k * (base + (float)(i % 1000)));
-	printf("%s ok\n", what);
+	say("%s ok\n", what);
 }
 
 static void launch_add(int d, CUdeviceptr a, CUdeviceptr b, CUdeviceptr c, CUstream s)
@@ -170,11 +176,11 @@ static void peer_access(CUdeviceptr *in, CUdeviceptr *out)
 	CK(cuDeviceCanAccessPeer(&can10, 1, 0));
 	CK(cuDeviceGetP2PAttribute(&acc, CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED, 0, 1));
 	CK(cuDeviceGetP2PAttribute(&rank, CU_DEVICE_P2P_ATTRIBUTE_PERFORMANCE_RANK, 0, 1));
-	printf("cuDeviceCanAccessPeer agrees both ways: %s\n", !can01 == !can10 ? "yes" : "no");
-	printf("P2P access attribute agrees with cuDeviceCanAccessPeer: %s\n",
+	say("cuDeviceCanAccessPeer agrees both ways: %s\n", !can01 == !can10 ? "yes" : "no");
+	say("P2P access attribute agrees with cuDeviceCanAccessPeer: %s\n",
 	       !acc == !can01 ? "yes" : "no");
-	printf("P2P performance rank is not negative: %s\n", rank >= 0 ? "yes" : "no");
-	printf("a device and itself: %s\n",
+	say("P2P performance rank is not negative: %s\n", rank >= 0 ? "yes" : "no");
+	say("a device and itself: %s\n",
 	       CK_EXPECT(cuDeviceGetP2PAttribute(&acc, CU_DEVICE_P2P_ATTRIBUTE_ACCESS_SUPPORTED,
 						 0, 0), CUDA_ERROR_INVALID_DEVICE));
 	CK(cuCtxSetCurrent(ctx[1]));
@@ -190,17 +196,17 @@ static void peer_access(CUdeviceptr *in, CUdeviceptr *out)
 		expect(out[1], 50.0f, 2.0f, "peer access as the devices say");
 		CK(cuCtxDisablePeerAccess(ctx[0]));
 	} else if (r == CUDA_ERROR_PEER_ACCESS_UNSUPPORTED) {
-		printf("peer access as the devices say ok\n");
+		say("peer access as the devices say ok\n");
 	} else {
 		die("cuCtxEnablePeerAccess between devices that cannot reach each other: %s",
 		    err_name(r));
 	}
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	CUdeviceptr in[2], out[2];
-	int n;
+	int n, rounds = argc > 1 ? atoi(argv[1]) : 1;
 
 	CK(cuInit(0));
 	CK(cuDeviceGetCount(&n));
@@ -219,12 +225,14 @@ int main(void)
 		CK(cuMemAlloc(&in[d], BYTES));
 		CK(cuMemAlloc(&out[d], BYTES));
 	}
-	for (int d = 0; d < 2; d++)
-		kernel_on(d, in[d], out[d], 1.0f + (float)d);
-	peer_copies(in);
-	unified_copies(in);
-	event_wait(in, out);
-	peer_access(in, out);
+	for (int i = 0; i < rounds || !i; i++, quiet = true) {
+		for (int d = 0; d < 2; d++)
+			kernel_on(d, in[d], out[d], 1.0f + (float)d);
+		peer_copies(in);
+		unified_copies(in);
+		event_wait(in, out);
+		peer_access(in, out);
+	}
 	for (int d = 0; d < 2; d++) {
 		CK(cuCtxSetCurrent(ctx[d]));
 		CK(cuMemFree(in[d]));

@@ -5,7 +5,9 @@
 # client gleamd.  CUDA_VISIBLE_DEVICES names both GPUs by UUID, in either
 # order: the program sees two devices in that order, each with its own
 # UUID; peer copies between them both ways (sync and async) go through
-# the client, and cuDeviceCanAccessPeer says no.  Ends with "N passed, N failed".
+# the client, and cuDeviceCanAccessPeer says no; the two-device program
+# (twogpus), also through a cut of one server's link; gleamctl assign of
+# GPUs of both.  Ends with "N passed, N failed".
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PORT=$((20000 + ($$ + 4099) % 20000))
@@ -23,13 +25,20 @@ h |= 1
 print('GPU-51525354-5556-5758-%02x%02x-%02x%02x5d5e5f60' % (h >> 24, (h >> 16) & 255, (h >> 8) & 255, h & 255))"
 }
 
+# The second server is reached through tools/linkem (LPORT2), whose link
+# is cut in the middle of a program at the end.
+LPORT2=$((PORT + 2))
+CTL=$TMP/linkem.ctl
 start_or_end "sim backend, first of two servers"
 "$BIN/gleamd" server --listen "127.0.0.1:$PORT2" --backend sim >>"$TMP/server2.log" 2>&1 &
 SPID2=$!
-trap 'kill $SPID2 2>/dev/null; cleanup' EXIT
+"$BIN/linkem" --listen "127.0.0.1:$LPORT2" --connect "127.0.0.1:$PORT2" --control "$CTL" \
+	>>"$TMP/linkem.log" 2>&1 &
+LKPID=$!
+trap 'kill $SPID2 $LKPID 2>/dev/null; cleanup' EXIT
 poll 100 "" "$BIN/gleamctl" server-info "127.0.0.1:$PORT2"
-"$BIN/gleamctl" servers add "127.0.0.1:$PORT2" >/dev/null
-poll 100 "" output_has "127.0.0.1:$PORT2 up" "$BIN/gleamctl" servers
+"$BIN/gleamctl" servers add "127.0.0.1:$LPORT2" >/dev/null
+poll 100 "" output_has "127.0.0.1:$LPORT2 up" "$BIN/gleamctl" servers
 # Its INFO (its GPUs' UUIDs) follows its hello.
 sleep 1.5
 U1=$(uuid "$PORT")
@@ -100,7 +109,7 @@ assigned() {
 	timeout 60 "$BUILD/tests/programs/devinfo" 2>&1 | grep -E '^(devices|  uuid|FAIL)' | tr '\n' ' '
 }
 for pin in "$U2,127.0.0.1:$PORT:0|${U2#GPU-} ${U1#GPU-}|2" \
-	"127.0.0.1:$PORT:0,127.0.0.1:$PORT2:0|${U1#GPU-} ${U2#GPU-}|2" "$U2|${U2#GPU-}|1"; do
+	"127.0.0.1:$PORT:0,127.0.0.1:$LPORT2:0|${U1#GPU-} ${U2#GPU-}|2" "$U2|${U2#GPU-}|1"; do
 	IFS='|' read -r list want n <<<"$pin"
 	set -- $want
 	if ! "$BIN/gleamctl" assign socket "$list" >/dev/null; then
@@ -154,6 +163,34 @@ if grep -q "peers (pid" "$TMP/server.log" && grep -q "peers (pid" "$TMP/server2.
 	ok "each server ran a worker for the program"
 else
 	bad "a server saw no session of the program"
+fi
+
+# The second server's link reset and refused for a second in the middle
+# of a program over both servers: its part is taken up again (the first's
+# never dropped), and the program prints what an uncut run prints.
+# Forty rounds of it take a few seconds on the sim: the cut is at one.
+for v in "$U1,$U2" "$U2,$U1"; do
+	t0=$(date +%s.%N)
+	CUDA_VISIBLE_DEVICES=$v timeout 120 "$BUILD/tests/programs/twogpus" 40 \
+		>"$TMP/cut.out" 2>"$TMP/cut.err" &
+	pid=$!
+	sleep 1
+	"$BIN/linkem" --ctl "$CTL" cut 1s >/dev/null
+	wait "$pid"
+	rc=$?
+	"$BIN/linkem" --ctl "$CTL" restore >/dev/null
+	took=$(awk "BEGIN { printf \"%.1f\", $(date +%s.%N) - $t0 }")
+	if [ $rc -eq 0 ] && cmp -s "$TMP/cut.out" "$ROOT/tests/programs/expected/twogpus.out"; then
+		ok "twogpus (CUDA_VISIBLE_DEVICES=$v) through a 1 s cut of the second server's link: the same output as an uncut run ($took s)"
+	else
+		bad "twogpus (CUDA_VISIBLE_DEVICES=$v) through a cut: exited $rc: $(tail -n 2 "$TMP/cut.err")"
+		diff "$TMP/cut.out" "$ROOT/tests/programs/expected/twogpus.out" | head -5
+	fi
+done
+if grep -q "resum\|taken up" "$TMP/client.log"; then
+	ok "the client took the cut part up again"
+else
+	bad "no part taken up again in the client's log"; tail -n 20 "$TMP/client.log"
 fi
 
 if kill -0 "$SPID2" 2>/dev/null; then
