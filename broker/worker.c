@@ -509,16 +509,6 @@ int wk_dev_local(int64_t dev)
 	return local;
 }
 
-int wk_dev_session(int local)
-{
-	if (!my_ngpus)
-		return local;
-	for (unsigned int i = 0; i < my_ngpus; i++)
-		if (my_gpus[i] != GLEAM_HELLO_GPU_ELSEWHERE && !local--)
-			return (int)i;
-	return -1;
-}
-
 void wk_usage_stamp(int slot, pid_t pid, uint32_t pos, uint64_t now)
 {
 	struct usage_wait *u;

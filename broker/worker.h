@@ -234,8 +234,6 @@ unsigned int wk_server_gpu(unsigned int dev);
 bool wk_gpu_elsewhere(unsigned int dev);
 /* The backend's number for the session's device dev, or -1: none here. */
 int wk_dev_local(int64_t dev);
-/* The session's number for the backend's device local, or -1. */
-int wk_dev_session(int local);
 /* A location's id as the backend numbers it: a device's is renumbered. */
 static inline int wk_loc_id(int64_t type, int64_t id)
 {
