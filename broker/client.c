@@ -786,16 +786,21 @@ static void control_request(struct csess *s, const struct gleam_ctl_req *req, si
  * Where a new session goes: once, at its start, before anything of it has
  * crossed (Documentation/scheduler.md says why not later).
  */
-static void place(struct csess *s)
+static void place_on(struct csess *s, struct server *srv, int gpu)
 {
 	struct sched_choice c;
 
-	sched_place(s->id, s->program, s->via, &c);
+	sched_place_on(s->id, s->program, s->via, srv, gpu, &c);
 	s->srv = c.srv;
 	s->gpu = c.gpu;
 	s->gpu_named = c.gpu_named;
 	s->placed = c.srv != NULL;
 	s->started_ns = gl_now_ns();
+}
+
+static void place(struct csess *s)
+{
+	place_on(s, NULL, -1);
 }
 
 /*
@@ -1138,15 +1143,16 @@ static int ring_ack(struct csess *s, struct gleam_local_ack *ack)
  * servers, or of another server than the scheduler's: its session gets a
  * part per server.  true: served (or refused) here.
  */
+static void span_start(struct csess *s, struct server *const *srv, const uint8_t *gpu,
+		       unsigned int n);
+
 static bool serve_span(struct csess *s, struct server *first)
 {
-	struct gleam_local_ack ack = { .magic = GLEAM_LOCAL_MAGIC };
-	struct server *srv[GLEAM_HELLO_GPUS_MAX], *by[GLEAM_LOCAL_ROUTES_MAX];
+	struct server *srv[GLEAM_HELLO_GPUS_MAX];
 	uint8_t gpu[GLEAM_HELLO_GPUS_MAX];
-	unsigned int nby;
 	bool other = false;
 	char why[320];
-	int n, err;
+	int n;
 
 	if (!s->can_route || !strstr(s->visible, "GPU-"))
 		return false;
@@ -1160,25 +1166,87 @@ static bool serve_span(struct csess *s, struct server *first)
 	/* Only where it names more than first alone would give it. */
 	if (n <= 0 || (!other && (unsigned int)n <= s->nvisible))
 		return false;
-	nby = span_routes(srv, (unsigned int)n, by, &ack);
+	span_start(s, srv, gpu, (unsigned int)n);
+	return true;
+}
+
+/* The session's parts, one per server of its n devices, and its ack. */
+static void span_start(struct csess *s, struct server *const *srv, const uint8_t *gpu,
+		       unsigned int n)
+{
+	struct gleam_local_ack ack = { .magic = GLEAM_LOCAL_MAGIC };
+	struct server *by[GLEAM_LOCAL_ROUTES_MAX];
+	unsigned int nby;
+	int err;
+
+	nby = span_routes(srv, n, by, &ack);
 	if (ring_ack(s, &ack) < 0)
-		return true;
+		return;
 	s->cr->sessions_total++;
 	s->started_ns = gl_now_ns();
-	err = span_parts(s, srv, gpu, (unsigned int)n, by, nby);
+	err = span_parts(s, srv, gpu, n, by, nby);
 	if (err) {
 		tell_app(s, err, "cannot make the session's connections");
 		bridge_close(&s->b);
-		return true;
+		return;
 	}
 	s->b.split = head_split;
 	s->b.hello_done = true;
-	gl_info("session %llu: %s (pid %d, uid %u) to %u servers, %d GPUs", (unsigned long long)s->id,
+	gl_info("session %llu: %s (pid %d, uid %u) to %u servers, %u GPUs", (unsigned long long)s->id,
 		s->program, (int)s->pid, (unsigned int)s->uid, s->nparts, n);
 	for (unsigned int i = 0; i < s->nparts; i++)
 		start_connect(s->part[i]);
 	/* Its ring is read from now: records wait in the parts' rings for their servers. */
 	bridge_kick(&s->b);
+}
+
+/*
+ * A pin of several GPUs (gleamctl assign): the session's devices are
+ * those, in the pin's order, read through the program's
+ * CUDA_VISIBLE_DEVICES.  On one server, one session as any other, given
+ * that list; on several, a part per server.  true: served (or refused).
+ */
+static bool serve_pin_list(struct csess *s)
+{
+	struct server *srv[GLEAM_HELLO_GPUS_MAX];
+	uint8_t gpu[GLEAM_HELLO_GPUS_MAX];
+	bool one = true;
+	char why[320];
+	int n = sched_pin_list(s->via, s->has_visible ? s->visible : NULL, srv, gpu,
+			       GLEAM_HELLO_GPUS_MAX, why, sizeof(why));
+
+	if (!n)
+		return false;
+	/* A server reached a moment ago has not said yet what GPUs it has. */
+	if (n == -1 && !s->info_waited) {
+		s->info_waited = true;
+		s->held_until = gl_now_ns() + HELLO_HOLD_NS;
+		return true;
+	}
+	if (n < 0) {
+		refuse_hello(s, n == -2 ? -EINVAL : -ENODEV, why);
+		return true;
+	}
+	for (int i = 1; i < n; i++)
+		one = one && srv[i] == srv[0];
+	if (!one) {
+		if (s->can_route)
+			span_start(s, srv, gpu, (unsigned int)n);
+		else
+			refuse_hello(s, -ENOTSUP, "pinned to GPUs of several servers, and this "
+				     "program's libcuda.so.1 cannot route records between them");
+		return true;
+	}
+	memcpy(s->vgpus, gpu, (size_t)n);
+	s->nvisible = (unsigned int)n;
+	if (ring_ack(s, &(struct gleam_local_ack){ .magic = GLEAM_LOCAL_MAGIC }) < 0)
+		return true;
+	s->cr->sessions_total++;
+	place_on(s, srv[0], gpu[0]);
+	gl_info("session %llu: %s (pid %d, uid %u) to %s, %d pinned GPU(s)",
+		(unsigned long long)s->id, s->program, (int)s->pid, (unsigned int)s->uid,
+		s->srv ? s->srv->name : s->cr->cfg->server, n);
+	start_connect(s);
 	return true;
 }
 
@@ -1190,6 +1258,8 @@ static void serve_hello(struct csess *s)
 	char why[320];
 	int err;
 
+	if (serve_pin_list(s))
+		return;
 	/* A CUDA_VISIBLE_DEVICES that names no GPU: cuInit fails, as on the driver. */
 	if (s->has_visible) {
 		sched_preview(s->program, s->via, &c);
@@ -1620,15 +1690,40 @@ static void ring_vgpu_app(struct bridge *b)
 	vgpu_ring(&((struct csess *)b)->vl);
 }
 
+/*
+ * A /dev/vgpuN pinned to several GPUs: its session's devices, which must
+ * lie on one server (the module's ring has no routes).  0, or -errno
+ * with why.
+ */
+static int vgpu_pin_list(const char *via, uint8_t *gpu, char *why, size_t len)
+{
+	struct server *srv[GLEAM_HELLO_GPUS_MAX];
+	int n = sched_pin_list(via, NULL, srv, gpu, GLEAM_HELLO_GPUS_MAX, why, len);
+
+	if (n < 0)
+		return -ENODEV;
+	for (int i = 1; i < n; i++) {
+		if (srv[i] != srv[0]) {
+			snprintf(why, len, "pinned to GPUs of several servers: a /dev/vgpuN "
+				 "session stays on one");
+			return -ENOTSUP;
+		}
+	}
+	return n;
+}
+
 static int vgpu_session(void *role, struct gl_ring *ring, uint64_t id, unsigned int vgpu,
 			pid_t pid, uid_t uid, const char *program)
 {
 	struct client_role *cr = role;
+	uint8_t gpu[GLEAM_HELLO_GPUS_MAX];
 	struct csess *s;
 	char via[16], why[200];
+	int n;
 
 	/* Nowhere to go: the session ends at once, its program's calls fail. */
-	if (sched_refuse(vgpu_via(vgpu, via, sizeof(via)), why, sizeof(why))) {
+	if (sched_refuse(vgpu_via(vgpu, via, sizeof(via)), why, sizeof(why)) ||
+	    (n = vgpu_pin_list(via, gpu, why, sizeof(why))) < 0) {
 		gl_err("/dev/vgpu%u session of %s (pid %d) not served: %s", vgpu, program, (int)pid,
 		       why);
 		return -EHOSTUNREACH;
@@ -1646,6 +1741,8 @@ static int vgpu_session(void *role, struct gl_ring *ring, uint64_t id, unsigned 
 	snprintf(s->program, sizeof(s->program), "%s", program);
 	snprintf(s->via, sizeof(s->via), "vgpu%u", vgpu);
 	s->local_hello = true;
+	memcpy(s->vgpus, gpu, (size_t)n);
+	s->nvisible = (unsigned int)n;
 	cr->sessions_total++;
 	place(s);
 	gl_info("session %llu: %s (pid %d, uid %u) on /dev/vgpu%u to %s", (unsigned long long)s->id,

@@ -222,7 +222,8 @@ static int save(void)
 	for (unsigned int i = 0; i < sc.nremoved; i++)
 		fprintf(f, "removed %s\n", sc.removed[i]);
 	for (unsigned int i = 0; i < sc.npins; i++)
-		fprintf(f, "pin %s %s %d\n", sc.pins[i].what, sc.pins[i].server, sc.pins[i].gpu);
+		fprintf(f, "pin %s %s %d%s%s\n", sc.pins[i].what, sc.pins[i].server, sc.pins[i].gpu,
+			sc.pins[i].list[0] ? " " : "", sc.pins[i].list);
 	if (fflush(f) || fsync(fileno(f)))
 		err = -errno;
 	if (fclose(f) && !err)
@@ -262,6 +263,20 @@ static bool what_ok(const char *w)
 	return !*end && n < 1000;
 }
 
+/*
+ * A pin's list of GPUs, as the state file keeps it: entries of UUIDs and
+ * SERVER:GPU, host:port characters and commas only (it goes into text,
+ * JSON and the state file); "" is none.
+ */
+static bool list_ok(const char *l)
+{
+	size_t n = strlen(l);
+
+	return n < sizeof(((struct sched_pin *)0)->list) &&
+	       strspn(l, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.:-[],_") == n &&
+	       (!n || (l[0] != ',' && l[n - 1] != ',' && !strstr(l, ",,")));
+}
+
 static void load(void)
 {
 	char path[512], line[600];
@@ -282,7 +297,7 @@ static void load(void)
 	}
 	rewind(f);
 	while (fgets(line, sizeof(line), f)) {
-		char a[256], b[256], e[64], w[16];
+		char a[256], b[256], e[64], w[16], l[128] = "";
 		int gpu;
 
 		ln++;
@@ -291,12 +306,14 @@ static void load(void)
 		if (sscanf(line, "server %255s", a) == 1 && name_ok(a)) {
 			if (!find(a) && !is_removed(a))
 				add(a, true, e, sizeof(e));
-		} else if (sscanf(line, "pin %15s %255s %d", w, b, &gpu) == 3 && what_ok(w) &&
-			   name_ok(b) && gpu >= -1 && gpu < GLEAM_GPUS_MAX && sc.npins < SCHED_PINS_MAX) {
+		} else if (sscanf(line, "pin %15s %255s %d %127s", w, b, &gpu, l) >= 3 && what_ok(w) &&
+			   name_ok(b) && gpu >= -1 && gpu < GLEAM_GPUS_MAX && list_ok(l) &&
+			   sc.npins < SCHED_PINS_MAX) {
 			struct sched_pin *p = &sc.pins[sc.npins++];
 
 			snprintf(p->what, sizeof(p->what), "%s", w);
 			snprintf(p->server, sizeof(p->server), "%s", b);
+			snprintf(p->list, sizeof(p->list), "%s", l);
 			p->gpu = gpu;
 		} else {
 			gl_err("%s:%d: ignoring a line that is not a server or a pin", path, ln);
@@ -488,6 +505,122 @@ void sched_heard(struct server *s, uint64_t now)
 	s->heard_at = now;
 }
 
+static struct server *span_entry(const char *e, size_t l, uint8_t *gpu);
+
+/*
+ * One entry of a pin's list: a UUID (or as much of one as names one GPU
+ * of all the servers that have said what GPUs they have), or SERVER:GPU.
+ * Its server and GPU, or NULL with why.
+ */
+static struct server *list_entry(const char *e, size_t l, uint8_t *gpu, char *why, size_t len)
+{
+	char t[256], server[256];
+	struct server *s;
+	int g;
+
+	if (!l || l >= sizeof(t)) {
+		snprintf(why, len, "an empty or overlong entry in the list of GPUs");
+		return NULL;
+	}
+	memcpy(t, e, l);
+	t[l] = 0;
+	if (l >= 5 && !strncmp(t, "GPU-", 4)) {
+		s = span_entry(t, l, gpu);
+		if (!s)
+			snprintf(why, len, "%.64s names no one GPU of the servers that have said what "
+				 "GPUs they have (gleamctl servers)", t);
+		return s;
+	}
+	if (parse_target(t, server, sizeof(server), &g, why, len))
+		return NULL;
+	s = find(server);
+	if (g < 0) {
+		snprintf(why, len, "%.64s: a list names GPUs, each SERVER:GPU or a UUID", t);
+		return NULL;
+	}
+	if (!s->have_info) {
+		snprintf(why, len, "server %.64s has not said yet what GPUs it has", server);
+		return NULL;
+	}
+	if ((unsigned int)g >= s->info.ngpus) {
+		snprintf(why, len, "server %.64s has %u GPU(s): 0 to %d", server, s->info.ngpus,
+			 (int)s->info.ngpus - 1);
+		return NULL;
+	}
+	*gpu = (uint8_t)g;
+	return s;
+}
+
+/* A pin's list: each entry's server and GPU (at most max); their number, or -1 with why. */
+static int list_resolve(const char *list, struct server **srv, uint8_t *gpus, unsigned int max,
+			char *why, size_t len)
+{
+	const char *e = list;
+	unsigned int n = 0;
+
+	for (;;) {
+		size_t l = strcspn(e, ",");
+
+		if (n == max) {
+			snprintf(why, len, "more than %u GPUs in the list", max);
+			return -1;
+		}
+		srv[n] = list_entry(e, l, &gpus[n], why, len);
+		if (!srv[n])
+			return -1;
+		for (unsigned int j = 0; j < n; j++) {
+			if (srv[j] == srv[n] && gpus[j] == gpus[n]) {
+				snprintf(why, len, "GPU %u of %.64s twice in the list", gpus[n],
+					 srv[n]->name);
+				return -1;
+			}
+		}
+		n++;
+		if (!e[l])
+			return (int)n;
+		e += l + 1;
+	}
+}
+
+/*
+ * gleamctl assign of a list of GPUs: checked against what the servers
+ * said, and kept with each SERVER:GPU entry under its server's own name
+ * (found again without a lookup); UUIDs are kept as given.
+ */
+static int assign_list(struct sched_pin *p, const char *target, char *err, size_t len)
+{
+	struct server *srv[GLEAM_HELLO_GPUS_MAX];
+	uint8_t gpu[GLEAM_HELLO_GPUS_MAX];
+	char list[sizeof(p->list)] = "";
+	const char *e = target;
+	size_t at = 0;
+	int n = list_resolve(target, srv, gpu, GLEAM_HELLO_GPUS_MAX, err, len);
+
+	if (n < 0)
+		return -EINVAL;
+	for (int i = 0; i < n; i++) {
+		size_t l = strcspn(e, ",");
+		int w;
+
+		if (!strncmp(e, "GPU-", 4))
+			w = snprintf(list + at, sizeof(list) - at, "%s%.*s", i ? "," : "", (int)l, e);
+		else
+			w = snprintf(list + at, sizeof(list) - at, "%s%s:%u", i ? "," : "",
+				     srv[i]->name, gpu[i]);
+		if (w < 0 || (size_t)w >= sizeof(list) - at || !list_ok(list)) {
+			snprintf(err, len, "the list of GPUs is too long to keep (%zu characters at "
+				 "most)", sizeof(list) - 1);
+			return -EINVAL;
+		}
+		at += (size_t)w;
+		e += l + 1;
+	}
+	snprintf(p->server, sizeof(p->server), "%s", srv[0]->name);
+	p->gpu = gpu[0];
+	memcpy(p->list, list, sizeof(list));
+	return 0;
+}
+
 int sched_assign(const char *what, const char *target, char *err, size_t len)
 {
 	struct sched_pin *p = NULL;
@@ -501,6 +634,26 @@ int sched_assign(const char *what, const char *target, char *err, size_t len)
 	if (!what_ok(what)) {
 		snprintf(err, len, "pin vgpuN or socket, not '%.32s'", what);
 		return -EINVAL;
+	}
+	/* Several GPUs, or one by UUID: the session's devices, in that order. */
+	if (strchr(target, ',') || !strncmp(target, "GPU-", 4)) {
+		struct sched_pin l = { 0 };
+
+		if (assign_list(&l, target, err, len))
+			return -EINVAL;
+		for (unsigned int i = 0; i < sc.npins && !p; i++)
+			if (!strcmp(sc.pins[i].what, what))
+				p = &sc.pins[i];
+		if (!p && sc.npins == SCHED_PINS_MAX) {
+			snprintf(err, len, "no room for more pins");
+			return -ENOSPC;
+		}
+		if (!p)
+			p = &sc.pins[sc.npins++];
+		snprintf(l.what, sizeof(l.what), "%s", what);
+		*p = l;
+		gl_info("%s pinned to GPUs %s", what, p->list);
+		return saved(save(), err, len);
 	}
 	if (parse_target(target, server, sizeof(server), &gpu, err, len))
 		return -ENOENT;
@@ -535,6 +688,7 @@ int sched_assign(const char *what, const char *target, char *err, size_t len)
 	snprintf(p->what, sizeof(p->what), "%s", what);
 	snprintf(p->server, sizeof(p->server), "%s", server);
 	p->gpu = gpu;
+	p->list[0] = 0;
 	if (gpu >= 0)
 		gl_info("%s pinned to %s GPU %d", what, server, gpu);
 	else
@@ -1056,12 +1210,24 @@ void sched_preview(const char *program, const char *via, struct sched_choice *c)
 
 void sched_place(uint64_t id, const char *name, const char *via, struct sched_choice *c)
 {
+	sched_place_on(id, name, via, NULL, -1, c);
+}
+
+void sched_place_on(uint64_t id, const char *name, const char *via, struct server *srv, int gpu,
+		    struct sched_choice *c)
+{
 	char program[64];
 	struct sched_prog *p;
 	bool named;
 
 	safe(name, 63, program, sizeof(program));
 	choose(name, via, c, &p, &named, false);
+	if (srv) {
+		c->srv = srv;
+		c->gpu = gpu;
+		c->gpu_named = gpu >= 0;
+		c->ntop = 0;
+	}
 	if (!c->srv) {
 		log_choice(id, program, via, c, p);
 		return;
@@ -1255,6 +1421,82 @@ int sched_visible_span(struct server *first, const char *visible, struct server 
 		snprintf(why, len, "CUDA_VISIBLE_DEVICES=\"%.64s\" names none of the GPUs of the "
 			 "servers this gleamd knows", visible);
 		return -1;
+	}
+	return (int)got;
+}
+
+/* An entry of CUDA_VISIBLE_DEVICES among a pin's n GPUs: its position, or -1. */
+static int pin_visible_entry(struct server *const *srv, const uint8_t *gpus, unsigned int n,
+			     const char *e, size_t l)
+{
+	char uuid[64];
+	int found = -1;
+
+	if (l && strspn(e, "0123456789") >= l) {
+		unsigned long i = strtoul(e, NULL, 10);
+
+		return l <= 3 && i < n ? (int)i : -1;
+	}
+	if (l < 5 || strncmp(e, "GPU-", 4))
+		return -1;
+	for (unsigned int i = 0; i < n; i++) {
+		gl_uuid_str(srv[i]->gpus[gpus[i]].info.uuid, uuid, sizeof(uuid));
+		if (l <= strlen(uuid) && !strncasecmp(uuid, e, l)) {
+			if (found >= 0)
+				return -1;	/* a prefix of two: names neither */
+			found = (int)i;
+		}
+	}
+	return found;
+}
+
+int sched_pin_list(const char *via, const char *visible, struct server **srv, uint8_t *gpus,
+		   unsigned int max, char *why, size_t len)
+{
+	const struct sched_pin *pin = pin_for(via);
+	struct server *ls[GLEAM_HELLO_GPUS_MAX];
+	uint8_t lg[GLEAM_HELLO_GPUS_MAX];
+	char w[200];
+	unsigned int got = 0;
+	uint64_t seen = 0;
+	const char *e = visible;
+	int n;
+
+	if (!pin || !pin->list[0])
+		return 0;
+	n = list_resolve(pin->list, ls, lg, GLEAM_HELLO_GPUS_MAX, w, sizeof(w));
+	if (n < 0) {
+		snprintf(why, len, "pinned (%s) to GPUs %.80s: %s", via, pin->list, w);
+		return -1;
+	}
+	if (!visible) {
+		got = MIN((unsigned int)n, max);
+		memcpy(srv, ls, got * sizeof(*srv));
+		memcpy(gpus, lg, got);
+		return (int)got;
+	}
+	/* As the driver reads it among the GPUs it may see: the pin's. */
+	while (got < max) {
+		size_t l = strcspn(e, ",");
+		int i = pin_visible_entry(ls, lg, (unsigned int)n, e, l);
+
+		if (i < 0)
+			break;
+		if (seen & (1ull << i)) {
+			snprintf(why, len, "CUDA_VISIBLE_DEVICES=\"%.64s\" names a GPU twice", visible);
+			return -2;
+		}
+		seen |= 1ull << i;
+		srv[got] = ls[i];
+		gpus[got++] = lg[i];
+		if (!e[l])
+			break;
+		e += l + 1;
+	}
+	if (!got) {
+		snprintf(why, len, "CUDA_VISIBLE_DEVICES=\"%.64s\" names none of the %d GPU(s) "
+			 "pinned for %s", visible, n, via);
+		return -2;
 	}
 	return (int)got;
 }
@@ -1515,6 +1757,24 @@ static void server_text(struct gl_buf *b, const struct server *s, uint64_t now)
 	}
 }
 
+/* Each GPU a server said it has: its index, UUID and name (what assign names). */
+static void server_gpus(struct gl_buf *b, const struct server *s, bool json)
+{
+	char uuid[64], name[128];
+
+	for (unsigned int g = 0; s->have_info && g < s->info.ngpus && g < GLEAM_GPUS_MAX; g++) {
+		const struct sched_gpu *u = &s->gpus[g];
+
+		gl_uuid_str(u->info.uuid, uuid, sizeof(uuid));
+		safe(u->info.name, sizeof(u->info.name), name, sizeof(name));
+		if (json)
+			gl_buf_printf(b, "%s{\"index\":%u,\"uuid\":\"%s\",\"name\":\"%s\"}",
+				      g ? "," : "", g, uuid, name);
+		else
+			gl_buf_printf(b, "  GPU %u %s %s\n", g, uuid, name);
+	}
+}
+
 char *sched_servers(bool json)
 {
 	struct gl_buf b = { .max = GLEAM_CTL_REPLY_MAX };
@@ -1528,12 +1788,15 @@ char *sched_servers(bool json)
 		if (!s->used || s->removed)
 			continue;
 		if (json)
-			gl_buf_printf(&b, "%s{\"address\":\"%s\",\"state\":\"%s\",\"added\":%s}",
-				      first ? "" : ",", s->name, state_name(s, now),
+			gl_buf_printf(&b, "%s{\"address\":\"%s\",\"state\":\"%s\",\"added\":%s,"
+				      "\"gpus\":[", first ? "" : ",", s->name, state_name(s, now),
 				      s->added ? "true" : "false");
 		else
 			gl_buf_printf(&b, "%s %s%s\n", s->name, state_name(s, now),
 				      s->added ? " (added by gleamctl)" : "");
+		server_gpus(&b, s, json);
+		if (json)
+			gl_buf_printf(&b, "]}");
 		first = false;
 	}
 	gl_buf_printf(&b, json ? "]}\n" : "");
@@ -1569,8 +1832,11 @@ char *sched_stats(bool json)
 		const struct sched_pin *p = &sc.pins[i];
 
 		if (json)
-			gl_buf_printf(&b, "%s{\"what\":\"%s\",\"server\":\"%s\",\"gpu\":%d}", i ? "," : "",
-				      p->what, p->server, p->gpu);
+			gl_buf_printf(&b, "%s{\"what\":\"%s\",\"server\":\"%s\",\"gpu\":%d,"
+				      "\"gpus\":\"%s\"}", i ? "," : "", p->what, p->server, p->gpu,
+				      p->list);
+		else if (p->list[0])
+			gl_buf_printf(&b, "  %s -> GPUs %s\n", p->what, p->list);
 		else if (p->gpu >= 0)
 			gl_buf_printf(&b, "  %s -> %s GPU %d\n", p->what, p->server, p->gpu);
 		else

@@ -76,11 +76,16 @@ struct server {
 /* The state a server must be in to be chosen. */
 bool sched_usable(const struct server *s, uint64_t now);
 
-/* A pin: every session of `what` (vgpuN, or "socket") goes to server:gpu. */
+/*
+ * A pin: every session of `what` (vgpuN, or "socket") goes to server:gpu,
+ * or, given a list of GPUs, gets them as its devices 0..n-1 in that order
+ * (server and gpu are then the first's, as far as it was known).
+ */
 struct sched_pin {
 	char what[16];
 	char server[256];
 	int gpu;			/* -1: whichever of its GPUs placement prefers */
+	char list[128];			/* GPU[,GPU...] as given, each a UUID or SERVER:GPU; "": none */
 };
 
 struct sched_cand {
@@ -118,6 +123,9 @@ int sched_assign_clear(const char *what, char *err, size_t len);
  * "vgpuN"); counts it on the chosen server and GPU.  id names it in the log.
  */
 void sched_place(uint64_t id, const char *program, const char *via, struct sched_choice *c);
+/* The same, but where srv (and gpu, or -1) say: a pin's list of GPUs read through the program's. */
+void sched_place_on(uint64_t id, const char *program, const char *via, struct server *srv,
+		    int gpu, struct sched_choice *c);
 /* A name the session's server now holds (it answered held, or the bytes went). */
 void sched_held(struct server *s, const struct chunk_name *name, uint32_t len);
 
@@ -170,6 +178,16 @@ int sched_visible(const struct server *s, const char *via, const char *visible, 
  */
 int sched_visible_span(struct server *first, const char *visible, struct server **srv,
 		       uint8_t *gpus, unsigned int max, char *why, size_t len);
+/*
+ * The GPUs a pin of several names for via, each entry's server and GPU
+ * into srv and gpus (at most max), read through visible (the program's
+ * CUDA_VISIBLE_DEVICES, NULL: none), whose indexes count the pin's GPUs
+ * and whose UUIDs must be among them.  0: no such pin; their number; or
+ * -1 (a server has not said what GPUs it has, or none named) or -2 (a
+ * GPU twice, or one no server has) with why.
+ */
+int sched_pin_list(const char *via, const char *visible, struct server **srv, uint8_t *gpus,
+		   unsigned int max, char *why, size_t len);
 void sched_retry_now(const char *via);
 /*
  * A session's own connection to s answered: s is reachable, whatever its

@@ -552,16 +552,6 @@ static int hello_gpus(struct ssess *s, const struct gleam_hello *h)
 	}
 	if (!why && !seen)
 		why = "no GPU of this server";
-	/*
-	 * NVIDIA's driver numbers only the GPUs it is shown: a device of
-	 * another server before one of ours would shift the ordinals the
-	 * program's records carry, which this worker does not translate.
-	 */
-	for (unsigned int i = 1; !why && span && i < h->gpu; i++)
-		if (!strcmp(sr->backend, "cuda") && h->gpus[i] != GLEAM_HELLO_GPU_ELSEWHERE &&
-		    memchr(h->gpus, GLEAM_HELLO_GPU_ELSEWHERE, i))
-			why = "another server's device before one of this server's (not yet "
-			      "supported on the cuda backend)";
 	if (why) {
 		peer_log(s->peer, "%s (%s) named %s (%u GPUs here): refused", s->client, s->program,
 			 why, sr->info.ngpus);

@@ -75,11 +75,6 @@ uint64_t sim_mem_total(unsigned int g)
 }
 
 /*
- * The devices this process sees: every GPU of the sim, or those its
- * server gave the session, in the order given (a GPU past the sim's own
- * ends the list, as CUDA_VISIBLE_DEVICES does on the driver).
- */
-/*
  * GPU g's UUID: 51 52 ... 5f, then 60 + g, as when each server had the
  * same ones, but with bytes 8 to 11 taken from GLEAM_SIM_SEED (the server
  * sets it from its listen address, so that two sim servers' GPUs differ,
@@ -97,6 +92,14 @@ void sim_uuid(uint8_t *uuid, unsigned int g)
 	uuid[15] = (uint8_t)(0x60 + g);
 }
 
+/*
+ * The devices this process sees: every GPU of the sim, or those of its
+ * session's that its server has, in the order given (a GPU past the
+ * sim's own ends the list, as CUDA_VISIBLE_DEVICES does on the driver).
+ * They are numbered as NVIDIA's driver numbers what CUDA_VISIBLE_DEVICES
+ * shows it, this server's only: the worker renumbers the session's
+ * devices (worker.h), so that the sim meets the numbers the driver does.
+ */
 static unsigned int sim_ndev(void)
 {
 	unsigned int n = wk_ngpus();
@@ -104,15 +107,14 @@ static unsigned int sim_ndev(void)
 	if (!n)
 		return sim_ngpus();
 	for (unsigned int i = 0; i < n; i++)
-		if (wk_server_gpu(i) >= sim_ngpus() && !wk_gpu_elsewhere(i))
+		if (wk_server_gpu(i) >= sim_ngpus())
 			return i;
 	return n;
 }
 
-/* A device of the session that another server serves is none here. */
 bool sim_dev_ok(CUdevice dev)
 {
-	return dev >= 0 && (unsigned int)dev < sim_ndev() && !wk_gpu_elsewhere((unsigned int)dev);
+	return dev >= 0 && (unsigned int)dev < sim_ndev();
 }
 
 struct sim_state sim;
@@ -440,8 +442,6 @@ static CUresult sim_devices(int *ver, struct gleam_devinfo *d, unsigned int max,
 		/* GPU 0 is named as when the sim had one GPU; the tests know it so. */
 		memset(d, 0, sizeof(*d));
 		*n = i + 1;
-		if (wk_gpu_elsewhere(i))
-			continue;
 		if (g)
 			snprintf(d->name, sizeof(d->name), "Gleam sim device %u", g);
 		else

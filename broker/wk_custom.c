@@ -16,12 +16,47 @@
 
 #define GLEAM_GPUS_MAX_W 64
 
+/*
+ * The backend describes this server's devices, numbered as it numbers
+ * them; the program's list is the session's, where another server's
+ * devices take an empty description (the shim takes theirs from their
+ * own server).  A device of this server past what the backend has ends
+ * the list, as CUDA_VISIBLE_DEVICES does on the driver.
+ */
+static unsigned int init_session_devices(const struct gleam_devinfo *d, unsigned int nlocal,
+					 struct gleam_devinfo *out, int *local)
+{
+	unsigned int n = wk_session_ngpus() ? wk_session_ngpus() : nlocal;
+
+	for (unsigned int i = 0; i < n && i < GLEAM_GPUS_MAX_W; i++) {
+		local[i] = wk_dev_local(i);
+		memset(&out[i], 0, sizeof(out[i]));
+		if (wk_gpu_elsewhere(i))
+			continue;
+		if (local[i] < 0 || (unsigned int)local[i] >= nlocal)
+			return i;
+		out[i] = d[local[i]];
+	}
+	return MIN(n, (unsigned int)GLEAM_GPUS_MAX_W);
+}
+
+static void init_clusters(unsigned char *p, const int *local, unsigned int n)
+{
+	memset(p, 0, n * sizeof(wk_clusters[0]));
+	for (unsigned int i = 0; i < n; i++)
+		if (local[i] >= 0)
+			memcpy(p + i * sizeof(wk_clusters[0]),
+			       &wk_clusters[wk_server_gpu((unsigned int)local[i])],
+			       sizeof(wk_clusters[0]));
+}
+
 CUresult wk_cuInit(struct wk_call *k)
 {
 	const struct gl_a_cuInit *a = wk_args(k, sizeof(*a));
 	struct gleam_init_reply *rep;
 	struct gleam_devinfo *d;
-	unsigned int n = 0;
+	int local[GLEAM_GPUS_MAX_W];
+	unsigned int n = 0, nlocal = 0;
 	int ver = 0;
 	CUresult r;
 
@@ -43,18 +78,20 @@ CUresult wk_cuInit(struct wk_call *k)
 	r = k->w->be->op.f_cuInit(0);
 	if (r)
 		return r;
-	d = calloc(GLEAM_GPUS_MAX_W, sizeof(*d));
+	d = calloc(2 * GLEAM_GPUS_MAX_W, sizeof(*d));
 	if (!d)
 		return CUDA_ERROR_OUT_OF_MEMORY;
-	r = k->w->be->devices(&ver, d, GLEAM_GPUS_MAX_W, &n);
+	r = k->w->be->devices(&ver, d, GLEAM_GPUS_MAX_W, &nlocal);
 	if (!r) {
-		bool clusters = n > 0;
+		bool clusters;
 
+		n = init_session_devices(d, nlocal, d + GLEAM_GPUS_MAX_W, local);
 		/* Another server's devices have none here: the shim takes theirs from it. */
+		clusters = n > 0;
 		for (unsigned int i = 0; i < n; i++)
-			clusters = clusters && (wk_gpu_elsewhere(i) ||
-						(wk_server_gpu(i) < GLEAM_GPUS_MAX &&
-						 wk_have_clusters[wk_server_gpu(i)]));
+			clusters = clusters && (local[i] < 0 ||
+						(wk_server_gpu((unsigned int)local[i]) < GLEAM_GPUS_MAX &&
+						 wk_have_clusters[wk_server_gpu((unsigned int)local[i])]));
 		rep = wk_reply_struct(k, sizeof(*rep));
 		if (rep) {
 			rep->driver_version = ver;
@@ -71,14 +108,9 @@ CUresult wk_cuInit(struct wk_call *k)
 			if (!p) {
 				r = CUDA_ERROR_OUT_OF_MEMORY;
 			} else {
-				memcpy(p, d, n * sizeof(*d));
-				memset(p + n * sizeof(*d), 0, tsize);
-				for (unsigned int i = 0; clusters && i < n; i++)
-					if (!wk_gpu_elsewhere(i))
-						memcpy(p + n * sizeof(*d) +
-						       i * sizeof(wk_clusters[0]),
-						       &wk_clusters[wk_server_gpu(i)],
-						       sizeof(wk_clusters[0]));
+				memcpy(p, d + GLEAM_GPUS_MAX_W, n * sizeof(*d));
+				if (clusters)
+					init_clusters(p + n * sizeof(*d), local, n);
 			}
 		}
 	}
@@ -94,7 +126,9 @@ static CUresult ctx_create(struct wk_call *k, unsigned int fn)
 
 	if (!a || wk_handle_taken(k->w, a->pctx))
 		return CUDA_ERROR_INVALID_VALUE;
-	r = k->w->be->op.f_cuCtxCreate(&c, (unsigned int)a->flags, (CUdevice)a->dev);
+	if (wk_dev_local(a->dev) < 0)
+		return CUDA_ERROR_INVALID_DEVICE;
+	r = k->w->be->op.f_cuCtxCreate(&c, (unsigned int)a->flags, wk_dev_local(a->dev));
 	wk_handle_new(k->w, GL_H_CTX, a->pctx, c, r);
 	/* The driver made it current: remember that, or set it back. */
 	if (!r)
@@ -530,7 +564,7 @@ CUresult wk_cuMemPoolCreate(struct wk_call *k)
 	props.allocType = (CUmemAllocationType)gp->alloc_type;
 	props.handleTypes = (CUmemAllocationHandleType)gp->handle_types;
 	props.location.type = (CUmemLocationType)gp->location_type;
-	props.location.id = gp->location_id;
+	props.location.id = wk_dev_local(gp->location_id);
 	props.maxSize = (size_t)gp->max_size;
 	props.usage = gp->usage;
 	r = k->w->be->op.f_cuMemPoolCreate(&p, &props);

@@ -235,7 +235,7 @@ static CUresult decode_alloc(const struct gleam_gnode_alloc *a, struct decoded *
 		return CUDA_ERROR_INVALID_VALUE;
 	p->poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
 	p->poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-	p->poolProps.location.id = a->location_id;
+	p->poolProps.location.id = wk_dev_local(a->location_id);
 	p->bytesize = (size_t)a->bytesize;
 	return CUDA_SUCCESS;
 }

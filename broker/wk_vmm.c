@@ -60,7 +60,7 @@ static CUresult prop_of(struct wk_call *k, CUmemAllocationProp *p)
 	p->type = (CUmemAllocationType)g->type;
 	p->requestedHandleTypes = (CUmemAllocationHandleType)g->handle_types;
 	p->location.type = (CUmemLocationType)g->location_type;
-	p->location.id = g->location_id;
+	p->location.id = wk_loc_id(g->location_type, g->location_id);
 	p->allocFlags.compressionType = g->compression;
 	p->allocFlags.gpuDirectRDMACapable = g->rdma;
 	p->allocFlags.usage = g->usage;
@@ -140,7 +140,7 @@ CUresult wk_cuMemSetAccess(struct wk_call *k)
 		if (d[i].reserved)
 			return CUDA_ERROR_INVALID_VALUE;
 		desc[i].location.type = (CUmemLocationType)d[i].location_type;
-		desc[i].location.id = d[i].location_id;
+		desc[i].location.id = wk_loc_id(d[i].location_type, d[i].location_id);
 		desc[i].flags = (CUmemAccess_flags)d[i].flags;
 	}
 	return k->w->be->op.f_cuMemSetAccess((CUdeviceptr)a->ptr, (size_t)a->size, desc,

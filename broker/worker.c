@@ -303,9 +303,14 @@ static struct usage_table *usage;	/* NULL but in a server and its workers */
 static int usage_fd = -1;		/* the server's, which workers map */
 static int usage_slot = -1;		/* the worker's own */
 static uint64_t usage_asked;		/* when the backend was last asked */
-/* The worker's GPUs by the server's index, device by device; none: all of them. */
-static uint8_t my_gpus[GLEAM_HELLO_GPUS_MAX];
-static unsigned int my_ngpus;
+/*
+ * The session's devices as the program numbers them, by the server's
+ * index (GLEAM_HELLO_GPU_ELSEWHERE: another server's); none: all of them.
+ * The backend sees only this server's, in the same order (my_local),
+ * as NVIDIA's driver numbers only the GPUs CUDA_VISIBLE_DEVICES shows it.
+ */
+static uint8_t my_gpus[GLEAM_HELLO_GPUS_MAX], my_local[GLEAM_HELLO_GPUS_MAX];
+static unsigned int my_ngpus, my_nlocal;
 
 /* The server's view at its last tick, and what the tick found. */
 static struct {
@@ -419,9 +424,14 @@ void wk_usage_child(int slot, const uint8_t *gpus, unsigned int n)
 
 	my_ngpus = MIN(n, (unsigned int)GLEAM_HELLO_GPUS_MAX);
 	memcpy(my_gpus, gpus, my_ngpus);
-	for (unsigned int i = 0; i < my_ngpus; i++)
+	my_nlocal = 0;
+	for (unsigned int i = 0; i < my_ngpus; i++) {
+		if (my_gpus[i] == GLEAM_HELLO_GPU_ELSEWHERE)
+			continue;
+		my_local[my_nlocal++] = my_gpus[i];
 		if (my_gpus[i] < 64)
 			mask |= 1ull << my_gpus[i];
+	}
 	if (!usage || slot < 0)
 		return;
 	usage_slot = slot;
@@ -432,6 +442,11 @@ void wk_usage_child(int slot, const uint8_t *gpus, unsigned int n)
 }
 
 unsigned int wk_ngpus(void)
+{
+	return my_nlocal;
+}
+
+unsigned int wk_session_ngpus(void)
 {
 	return my_ngpus;
 }
@@ -472,7 +487,26 @@ unsigned int wk_server_gpu(unsigned int dev)
 {
 	if (!my_ngpus)
 		return dev;
-	return dev < my_ngpus ? my_gpus[dev] : GLEAM_GPUS_MAX;
+	return dev < my_nlocal ? my_local[dev] : GLEAM_GPUS_MAX;
+}
+
+/*
+ * The program's device numbers span every server of its session; the
+ * backend's count only this server's.  Every record that names a device
+ * (an argument, a location in a pool's or an allocation's properties)
+ * is renumbered here before the backend sees it.
+ */
+int wk_dev_local(int64_t dev)
+{
+	int local = 0;
+
+	if (!my_ngpus)
+		return dev >= 0 && dev <= INT32_MAX ? (int)dev : -1;
+	if (dev < 0 || dev >= my_ngpus || my_gpus[dev] == GLEAM_HELLO_GPU_ELSEWHERE)
+		return -1;
+	for (int64_t i = 0; i < dev; i++)
+		local += my_gpus[i] != GLEAM_HELLO_GPU_ELSEWHERE;
+	return local;
 }
 
 void wk_usage_stamp(int slot, pid_t pid, uint32_t pos, uint64_t now)

@@ -216,12 +216,29 @@ void wk_usage_sum(const char *backend, unsigned int ngpus, struct gleam_server_u
 /* The NVML sampler: GPU gpu (the server's index) was pct busy just now. */
 void wk_gpu_util(unsigned int gpu, unsigned int pct);
 
-/* How many GPUs the server gave this worker (its devices 0..n-1), or 0: it sees them all. */
+/*
+ * Two numberings of devices: the session's, as the program sees them over
+ * all its servers, which records carry; and the backend's, this server's
+ * devices only, in the same order (what NVIDIA's driver shown only those
+ * GPUs numbers).  Without a list of GPUs both are every GPU of the server.
+ *
+ * How many GPUs of this server the worker has (the backend's devices
+ * 0..n-1), or 0: it sees them all.
+ */
 unsigned int wk_ngpus(void);
-/* The server's index of this worker's device dev. */
+/* How many devices the session has over all its servers, or 0 as above. */
+unsigned int wk_session_ngpus(void);
+/* The server's index of the backend's device dev. */
 unsigned int wk_server_gpu(unsigned int dev);
 /* Device dev of the session is another server's (GLEAM_HELLO_GPU_ELSEWHERE). */
 bool wk_gpu_elsewhere(unsigned int dev);
+/* The backend's number for the session's device dev, or -1: none here. */
+int wk_dev_local(int64_t dev);
+/* A location's id as the backend numbers it: a device's is renumbered. */
+static inline int wk_loc_id(int64_t type, int64_t id)
+{
+	return type == CU_MEM_LOCATION_TYPE_DEVICE ? wk_dev_local(id) : (int)id;
+}
 /*
  * The sim: ns of work queued on device dev, which its server's other
  * workers share; returns when (gl_now_ns()) the work ends, after what

@@ -492,6 +492,13 @@ uint64_t shim_mem_buffer_id(CUdeviceptr p)
 	return alloc_holding(p, &a) ? a.buffer_id : 0;
 }
 
+uint64_t shim_mem_ctx(CUdeviceptr p)
+{
+	struct alloc a;
+
+	return alloc_holding(p, &a) ? a.ctx : 0;
+}
+
 CUmemoryPool shim_mem_pool(CUdeviceptr p)
 {
 	struct alloc a;

@@ -327,6 +327,8 @@ int shim_mem_range_add(uint64_t base, uint64_t size, unsigned int flags);
 void shim_mem_range_flags(uint64_t base, unsigned int flags);
 void shim_mem_range_del(uint64_t base);
 /* The pool the allocation holding p came from, NULL for none. */
+/* The context of the device allocation that holds p, or 0 (none known). */
+uint64_t shim_mem_ctx(CUdeviceptr p);
 CUmemoryPool shim_mem_pool(CUdeviceptr p);
 /* A process-wide id of the allocation holding p, never reused; 0: none. */
 uint64_t shim_mem_buffer_id(CUdeviceptr p);

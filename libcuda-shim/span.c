@@ -242,6 +242,40 @@ static CUresult peer_elsewhere(struct shim_call *c, bool *done)
 			   (size_t)a->ByteCount, async ? (CUstream)shim_call_sobj : NULL, async);
 }
 
+/*
+ * cuMemcpyDtoD (cuMemcpy's too) between two servers' memory: unified
+ * addressing lets a program copy between devices without naming their
+ * contexts, so the contexts are those of the allocations the two
+ * addresses lie in, and the copy is a peer copy through this process (as
+ * is one whose two ends lie on another server than the current context's).
+ */
+static CUresult dtod_elsewhere(struct shim_call *c, bool *done)
+{
+	/* cuMemcpyDtoD's block begins as cuMemcpyDtoDAsync's does. */
+	const struct gl_a_cuMemcpyDtoDAsync *a = c->args;
+	uint64_t dc = shim_mem_ctx((CUdeviceptr)a->dstDevice);
+	uint64_t sc = shim_mem_ctx((CUdeviceptr)a->srcDevice);
+	struct shim_ctx *dctx = NULL, *sctx = NULL;
+	bool async = c->fn == GL_FN_cuMemcpyDtoDAsync;
+	unsigned int dr, sr;
+	static bool said;
+
+	if (!dc || !sc)
+		return CUDA_SUCCESS;
+	dr = ctx_route(dc, &dctx);
+	sr = ctx_route(sc, &sctx);
+	/* Both ends on the server of the current context: the record goes there. */
+	if (dr == sr && dr == (c->ctx ? ctx_route(c->ctx, NULL) : 0))
+		return CUDA_SUCCESS;
+	*done = true;
+	if (!dctx || !sctx)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (shim_trace_waits || !__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+		gl_dbg("%s between servers: through this process", gl_fn_name(c->fn));
+	return copy_across((CUdeviceptr)a->dstDevice, dctx, (CUdeviceptr)a->srcDevice, sctx,
+			   (size_t)a->ByteCount, async ? (CUstream)shim_call_sobj : NULL, async);
+}
+
 CUresult shim_span_call(struct shim_call *c, bool *done)
 {
 	*done = false;
@@ -251,6 +285,9 @@ CUresult shim_span_call(struct shim_call *c, bool *done)
 	case GL_FN_cuMemcpyPeer:
 	case GL_FN_cuMemcpyPeerAsync:
 		return peer_elsewhere(c, done);
+	case GL_FN_cuMemcpyDtoD:
+	case GL_FN_cuMemcpyDtoDAsync:
+		return dtod_elsewhere(c, done);
 	default:
 		return CUDA_SUCCESS;
 	}

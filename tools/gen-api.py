@@ -486,6 +486,11 @@ WORKER_BUFS = {
 }
 
 
+def is_device(a):
+    """A device ordinal the record carries (not one the reply returns)."""
+    return a.base == "CUdevice" and not a.ptr and a.ann is None
+
+
 def worker_body(f, w):
     w(f"static CUresult wk_gen_{f.name}(struct wk_call *k)\n{{\n")
     w(f"\tconst struct gl_a_{f.name} *a;\n")
@@ -501,6 +506,8 @@ def worker_body(f, w):
             w(f"\t{a.base} v_{a.name};\n")
         elif a.ann in WORKER_BUFS:
             w(f"\t{WORKER_BUFS[a.ann][0]}v_{a.name};\n")
+        elif is_device(a):
+            w(f"\tint v_{a.name};\n")
     w("\tCUresult r;\n\n")
     w(f"\ta = wk_args(k, sizeof(*a));\n\tif (!a)\n\t\treturn CUDA_ERROR_INVALID_VALUE;\n")
     for a in f.args:
@@ -529,11 +536,15 @@ def worker_body(f, w):
             else:
                 get, empty = get.format(a.len), f" && a->{a.len}"
             w(f"\tv_{a.name} = {get};\n\tif (!v_{a.name}{empty})\n\t\treturn CUDA_ERROR_INVALID_VALUE;\n")
+        elif is_device(a):
+            # The session's numbering, over all its servers, to the backend's.
+            w(f"\tv_{a.name} = wk_dev_local(a->{a.name});\n\tif (v_{a.name} < 0)\n"
+              "\t\treturn CUDA_ERROR_INVALID_DEVICE;\n")
     call = []
     for a in f.args:
         if a.ann in ("out", "new"):
             call.append(f"&v_{a.name}")
-        elif a.ann in ("del", "str", "inbuf", "outbuf") or a.handle:
+        elif a.ann in ("del", "str", "inbuf", "outbuf") or a.handle or is_device(a):
             call.append(f"v_{a.name}")
         else:
             call.append(f"({a.ctype})a->{a.name}")

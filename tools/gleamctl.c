@@ -10,9 +10,11 @@
  *                                   gleamd's server by default)
  *   gleamctl servers [list|add HOST[:PORT]|remove HOST[:PORT]] [--json]
  *                                   the local gleamd's servers
- *   gleamctl assign vgpuN|socket SERVER[:GPU]
+ *   gleamctl assign vgpuN|socket SERVER[:GPU]|GPU[,GPU...]
  *   gleamctl assign --clear vgpuN|socket
- *                                   pin sessions to a server (and GPU)
+ *                                   pin sessions to a server (and GPU),
+ *                                   or give them GPUs (UUID or
+ *                                   SERVER:GPU) as devices 0..N-1
  *   gleamctl stats [--json] [--watch]
  *                                   links, GPUs, and where sessions went
  *                                   (Documentation/scheduler.md)
@@ -594,6 +596,36 @@ static bool target_ok(const char *t)
 	return addr_ok(buf);
 }
 
+/*
+ * GPU[,GPU...]: each GPU a UUID ("GPU-" and as much of it as names one, as
+ * in CUDA_VISIBLE_DEVICES) or SERVER:GPU; gleamd checks them against what
+ * its servers said.
+ */
+static bool list_ok(const char *t)
+{
+	char e[256];
+
+	if (!*t || t[strlen(t) - 1] == ',')
+		return false;
+	while (*t) {
+		size_t l = strcspn(t, ",");
+
+		if (!l || l >= sizeof(e))
+			return false;
+		memcpy(e, t, l);
+		e[l] = 0;
+		if (!strncmp(e, "GPU-", 4)) {
+			if (l < 5 || strspn(e + 4, "0123456789abcdefABCDEF-") != l - 4)
+				return false;
+		} else if (!strchr(e, ':') || !target_ok(e)) {
+			/* SERVER:GPU; which colon ends the server, gleamd tells. */
+			return false;
+		}
+		t += l + !!t[l];
+	}
+	return true;
+}
+
 static int cmd_assign(const char *what, const char *target, bool clear)
 {
 	char arg[sizeof(((struct gleam_ctl_req *)0)->arg)];
@@ -606,9 +638,15 @@ static int cmd_assign(const char *what, const char *target, bool clear)
 		return ask_print(GLEAM_CTL_ASSIGN_CLEAR, what, false);
 	}
 	if (!target)
-		return usage_error("assign", "%s to which SERVER[:GPU]?", what);
-	if (!target_ok(target))
-		return usage_error("assign", "not SERVER[:GPU] (SERVER is HOST[:PORT]): '%s'", target);
+		return usage_error("assign", "%s to which SERVER[:GPU] or GPU[,GPU...]?", what);
+	if (strchr(target, ',') || !strncmp(target, "GPU-", 4)) {
+		if (!list_ok(target))
+			return usage_error("assign", "not GPU[,GPU...], each a UUID (GPU-...) or "
+					   "SERVER:GPU: '%s'", target);
+	} else if (!target_ok(target)) {
+		return usage_error("assign", "not SERVER[:GPU] (SERVER is HOST[:PORT]) or "
+				   "GPU[,GPU...]: '%s'", target);
+	}
 	if ((size_t)snprintf(arg, sizeof(arg), "%s %s", what, target) >= sizeof(arg))
 		return usage_error("assign", "arguments too long: '%s'", target);
 	return ask_print(GLEAM_CTL_ASSIGN, arg, false);
@@ -794,7 +832,7 @@ static void usage(FILE *f)
 		   "       gleamctl cache [stats|list|clear] [HOST[:PORT]] [--json]\n"
 		   "       gleamctl servers [list] [--json]\n"
 		   "       gleamctl servers add|remove HOST[:PORT]\n"
-		   "       gleamctl assign vgpuN|socket SERVER[:GPU]\n"
+		   "       gleamctl assign vgpuN|socket SERVER[:GPU]|GPU[,GPU...]\n"
 		   "       gleamctl assign --clear vgpuN|socket\n"
 		   "       gleamctl stats [--json] [--watch]\n"
 		   "       gleamctl tls init DIR [NAME...]\n"

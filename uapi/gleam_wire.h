@@ -86,9 +86,10 @@ struct gleam_wire_ack {
 /*
  * Likewise a request, beside GLEAM_WIRE_F_GPUS: the session's devices lie
  * on several servers, and the entries of gleam_hello.gpus that are
- * GLEAM_HELLO_GPU_ELSEWHERE stand for devices another server serves.  The
- * worker numbers its devices as the program does, answers cuInit with an
- * empty gleam_devinfo for those, and refuses any use of them
+ * GLEAM_HELLO_GPU_ELSEWHERE stand for devices another server serves.
+ * Records number devices as the program does; the worker renumbers them to
+ * its backend's (this server's only), answers cuInit with an empty
+ * gleam_devinfo for the others, and refuses any use of them
  * (CUDA_ERROR_INVALID_DEVICE); at least one entry must be this server's.
  */
 #define GLEAM_WIRE_F_SPAN	(1ULL << 10)

@@ -82,6 +82,28 @@ peers: cuMemcpyPeer from GPU 0 to GPU 1 ok peers: cuMemcpyPeerAsync from GPU 1 t
 else
 	bad "peer copies between two GPUs"; echo "$out"
 fi
+# A driver-API program of two devices on one server: kernels on each, peer
+# and unified copies both ways, an event of one waited for by the other's
+# stream, peer access as the devices say; it prints what NVIDIA's driver
+# prints on a machine of two GPUs.  In both orders of the server's GPUs;
+# without the variable the scheduler gives the program one GPU, and it
+# says SKIP.
+for v in "0,1" "1,0"; do
+	out=$(CUDA_VISIBLE_DEVICES=$v timeout 120 "$BUILD/tests/programs/twogpus" 2>&1)
+	if [ "$out" = "$(cat "$ROOT/tests/programs/expected/twogpus.out")" ]; then
+		ok "twogpus (CUDA_VISIBLE_DEVICES=$v) prints what it prints on NVIDIA's driver"
+	else
+		bad "twogpus (CUDA_VISIBLE_DEVICES=$v)"
+		diff <(echo "$out") "$ROOT/tests/programs/expected/twogpus.out" | head -8
+	fi
+done
+out=$(env -u CUDA_VISIBLE_DEVICES timeout 60 "$BUILD/tests/programs/twogpus" 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && [ "$out" = "SKIP: twogpus needs two devices, this process sees 1" ]; then
+	ok "twogpus with one device says SKIP and exits 0"
+else
+	bad "twogpus with one device: $out"
+fi
 # CUDA_VISIBLE_DEVICES through the client gleamd, read against the
 # server's GPUs as NVIDIA's driver reads it against its own: indexes or
 # UUIDs (whole, or a prefix that names one GPU), in the order given, the
