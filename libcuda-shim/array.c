@@ -565,6 +565,23 @@ static CUresult download(struct shim_call *c, const struct gleam_copy *g,
 	return shim_call(c);
 }
 
+/* Whether a copy's end lies on another server than the record's context. */
+static bool end_apart(const struct shim_call *c, const struct gl_copy_side *e)
+{
+	struct shim_obj *o;
+	uint64_t ectx = 0;
+	int adev = -1;
+
+	if (shim_span_nroutes() < 2)
+		return false;
+	if (e->type == CU_MEMORYTYPE_ARRAY && e->array &&
+	    !shim_obj_get(GL_H_ARRAY, e->array, &o))
+		adev = o->dev;
+	if (e->ctx && !shim_obj_get(GL_H_CTX, e->ctx, &o))
+		ectx = o->id;
+	return shim_span_end_apart(c->ctx, e->type, e->dptr, adev, ectx);
+}
+
 /*
  * A copy the program asked for, on stream (async) or the legacy stream:
  * checked, then done here (host to host), or sent.
@@ -592,6 +609,12 @@ static CUresult copy_run(struct copy *cp, bool async, CUstream stream, int per_t
 		r = end_put(&cp->dst, cp, &g.dst, &dst_at);
 	if (r || !cp->width || !cp->height || !cp->depth)
 		goto out;
+	if (end_apart(&c, &cp->src) || end_apart(&c, &cp->dst)) {
+		r = SHIM_REFUSE("2D and 3D copies with an end on another server than the "
+				"context's (a session over several servers) are not carried: "
+				"returning CUDA_ERROR_NOT_SUPPORTED");
+		goto out;
+	}
 	if (cp->src.type == CU_MEMORYTYPE_HOST && cp->dst.type == CU_MEMORYTYPE_HOST) {
 		if (async) {
 			r = shim_capture_host_rows(fn, c.ctx);

@@ -329,6 +329,9 @@ void shim_mem_range_del(uint64_t base);
 /* The pool the allocation holding p came from, NULL for none. */
 /* The context of the device allocation that holds p, or 0 (none known). */
 uint64_t shim_mem_ctx(CUdeviceptr p);
+/* A copy's end on another server than context ctx's (span.c); array_dev: -1 for none. */
+bool shim_span_end_apart(uint64_t ctx, CUmemorytype type, CUdeviceptr dptr, int array_dev,
+			 uint64_t end_ctx);
 CUmemoryPool shim_mem_pool(CUdeviceptr p);
 /* A process-wide id of the allocation holding p, never reused; 0: none. */
 uint64_t shim_mem_buffer_id(CUdeviceptr p);

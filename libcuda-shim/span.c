@@ -276,6 +276,36 @@ static CUresult dtod_elsewhere(struct shim_call *c, bool *done)
 			   (size_t)a->ByteCount, async ? (CUstream)shim_call_sobj : NULL, async);
 }
 
+/*
+ * Whether a copy's end lies on another server than the context the copy
+ * goes to (ctx): device memory by the context of its allocation, an array
+ * by its device, a 3D peer copy's end by the context it names.  Those are
+ * not carried between servers (said once, by the caller).
+ */
+bool shim_span_end_apart(uint64_t ctx, CUmemorytype type, CUdeviceptr dptr, int array_dev,
+			 uint64_t end_ctx)
+{
+	unsigned int here, there;
+
+	if (nroutes < 2 || !ctx)
+		return false;
+	here = ctx_route(ctx, NULL);
+	if (end_ctx) {
+		there = ctx_route(end_ctx, NULL);
+	} else if (type == CU_MEMORYTYPE_ARRAY && array_dev >= 0) {
+		there = shim_span_dev_route(array_dev);
+	} else if (type == CU_MEMORYTYPE_DEVICE || type == CU_MEMORYTYPE_UNIFIED) {
+		uint64_t a = shim_mem_ctx(dptr);
+
+		if (!a)
+			return false;
+		there = ctx_route(a, NULL);
+	} else {
+		return false;
+	}
+	return there != here;
+}
+
 CUresult shim_span_call(struct shim_call *c, bool *done)
 {
 	*done = false;

@@ -97,6 +97,13 @@ for v in "0,1" "1,0"; do
 		diff <(echo "$out") "$ROOT/tests/programs/expected/twogpus.out" | head -8
 	fi
 done
+# Within one server a 2D copy between its two devices goes as on the driver.
+out=$(CUDA_VISIBLE_DEVICES=0,1 timeout 60 "$BUILD/tests/programs/twogpus" 2d 2>&1)
+if [ "$out" = "cuMemcpy2D from device 0 to device 1: ok" ]; then
+	ok "a 2D copy between the two devices of one server, every row checked"
+else
+	bad "a 2D copy between the two devices of one server: $out"
+fi
 out=$(env -u CUDA_VISIBLE_DEVICES timeout 60 "$BUILD/tests/programs/twogpus" 2>&1)
 rc=$?
 if [ $rc -eq 0 ] && [ "$out" = "SKIP: twogpus needs two devices, this process sees 1" ]; then

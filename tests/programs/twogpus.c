@@ -11,11 +11,14 @@
  * Prints only what is the same whether or not the two reach each other.
  * With fewer than two devices it prints a SKIP line and exits 0.  An
  * argument runs it that many times, printing the first only (a longer
- * run, for a link cut in its middle).
+ * run, for a link cut in its middle); "2d" instead makes one cuMemcpy2D
+ * from device 0's memory to device 1's and says what it returned (Gleam
+ * does not carry those between servers: CUDA_ERROR_NOT_SUPPORTED there).
  */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "util.h"
 
@@ -203,10 +206,41 @@ static void peer_access(CUdeviceptr *in, CUdeviceptr *out)
 	}
 }
 
+/* One cuMemcpy2D of 64 rows of 1 KiB from device 0's memory to device 1's. */
+static int copy_2d(CUdeviceptr *in)
+{
+	CUDA_MEMCPY2D m = { .srcMemoryType = CU_MEMORYTYPE_DEVICE, .srcDevice = in[0],
+			    .srcPitch = 4096, .dstMemoryType = CU_MEMORYTYPE_DEVICE,
+			    .dstDevice = in[1], .dstPitch = 4096, .WidthInBytes = 1024,
+			    .Height = 64 };
+	const char *name = NULL;
+	CUresult r;
+
+	fill(host, 5.0f);
+	CK(cuCtxSetCurrent(ctx[0]));
+	CK(cuMemcpyHtoD(in[0], host, BYTES));
+	CK(cuCtxSetCurrent(ctx[1]));
+	CK(cuMemsetD8(in[1], 0, BYTES));
+	r = cuMemcpy2D(&m);
+	if (!r) {
+		CK(cuCtxSynchronize());
+		CK(cuMemcpyDtoH(got, in[1], BYTES));
+		for (int row = 0; row < 64; row++)
+			for (int i = 0; i < 256; i++)
+				if (got[row * 1024 + i] != host[row * 1024 + i])
+					die("cuMemcpy2D: row %d element %d is %g", row, i,
+					    got[row * 1024 + i]);
+	}
+	cuGetErrorName(r, &name);
+	printf("cuMemcpy2D from device 0 to device 1: %s\n", r ? name : "ok");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	CUdeviceptr in[2], out[2];
-	int n, rounds = argc > 1 ? atoi(argv[1]) : 1;
+	bool two_d = argc > 1 && !strcmp(argv[1], "2d");
+	int n, rounds = argc > 1 && !two_d ? atoi(argv[1]) : 1;
 
 	CK(cuInit(0));
 	CK(cuDeviceGetCount(&n));
@@ -225,6 +259,8 @@ int main(int argc, char **argv)
 		CK(cuMemAlloc(&in[d], BYTES));
 		CK(cuMemAlloc(&out[d], BYTES));
 	}
+	if (two_d)
+		return copy_2d(in);
 	for (int i = 0; i < rounds || !i; i++, quiet = true) {
 		for (int d = 0; d < 2; d++)
 			kernel_on(d, in[d], out[d], 1.0f + (float)d);

@@ -84,6 +84,17 @@ for v in "$U1,$U2" "$U2,$U1"; do
 		bad "peers across two servers, CUDA_VISIBLE_DEVICES=$v"; echo "$out"
 	fi
 done
+# A 2D copy between the two servers' memory is not carried: the driver's
+# error for an unsupported feature, said once on stderr, and the session
+# goes on.
+out=$(CUDA_VISIBLE_DEVICES=$U1,$U2 timeout 60 "$BUILD/tests/programs/twogpus" 2d 2>"$TMP/2d.err")
+if [ "$out" = "cuMemcpy2D from device 0 to device 1: CUDA_ERROR_NOT_SUPPORTED" ] &&
+	grep -q "2D and 3D copies with an end on another server" "$TMP/2d.err"; then
+	ok "a 2D copy between two servers' memory: CUDA_ERROR_NOT_SUPPORTED, said on stderr"
+else
+	bad "a 2D copy between two servers: $out $(tail -n 1 "$TMP/2d.err")"
+fi
+
 # The two-device program (tests/programs/twogpus.c) over the two servers,
 # in both orders: what NVIDIA's driver prints on a machine of two GPUs.
 for v in "$U1,$U2" "$U2,$U1"; do
