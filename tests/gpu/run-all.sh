@@ -10,7 +10,7 @@
 #
 # GLEAM_GPU_DEADLINE (seconds) leaves out the parts that would begin
 # later.  GLEAM_GPU_PARTS chooses parts (default all): gpu-check occupancy torch
-# jax cudart visible nvml cache resume silent outage kill probe tls bench.  GLEAM_SKIP_BENCH=1
+# jax twogpu cudart visible nvml cache resume silent outage kill probe tls bench.  GLEAM_SKIP_BENCH=1
 # leaves the benchmarks out.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -21,7 +21,7 @@ mkdir -p "$OUT"
 export BUILD
 
 nvidia-smi -L || { echo "SKIP: no NVIDIA GPU"; exit 77; }
-PARTS=${GLEAM_GPU_PARTS:-gpu-check occupancy torch jax cudart visible nvml cache resume silent outage kill probe tls bench}
+PARTS=${GLEAM_GPU_PARTS:-gpu-check occupancy torch jax twogpu cudart visible nvml cache resume silent outage kill probe tls bench}
 [ "${GLEAM_SKIP_BENCH:-0}" = 1 ] && PARTS=${PARTS/bench/}
 # GLEAM_GPU_DEADLINE: seconds this script may take; a part not begun by
 # then is left out, and the table says so.
@@ -40,7 +40,7 @@ part() {
 	return 1
 }
 # A part not run: its verdict says so, and does not fail the run.
-check_rc=0 occ_rc=0 torch_rc=0 jax_rc=0 vis_fail=0 nvml_rc=0 tls_rc=0 cache_rc=0 resume_rc=0 silent_rc=0 outage_rc=0 kill_rc=0 bench_rc=0 cudart_fail=0 expect_fail=0
+check_rc=0 occ_rc=0 torch_rc=0 jax_rc=0 split_rc=0 vis_fail=0 nvml_rc=0 tls_rc=0 cache_rc=0 resume_rc=0 silent_rc=0 outage_rc=0 kill_rc=0 bench_rc=0 cudart_fail=0 expect_fail=0
 torch_res=skipped
 mem_before=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
 
@@ -223,6 +223,32 @@ if part jax; then
 	esac
 fi
 
+# PyTorch on two GPUs (tests/gpu/torch/split.py): device_count, a tensor
+# between cuda:0 and cuda:1, a model split across them; directly and
+# through Gleam with CUDA_VISIBLE_DEVICES=0,1, outputs bit for bit the
+# same.  Skipped with fewer than two GPUs or no torch.
+split_res=skipped
+if part twogpu; then
+	mkdir -p "$OUT/twogpu"
+	CUDA_VISIBLE_DEVICES=0,1 timeout 300 python3 tests/gpu/torch/split.py "$OUT/twogpu/direct.npz" \
+		>"$OUT/twogpu/direct.out" 2>&1
+	d=$?
+	if [ $d -eq 77 ]; then
+		split_res="SKIP ($(grep -m1 '^SKIP' "$OUT/twogpu/direct.out"))"
+	else
+		CUDA_VISIBLE_DEVICES=0,1 timeout 300 "$BUILD/bin/gleam-run" python3 tests/gpu/torch/split.py \
+			"$OUT/twogpu/gleam.npz" >"$OUT/twogpu/gleam.out" 2>&1
+		g=$?
+		if [ $d -eq 0 ] && [ $g -eq 0 ] && python3 tests/gpu/torch/compare.py \
+			"$OUT/twogpu/direct.npz" "$OUT/twogpu/gleam.npz" >"$OUT/twogpu/compare.out" 2>&1; then
+			split_res=PASS
+		else
+			split_res="FAIL (direct $d, gleam $g)"
+			split_rc=1
+		fi
+	fi
+fi
+
 # What the driver answers in the export-table slots still being learned.
 part probe && "$BUILD/bin/gleam-export-probe" >"$OUT/export-probe.log" 2>&1
 
@@ -288,6 +314,7 @@ printf '%-22s %s\n' "gpu-check" "$(verdict gpu-check "$([ $check_rc -eq 0 ] && e
 printf '%-22s %s\n' "occupancy, lookups" "$(verdict occupancy "$([ $occ_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "cuBLAS, PyTorch" "$torch_res"
 printf '%-22s %s\n' "JAX" "$jax_res"
+printf '%-22s %s\n' "PyTorch on two GPUs" "$split_res"
 printf '%-22s %s\n' "cudart programs" "$(verdict cudart "$([ $cudart_fail -eq 0 ] && echo PASS || echo "FAIL ($cudart_fail)")")"
 printf '%-22s %s\n' "expected outputs" "$(verdict gpu-check "$([ $expect_fail -eq 0 ] && echo PASS || echo "FAIL ($expect_fail)")")"
 printf '%-22s %s\n' "CUDA_VISIBLE_DEVICES" "$(verdict visible "$([ $vis_fail -eq 0 ] && echo PASS || echo "FAIL ($vis_fail)")")"
@@ -300,5 +327,5 @@ printf '%-22s %s\n' "links that die" "$(verdict outage "$([ $outage_rc -eq 0 ] &
 printf '%-22s %s\n' "kills" "$(verdict kill "$([ $kill_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "bench" "$(verdict bench "$([ $bench_rc -eq 0 ] && echo ran || echo FAIL)")"
 [ $check_rc -eq 0 ] && [ $occ_rc -eq 0 ] && { [ $torch_rc -eq 0 ] || [ $torch_rc -eq 77 ]; } &&
-	{ [ $jax_rc -eq 0 ] || [ $jax_rc -eq 77 ]; } && [ $vis_fail -eq 0 ] && [ $nvml_rc -eq 0 ] &&
+	{ [ $jax_rc -eq 0 ] || [ $jax_rc -eq 77 ]; } && [ $split_rc -eq 0 ] && [ $vis_fail -eq 0 ] && [ $nvml_rc -eq 0 ] &&
 	[ $tls_rc -eq 0 ] && [ $expect_fail -eq 0 ] && [ $cudart_fail -eq 0 ] && [ $bench_rc -eq 0 ] && [ $resume_rc -eq 0 ] && [ $cache_rc -eq 0 ] && [ $silent_rc -eq 0 ] && [ $outage_rc -eq 0 ] && [ $kill_rc -eq 0 ]
