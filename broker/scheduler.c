@@ -1277,11 +1277,11 @@ static const struct sched_pin *pin_for(const char *via);
 
 /*
  * One entry of CUDA_VISIBLE_DEVICES, as NVIDIA's driver reads it: an index
- * into the GPUs the process could see, or a GPU's UUID, "GPU-" and as many
- * of its characters as name one alone.  The position in base, or -1.
+ * into the n GPUs the process could see, or a GPU's UUID, "GPU-" and as
+ * many of its characters as name one alone.  uuids[i]: the i-th GPU's.
+ * The position, or -1.
  */
-static int visible_entry(const struct server *s, const uint8_t *base, unsigned int n,
-			 const char *e, size_t len)
+static int entry_among(const uint8_t *const *uuids, unsigned int n, const char *e, size_t len)
 {
 	char uuid[64];
 	int found = -1;
@@ -1294,7 +1294,7 @@ static int visible_entry(const struct server *s, const uint8_t *base, unsigned i
 	if (len < 5 || strncmp(e, "GPU-", 4))
 		return -1;
 	for (unsigned int i = 0; i < n; i++) {
-		gl_uuid_str(s->gpus[base[i]].info.uuid, uuid, sizeof(uuid));
+		gl_uuid_str(uuids[i], uuid, sizeof(uuid));
 		if (len <= strlen(uuid) && !strncasecmp(uuid, e, len)) {
 			if (found >= 0)
 				return -1;	/* a prefix of two: names neither */
@@ -1302,6 +1302,18 @@ static int visible_entry(const struct server *s, const uint8_t *base, unsigned i
 		}
 	}
 	return found;
+}
+
+/* An entry among server s's GPUs base[0..n). */
+static int visible_entry(const struct server *s, const uint8_t *base, unsigned int n,
+			 const char *e, size_t len)
+{
+	const uint8_t *uuids[GLEAM_GPUS_MAX];
+
+	n = MIN(n, (unsigned int)GLEAM_GPUS_MAX);
+	for (unsigned int i = 0; i < n; i++)
+		uuids[i] = s->gpus[base[i]].info.uuid;
+	return entry_among(uuids, n, e, len);
 }
 
 int sched_visible(const struct server *s, const char *via, const char *visible, uint8_t *gpus,
@@ -1429,25 +1441,12 @@ int sched_visible_span(struct server *first, const char *visible, struct server 
 static int pin_visible_entry(struct server *const *srv, const uint8_t *gpus, unsigned int n,
 			     const char *e, size_t l)
 {
-	char uuid[64];
-	int found = -1;
+	const uint8_t *uuids[GLEAM_GPUS_MAX];
 
-	if (l && strspn(e, "0123456789") >= l) {
-		unsigned long i = strtoul(e, NULL, 10);
-
-		return l <= 3 && i < n ? (int)i : -1;
-	}
-	if (l < 5 || strncmp(e, "GPU-", 4))
-		return -1;
-	for (unsigned int i = 0; i < n; i++) {
-		gl_uuid_str(srv[i]->gpus[gpus[i]].info.uuid, uuid, sizeof(uuid));
-		if (l <= strlen(uuid) && !strncasecmp(uuid, e, l)) {
-			if (found >= 0)
-				return -1;	/* a prefix of two: names neither */
-			found = (int)i;
-		}
-	}
-	return found;
+	n = MIN(n, (unsigned int)GLEAM_GPUS_MAX);
+	for (unsigned int i = 0; i < n; i++)
+		uuids[i] = srv[i]->gpus[gpus[i]].info.uuid;
+	return entry_among(uuids, n, e, l);
 }
 
 int sched_pin_list(const char *via, const char *visible, struct server **srv, uint8_t *gpus,

@@ -222,24 +222,32 @@ out:
 	return r;
 }
 
+/* A copy of the call c whose two ends lie on two servers: through this process. */
+static CUresult across(const struct shim_call *c, CUdeviceptr dst, struct shim_ctx *dctx,
+		       CUdeviceptr src, struct shim_ctx *sctx, size_t n, bool async)
+{
+	static bool said;
+
+	if (!dctx || !sctx)
+		return CUDA_ERROR_INVALID_CONTEXT;
+	if (shim_trace_waits || !__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
+		gl_dbg("%s between servers: through this process", gl_fn_name(c->fn));
+	return copy_across(dst, dctx, src, sctx, n, async ? (CUstream)shim_call_sobj : NULL,
+			   async);
+}
+
 static CUresult peer_elsewhere(struct shim_call *c, bool *done)
 {
 	/* cuMemcpyPeer's block begins as cuMemcpyPeerAsync's does. */
 	const struct gl_a_cuMemcpyPeerAsync *a = c->args;
 	struct shim_ctx *dctx = NULL, *sctx = NULL;
 	unsigned int dr = ctx_route(a->dstContext, &dctx), sr = ctx_route(a->srcContext, &sctx);
-	bool async = c->fn == GL_FN_cuMemcpyPeerAsync;
-	static bool said;
 
 	if (dr == sr)
 		return CUDA_SUCCESS;
 	*done = true;
-	if (!dctx || !sctx)
-		return CUDA_ERROR_INVALID_CONTEXT;
-	if (shim_trace_waits || !__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
-		gl_dbg("%s between servers: through this process", gl_fn_name(c->fn));
-	return copy_across((CUdeviceptr)a->dstDevice, dctx, (CUdeviceptr)a->srcDevice, sctx,
-			   (size_t)a->ByteCount, async ? (CUstream)shim_call_sobj : NULL, async);
+	return across(c, (CUdeviceptr)a->dstDevice, dctx, (CUdeviceptr)a->srcDevice, sctx,
+		      (size_t)a->ByteCount, c->fn == GL_FN_cuMemcpyPeerAsync);
 }
 
 /*
@@ -256,9 +264,7 @@ static CUresult dtod_elsewhere(struct shim_call *c, bool *done)
 	uint64_t dc = shim_mem_ctx((CUdeviceptr)a->dstDevice);
 	uint64_t sc = shim_mem_ctx((CUdeviceptr)a->srcDevice);
 	struct shim_ctx *dctx = NULL, *sctx = NULL;
-	bool async = c->fn == GL_FN_cuMemcpyDtoDAsync;
 	unsigned int dr, sr;
-	static bool said;
 
 	if (!dc || !sc)
 		return CUDA_SUCCESS;
@@ -268,12 +274,8 @@ static CUresult dtod_elsewhere(struct shim_call *c, bool *done)
 	if (dr == sr && dr == (c->ctx ? ctx_route(c->ctx, NULL) : 0))
 		return CUDA_SUCCESS;
 	*done = true;
-	if (!dctx || !sctx)
-		return CUDA_ERROR_INVALID_CONTEXT;
-	if (shim_trace_waits || !__atomic_exchange_n(&said, true, __ATOMIC_RELAXED))
-		gl_dbg("%s between servers: through this process", gl_fn_name(c->fn));
-	return copy_across((CUdeviceptr)a->dstDevice, dctx, (CUdeviceptr)a->srcDevice, sctx,
-			   (size_t)a->ByteCount, async ? (CUstream)shim_call_sobj : NULL, async);
+	return across(c, (CUdeviceptr)a->dstDevice, dctx, (CUdeviceptr)a->srcDevice, sctx,
+		      (size_t)a->ByteCount, c->fn == GL_FN_cuMemcpyDtoDAsync);
 }
 
 /*

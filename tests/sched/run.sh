@@ -239,7 +239,8 @@ if "$BIN/gleamctl" assign socket "${LINK[2]}:0" >/dev/null; then
 	kill "$CPID"
 	wait "$CPID" 2>/dev/null
 	start_client || bad "$CASE: the client gleamd does not start again"
-	if [ "$(q "d['pins'] == [{'what': 'socket', 'server': '${LINK[2]}', 'gpu': 0}]")" = True ]; then
+	# One pin of one GPU (a pin of a list says its GPUs in 'gpus').
+	if [ "$(q "[(p['what'], p['server'], p['gpu'], p.get('gpus', '')) for p in d['pins']] == [('socket', '${LINK[2]}', 0, '')]")" = True ]; then
 		ok "$CASE: the pin is back after a restart"
 	else
 		bad "$CASE: pins after a restart: $(q "d['pins']")"
