@@ -17,7 +17,7 @@
 # Ends with "N passed, N failed".
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PORT=$((30000 + $$ % 20000))
+PORT=$((20000 + $$ % 12000))
 STORE=$(mktemp -d /tmp/gleam-store.XXXXXX)
 SERVER_ARGS="--cache-dir $STORE --cache-mem 256M --cache-disk 1G"
 . "$ROOT/tests/lib/daemons.sh"

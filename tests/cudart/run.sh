@@ -12,7 +12,7 @@ set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CUDA=${CUDA:-/usr/local/cuda}
 # Apart from tests/integration/run.sh's ports, should both run at once.
-PORT=$((40000 + $$ % 20000))
+PORT=$((20000 + $$ % 12000))
 . "$ROOT/tests/lib/daemons.sh"
 PROGS=$BUILD/tests/cudart
 EXPECTED=$ROOT/tests/cudart/expected

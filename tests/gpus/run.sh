@@ -9,7 +9,7 @@
 # rises when several sessions share one GPU.  Ends with "N passed, N failed".
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PORT=$((20000 + ($$ + 7919) % 20000))
+PORT=$((20000 + ($$ + 7919) % 12000))
 export GLEAM_SIM_GPUS=2
 export GLEAM_SIM_MEM=17179869184,8589934592
 # The sim's GPUs keep the UUIDs below (a server otherwise seeds them from

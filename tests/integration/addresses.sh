@@ -12,7 +12,7 @@
 # "N passed, N failed".
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PORT=$((41000 + $$ % 20000))
+PORT=$((20000 + $$ % 12000))
 . "$ROOT/tests/lib/daemons.sh"
 EXPECTED=$ROOT/tests/programs/expected
 PROGS=$BUILD/tests/programs

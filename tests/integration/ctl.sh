@@ -10,7 +10,7 @@
 # "N passed, N failed".
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PORT=$((20000 + ($$ + 307) % 20000))
+PORT=$((20000 + ($$ + 307) % 12000))
 . "$ROOT/tests/lib/daemons.sh"
 PROGS=$BUILD/tests/programs
 CTL=$BIN/gleamctl

@@ -26,7 +26,7 @@
 # logs of failed runs.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PORT=$((20000 + ($$ + 10007) % 20000))
+PORT=$((20000 + ($$ + 10007) % 12000))
 . "$ROOT/tests/lib/daemons.sh"
 PROGS=$BUILD/tests/programs
 SEEDS=${KILL_SEEDS:-$(seq 1 40)}

@@ -24,7 +24,7 @@
 # (OUTAGE_WAYS chooses among them).  Ends with "N passed, N failed".
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PORT=$((22000 + $$ % 20000))
+PORT=$((20000 + $$ % 12000))
 . "$ROOT/tests/lib/daemons.sh"
 PROGS=$BUILD/tests/programs
 WAYS=${OUTAGE_WAYS:-close reset refuse blackhole}

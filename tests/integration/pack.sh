@@ -8,7 +8,7 @@
 # Ends with "N passed, N failed".
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PORT=$((20000 + $$ % 20000))
+PORT=$((20000 + $$ % 12000))
 . "$ROOT/tests/lib/daemons.sh"
 LPORT=$((PORT + 1))
 

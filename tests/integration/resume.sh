@@ -15,7 +15,7 @@
 # identity.
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PORT=$((21000 + $$ % 20000))
+PORT=$((20000 + $$ % 12000))
 . "$ROOT/tests/lib/daemons.sh"
 LPORT=$((PORT + 1))
 CTL=$TMP/linkem.ctl

@@ -9,7 +9,7 @@
 # (tests/programs/expected/).  Ends with "N passed, N failed".
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PORT=$((20000 + $$ % 20000))
+PORT=$((20000 + $$ % 12000))
 . "$ROOT/tests/lib/daemons.sh"
 PROGS=$BUILD/tests/programs
 EXPECTED=$ROOT/tests/programs/expected

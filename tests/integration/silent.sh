@@ -9,7 +9,7 @@
 # BACKEND=cuda runs the programs on a GPU (sim by default).
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PORT=$((20000 + $$ % 20000))
+PORT=$((20000 + $$ % 12000))
 . "$ROOT/tests/lib/daemons.sh"
 LPORT=$((PORT + 1))
 CTL=$TMP/linkem.ctl

@@ -12,7 +12,7 @@
 # "N passed, N failed".
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PORT=$((20000 + ($$ + 211) % 20000))
+PORT=$((20000 + ($$ + 211) % 12000))
 . "$ROOT/tests/lib/daemons.sh"
 PROGS=$BUILD/tests/programs
 Q=$BUILD/tests/nvml/nvml-query

@@ -10,7 +10,7 @@
 # Ends with "N passed, N failed".
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PORT=$((20000 + $$ % 20000))
+PORT=$((20000 + $$ % 12000))
 . "$ROOT/tests/lib/daemons.sh"
 # Every upload named, as on a link slower than hashing: loopback is faster.
 export GLEAM_CACHE_NAME=always

@@ -10,7 +10,7 @@
 # GPUs of both.  Ends with "N passed, N failed".
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-PORT=$((20000 + ($$ + 4099) % 20000))
+PORT=$((20000 + ($$ + 4099) % 12000))
 PORT2=$((PORT + 1))
 . "$ROOT/tests/lib/daemons.sh"
 export LD_LIBRARY_PATH=$BUILD/lib
