@@ -699,10 +699,17 @@ bool bridge_reattach(struct bridge *b, int fd, uint64_t peer_took)
 		return false;
 	acked(b, peer_took);
 	b->resend = b->kept;
+	/*
+	 * On the connection the answer came on (a client's), its own
+	 * operations stand: the hello may still be going out, and the
+	 * messages kept go after it.  A new one (a server's) has none yet.
+	 */
+	if (fd != b->tcp)
+		b->sending = b->recving = false;
 	b->tcp = fd;
 	b->tx_based = false;
-	out_reset(b);
-	b->sending = b->recving = false;
+	if (!b->sending)
+		out_reset(b);
 	b->detached = false;
 	b->hello_done = true;
 	b->acked_in = 0;
