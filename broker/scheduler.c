@@ -621,6 +621,19 @@ static int assign_list(struct sched_pin *p, const char *target, char *err, size_
 	return 0;
 }
 
+/* The pin of what, or a new one; NULL (said in err) when there is no room. */
+static struct sched_pin *pin_slot(const char *what, char *err, size_t len)
+{
+	for (unsigned int i = 0; i < sc.npins; i++)
+		if (!strcmp(sc.pins[i].what, what))
+			return &sc.pins[i];
+	if (sc.npins == SCHED_PINS_MAX) {
+		snprintf(err, len, "no room for more pins");
+		return NULL;
+	}
+	return &sc.pins[sc.npins++];
+}
+
 int sched_assign(const char *what, const char *target, char *err, size_t len)
 {
 	struct sched_pin *p = NULL;
@@ -641,15 +654,9 @@ int sched_assign(const char *what, const char *target, char *err, size_t len)
 
 		if (assign_list(&l, target, err, len))
 			return -EINVAL;
-		for (unsigned int i = 0; i < sc.npins && !p; i++)
-			if (!strcmp(sc.pins[i].what, what))
-				p = &sc.pins[i];
-		if (!p && sc.npins == SCHED_PINS_MAX) {
-			snprintf(err, len, "no room for more pins");
-			return -ENOSPC;
-		}
+		p = pin_slot(what, err, len);
 		if (!p)
-			p = &sc.pins[sc.npins++];
+			return -ENOSPC;
 		snprintf(l.what, sizeof(l.what), "%s", what);
 		*p = l;
 		gl_info("%s pinned to GPUs %s", what, p->list);
@@ -676,15 +683,9 @@ int sched_assign(const char *what, const char *target, char *err, size_t len)
 			 "until it answers%s", server, s->state == SRV_UP ? "stalled" : "down",
 			 s->why[0] ? s->why : "not connected yet",
 			 gpu >= 0 && !s->have_info ? ", which is when its GPUs are checked" : "");
-	for (unsigned int i = 0; i < sc.npins && !p; i++)
-		if (!strcmp(sc.pins[i].what, what))
-			p = &sc.pins[i];
-	if (!p && sc.npins == SCHED_PINS_MAX) {
-		snprintf(err, len, "no room for more pins");
-		return -ENOSPC;
-	}
+	p = pin_slot(what, err, len);
 	if (!p)
-		p = &sc.pins[sc.npins++];
+		return -ENOSPC;
 	snprintf(p->what, sizeof(p->what), "%s", what);
 	snprintf(p->server, sizeof(p->server), "%s", server);
 	p->gpu = gpu;
