@@ -184,7 +184,7 @@ static void ptr_info(CUdeviceptr p, struct ptr_info *pi)
 {
 	struct host_reg reg;
 	CUdeviceptr base;
-	unsigned int f;
+	void *hb = NULL;
 	size_t size;
 
 	memset(pi, 0, sizeof(*pi));
@@ -203,14 +203,11 @@ static void ptr_info(CUdeviceptr p, struct ptr_info *pi)
 		pi->base = reg.base;
 		pi->size = reg.size;
 		pi->dev = reg.dev;
-	} else if (!shim_cuMemHostGetFlags(&f, (void *)p)) {
-		void *hb = NULL;
-
+	} else if (shim_host_alloc_of((void *)p, &hb, &size)) {
+		/* Page-locked memory: one look-up for its kind and its range. */
 		pi->type = CU_MEMORYTYPE_HOST;
-		if (shim_host_alloc_of((void *)p, &hb, &size)) {
-			pi->base = (uintptr_t)hb;
-			pi->size = size;
-		}
+		pi->base = (uintptr_t)hb;
+		pi->size = size;
 		if (shim.ndev == 1)
 			pi->dev = 0;
 	}
