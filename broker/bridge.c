@@ -641,6 +641,7 @@ void bridge_forget(struct bridge *b)
 {
 	drop_kept(b, UINT64_MAX);
 	b->resend = NULL;
+	stripes_free(b);
 	while (b->nspare)
 		free(b->spare[--b->nspare]);
 }
@@ -689,6 +690,8 @@ void bridge_detach(struct bridge *b)
 		b->in_dir->pos = b->direct_pos;
 		b->direct = NULL;
 	}
+	/* So do those still coming on stripes, and all after them; the stripes close. */
+	stripes_detach(b);
 	out_reset(b);
 	b->in_blocked = false;
 }
@@ -974,6 +977,7 @@ static bool out_from_ring(struct bridge *b, const unsigned char *p, uint32_t hle
 	struct gleam_rec h;
 	uint32_t doff, wire;
 	uint64_t count;
+	int stripe;
 
 	memcpy(&h, q, sizeof(h));
 	if (records && b->pk && !(h.flags & (GLEAM_REC_F_CACHED | GLEAM_REC_F_PACKED)) &&
@@ -992,6 +996,17 @@ static bool out_from_ring(struct bridge *b, const unsigned char *p, uint32_t hle
 	}
 	if (!keep_ring(b, q, hlen, len, p + hlen, b->out_dir->pos))
 		return false;
+	stripe = stripes_pick(b, len);
+	if (stripe >= 0) {
+		/* The message goes on a stripe, from the ring; a note takes its place here. */
+		struct gleam_stripe_note n = { .len = sizeof(n), .fn = GLEAM_FN_STRIPED,
+					       .msg_len = len, .stripe = (uint32_t)stripe };
+
+		memcpy(q, &n, sizeof(n));
+		b->olen += sizeof(n);
+		stripes_queue(b, stripe, p, len);
+		return true;
+	}
 	b->olen += hlen;
 	b->oins[b->nins++] = (struct bridge_ins){ .at = b->olen, .p = p + hlen, .n = len - hlen };
 	b->ins_bytes += len - hlen;
@@ -1238,14 +1253,54 @@ static enum drain ring_room(struct bridge *b, uint32_t elen, void **dst)
 	return D_NEXT;
 }
 
-/* A message of len is in the ring whole: the consumer may take it. */
+/*
+ * A message of len is in the ring whole: the consumer may take it, unless
+ * a striped message before it is still coming; then both are published
+ * (and counted as taken) when that one is whole.
+ */
 static void message_taken(struct bridge *b, uint32_t len)
 {
-	gl_ring_commit(b->in_dir);
+	if (stripes_pending(b)) {
+		stripes_count_after(b);
+	} else {
+		gl_ring_commit(b->in_dir);
+		b->in_count++;
+	}
 	b->st.payload += len - sizeof(struct gleam_reply);
-	b->in_count++;
 	b->ack_bytes += len;
 	b->frame_left -= len;
+}
+
+/*
+ * A note in place of a message that comes on a stripe: its room is
+ * reserved now, in order, and read from the stripe (broker/stripe.c).
+ */
+static enum drain note_in(struct bridge *b, size_t *off)
+{
+	struct gleam_stripe_note n;
+	uint32_t start = b->in_dir->pos;
+	enum drain d;
+	void *dst;
+	int err;
+
+	memcpy(&n, b->ibuf + *off, sizeof(n));
+	err = stripes_note_check(b, &n);
+	if (err == -EAGAIN) {
+		/* Too many still coming: the next that is whole looks again. */
+		b->in_blocked = true;
+		return D_WAIT;
+	}
+	if (err || n.msg_len > b->in_dir->size / 2) {
+		peer_err(b, "peer sent a malformed stripe note");
+		return D_FAIL;
+	}
+	d = ring_room(b, n.msg_len, &dst);
+	if (!dst)
+		return d;
+	stripes_slot_add(b, dst, n.msg_len, start, n.stripe);
+	b->frame_left -= sizeof(n);
+	*off += sizeof(n);
+	return D_NEXT;
 }
 
 /*
@@ -1325,6 +1380,9 @@ static enum drain message_in(struct bridge *b, size_t *off, bool records)
 	}
 	if (b->ilen - *off < len && !direct_fits(b, *off, len, records))
 		return D_WAIT;
+	if (len == sizeof(struct gleam_stripe_note) &&
+	    ((const struct gleam_rec *)p)->fn == GLEAM_FN_STRIPED)
+		return note_in(b, off);
 	if (!bridge_header_ok(b, p, len, records)) {
 		peer_err(b, "peer sent a malformed message header");
 		return D_FAIL;
@@ -1391,6 +1449,18 @@ static bool drain_in(struct bridge *b)
 	if (!b->in_blocked && b->ring.base)
 		gl_ring_prod_set_sleeping(b->in_dir, false);
 	return ok;
+}
+
+bool bridge_in_done(struct bridge *b)
+{
+	loop_note_busy();
+	if (gl_ring_cons_sleeping(b->in_dir))
+		bridge_ring_bell(b);
+	ack_in(b, true);
+	/* A note that waited for striped messages before it to come may go in now. */
+	if (b->in_blocked && !b->detached && !b->closing)
+		return drain_in(b);
+	return true;
 }
 
 /* Something changed (a bell, a completed send): make progress. */
@@ -1539,8 +1609,7 @@ void bridge_refuse(struct bridge *b)
 	linger(b);
 }
 
-/* The connection failed: a resumable session waits for another. */
-static bool lost(struct bridge *b, const char *why)
+bool bridge_lost(struct bridge *b, const char *why)
 {
 	if ((!b->resumable && !b->restartable) || b->closing)
 		return false;
@@ -1582,6 +1651,9 @@ static int tls_sent(struct bridge *b, int res)
 
 bool bridge_complete(struct bridge *b, struct op *op, int res)
 {
+	if (op->type == OP_STRIPE_CONNECT || op->type == OP_STRIPE_SEND ||
+	    op->type == OP_STRIPE_RECV)
+		return stripes_complete(b, op, res);
 	b->inflight--;
 	switch (op->type) {
 	case OP_BELL_RECV:
@@ -1645,7 +1717,7 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 		 * survives them all.
 		 */
 		if (res <= 0)
-			return lost(b, res ? strerror(-res) : "closed without a goodbye");
+			return bridge_lost(b, res ? strerror(-res) : "closed without a goodbye");
 		/*
 		 * The peer spoke on the connection the session was taken up on:
 		 * the take-up was real.  A connection taken up and lost before
@@ -1675,7 +1747,7 @@ bool bridge_complete(struct bridge *b, struct op *op, int res)
 		if (res <= 0) {
 			if (b->bye)
 				shutdown(b->tcp, SHUT_RDWR);
-			return b->closing ? true : lost(b, res ? strerror(-res) : "nothing sent");
+			return b->closing ? true : bridge_lost(b, res ? strerror(-res) : "nothing sent");
 		}
 		if (b->client)
 			measure_link(b, res);
@@ -1744,6 +1816,7 @@ void bridge_close(struct bridge *b)
 	if (b->closing)
 		return;
 	b->closing = true;
+	stripes_close(b);
 	if (b->bell >= 0)
 		shutdown(b->bell, SHUT_RDWR);
 	/*

@@ -12,7 +12,7 @@ GLEAMD_SRCS := broker/main.c broker/config.c broker/bridge.c broker/client.c bro
 	broker/wk_vmm.c broker/wk_graph.c broker/wk_link.c \
 	broker/backend_cuda.c $(SIM_SRCS) \
 	broker/server_probe.c broker/cache.c broker/cache_client.c broker/cache_server.c broker/nameset.c broker/chunk.c broker/hashpool.c broker/cluster_probe.c \
-	broker/pack.c
+	broker/pack.c broker/stripe.c
 # /dev/vgpuN sessions: the helpers of kmod/user/, and libnl-genl-3 for the
 # module's netlink family, linked dynamically (GPU machines have it).
 GLEAMD_SRCS += broker/vgpu.c

@@ -250,9 +250,12 @@ static void sess_free(struct csess *s)
 		memset(&e->cache, 0, sizeof(e->cache));
 		if (s->b.cc)
 			e->cache = *ccache_stats(s->b.cc);
-		gl_info("session %llu (%s, pid %d) ended: %llu records, %llu batches",
+		gl_info("session %llu (%s, pid %d) ended: %llu records, %llu batches; "
+			"%llu stripes, %llu messages out and %llu in on them",
 			(unsigned long long)s->id, s->program, (int)s->pid,
-			(unsigned long long)s->b.st.records, (unsigned long long)s->b.st.batches);
+			(unsigned long long)s->b.st.records, (unsigned long long)s->b.st.batches,
+			(unsigned long long)s->b.st.stripes, (unsigned long long)s->b.st.striped_out,
+			(unsigned long long)s->b.st.striped_in);
 	}
 	ccache_free(s->b.cc);
 	bridge_pack_stop(&s->b);
@@ -461,11 +464,12 @@ static void status_json_stats(struct gl_buf *b, const struct sess_stats *st)
 {
 	static const char *const names[] = {
 		"records", "replies", "batches", "waits", "waits_made", "waits_required",
-		"bytes_out", "bytes_in",
+		"bytes_out", "bytes_in", "stripes", "striped_out", "striped_in",
 	};
 	const uint64_t v[] = {
 		st->records, st->replies, st->batches, st->waits, st->waits_made,
-		st->waits_required, st->bytes_out, st->bytes_in,
+		st->waits_required, st->bytes_out, st->bytes_in, st->stripes, st->striped_out,
+		st->striped_in,
 	};
 
 	json_u64s(b, names, v, ARRAY_SIZE(v));
@@ -1295,6 +1299,7 @@ static void serve_hello(struct csess *s)
 
 static void link_up(struct csess *s);
 static bool resumed(struct csess *s, const struct gleam_hello_ack *ack);
+static void open_stripes(struct csess *s);
 
 /* What a server's refusal of a hello means, for the log. */
 static const char *refusal(uint32_t status)
@@ -1430,7 +1435,13 @@ static bool client_on_frame(struct bridge *b, uint16_t type, const void *p, uint
 			b->link_pack = s->srv ? s->srv->pack : NULL;
 		}
 		b->hello_done = true;
+		/* Large messages go on further connections too, once the server takes them. */
+		if ((ack.features & GLEAM_WIRE_F_STRIPE) && b->resumable &&
+		    !stripes_init(b, stripes_wanted()))
+			open_stripes(s);
 		return true;
+	case GLEAM_FRAME_STRIPE_UP:
+		return stripes_up(b, p, len);
 	case GLEAM_FRAME_CACHE_INFO:
 		return ccache_info(b, p, len);
 	case GLEAM_FRAME_CACHE_HAVE:
@@ -1496,6 +1507,15 @@ static void link_up(struct csess *s)
 	s->b.detached_at = 0;
 }
 
+/* The session's stripes, to the server its connection goes to. */
+static void open_stripes(struct csess *s)
+{
+	const struct sockaddr_storage *to = s->srv ? &s->srv->addr : &s->cr->server;
+	socklen_t tolen = s->srv ? s->srv->addrlen : s->cr->server_len;
+
+	stripes_open(&s->b, (const struct sockaddr *)to, tolen);
+}
+
 /* The server's answer to a RESUME: it has the session, and took so many records. */
 static bool resumed(struct csess *s, const struct gleam_hello_ack *ack)
 {
@@ -1512,6 +1532,7 @@ static bool resumed(struct csess *s, const struct gleam_hello_ack *ack)
 	link_up(s);
 	if (b->cc)
 		ccache_resumed(b);
+	open_stripes(s);
 	return true;
 }
 
@@ -1584,6 +1605,9 @@ static void on_connect(struct csess *s, int res)
 		h.features &= ~GLEAM_WIRE_F_RESUME;
 	if (!pack_wanted())
 		h.features &= ~GLEAM_WIRE_F_PACK;
+	/* Stripes: on plain TCP, in resumable sessions (what was sent is kept until taken). */
+	if (!stripes_wanted() || s->cr->tls || !s->cr->cfg->resume_s)
+		h.features &= ~GLEAM_WIRE_F_STRIPE;
 	if (res < 0) {
 		if (!s->b.token && !s->b.restartable) {
 			char why[200];
@@ -1878,8 +1902,8 @@ static void take_up(struct csess *s, uint64_t now)
 	}
 	if (!s->b.detached || !s->try_at || now < s->try_at)
 		return;
-	/* The dropped connection's last operations complete first. */
-	if (s->b.tcp >= 0 || s->b.recving || s->b.sending)
+	/* The dropped connection's last operations complete first, its stripes' too. */
+	if (s->b.tcp >= 0 || s->b.recving || s->b.sending || !stripes_idle(&s->b))
 		return;
 	s->try_at = 0;
 	s->tries++;

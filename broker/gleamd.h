@@ -82,6 +82,9 @@ enum op_type {
 	OP_HASH,		/* client: names computed (broker/cache.c) */
 	OP_KEEPALIVE,		/* client: the once-a-second check of its servers */
 	OP_METRICS,		/* broker/metrics.c: the metrics endpoint */
+	OP_STRIPE_CONNECT,	/* broker/stripe.c: a session's further connections */
+	OP_STRIPE_SEND,
+	OP_STRIPE_RECV,
 };
 
 struct op {
@@ -110,6 +113,10 @@ struct sess_stats {
 	 */
 	uint64_t waits_made;
 	uint64_t waits_required;
+	/* Stripes (broker/stripe.c): the most up at once, and messages each way on them. */
+	uint64_t stripes;
+	uint64_t striped_out;
+	uint64_t striped_in;
 };
 
 /* The counts the application's side of a session ring publishes, into st. */
@@ -248,6 +255,7 @@ struct bridge {
 	struct gl_tls *tls;		/* TLS on tcp (common/tls.h); NULL: plain */
 	const char *peer;		/* server: the peer's address, for peer_log(); or NULL */
 	bool tls_refused;		/* its handshake or first record failed: why in tls */
+	struct stripes *sp;		/* GLEAM_WIRE_F_STRIPE agreed: broker/stripe.c; or NULL */
 };
 
 /*
@@ -402,6 +410,56 @@ void bridge_pack_stop(struct bridge *b);
 void bridge_ring_bell(struct bridge *b);
 /* Send what the output buffer holds (b->olen bytes, complete frames). */
 void bridge_send_out(struct bridge *b);
+/* The connection failed: a resumable session waits for another; false: it ends. */
+bool bridge_lost(struct bridge *b, const char *why);
+/* Publish what the peer sent as far as it is whole; false: the peer broke the protocol. */
+bool bridge_in_done(struct bridge *b);
+
+/*
+ * Stripes (GLEAM_WIRE_F_STRIPE, broker/stripe.c): further connections of a
+ * session that carry its large messages, so that the kernel's copies run
+ * on several cores.  The client opens them once the session is up (and
+ * again when it is taken up), the server attaches each to the session its
+ * hello names.
+ */
+struct sockaddr;
+/* How many a client opens per session: GLEAM_STRIPES, or from the cores. */
+unsigned int stripes_wanted(void);
+/* The session's stripe state, made once the feature is agreed; 0 or -ENOMEM. */
+int stripes_init(struct bridge *b, unsigned int n);
+/* Client: open the stripes not open, to addr. */
+void stripes_open(struct bridge *b, const struct sockaddr *addr, unsigned int addrlen);
+/* Server: fd is stripe i of the session: 0, or -errno (the session cannot take it). */
+int stripes_attach(struct bridge *b, unsigned int i, int fd);
+/* Client: the server took stripe i (STRIPE_UP); false: no such stripe waits. */
+bool stripes_up(struct bridge *b, const void *p, uint32_t len);
+/* A stripe to carry a message of len now, or -1. */
+int stripes_pick(struct bridge *b, uint32_t len);
+/* Send the message at p (len bytes, in the out ring) on stripe i. */
+void stripes_queue(struct bridge *b, int i, const unsigned char *p, uint32_t len);
+/*
+ * A note: 0 when it may be taken now, -EAGAIN when too many striped
+ * messages are still coming (wait), -EINVAL when it is malformed.
+ */
+int stripes_note_check(struct bridge *b, const struct gleam_stripe_note *n);
+/* The note's room (len bytes at dst, reserved from ring position start) is read from its stripe. */
+void stripes_slot_add(struct bridge *b, void *dst, uint32_t len, uint32_t start, unsigned int stripe);
+/* The ring position of the first striped message still coming (stripes_pending()). */
+uint32_t stripes_first_pos(const struct bridge *b);
+/* Messages put in the ring while a striped one before them is still coming. */
+bool stripes_pending(const struct bridge *b);
+void stripes_count_after(struct bridge *b);
+/* The connection dropped: stripes close, what was read of them goes back. */
+void stripes_detach(struct bridge *b);
+/* No stripe operation is in flight (a session may be taken up again). */
+bool stripes_idle(const struct bridge *b);
+/* The session ends: close its stripes; stripes_free() once nothing is in flight. */
+void stripes_close(struct bridge *b);
+void stripes_free(struct bridge *b);
+bool stripes_complete(struct bridge *b, struct op *op, int res);
+/* Messages that went on stripes, and their bytes, for gleamctl stats. */
+unsigned int stripes_open_count(const struct bridge *b);
+
 /* The roles: each makes its state (client.c, server.c) and runs the loop. */
 int client_main(struct config *c);
 int server_main(struct config *c);

@@ -371,6 +371,9 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 	 */
 	if ((!s->b.detached && conn_alive(s->b.tcp)) || n->b.sending)
 		return refuse(n, &ack, EAGAIN);
+	/* Nor while a stripe of the dropped connection still reads into its ring. */
+	if (!stripes_idle(&s->b))
+		return refuse(n, &ack, EAGAIN);
 	if (!s->b.detached)
 		bridge_detach(&s->b);
 	/* The session's connection, if not yet closed, goes: this one replaces it. */
@@ -391,6 +394,8 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 	ack.features = GLEAM_WIRE_F_ASYNC | GLEAM_WIRE_F_RESUME |
 		       (s->b.sc ? GLEAM_WIRE_F_CACHE : 0) | (s->gpu >= 0 ? GLEAM_WIRE_F_GPU : 0) |
 		       (s->ngpus ? GLEAM_WIRE_F_GPUS : 0) | (s->span ? GLEAM_WIRE_F_SPAN : 0);
+	if (s->b.sp)
+		ack.features |= GLEAM_WIRE_F_STRIPE;
 	ack.session_id = s->id;
 	ack.resume_token = s->b.token;
 	ack.resume_count = s->b.in_count;
@@ -400,6 +405,34 @@ static bool resume(struct ssess *n, const struct gleam_hello *h)
 	bridge_queue_frame(&s->b, GLEAM_FRAME_HELLO_ACK, &ack, sizeof(ack));
 	bridge_kick(&s->b);
 	note_records(s);
+	return false;
+}
+
+/*
+ * A further connection of a session (GLEAM_HELLO_STRIPE): the session its
+ * token names takes it as the stripe it says; n itself ends.  A refusal
+ * leaves the session as it was: the client does without that stripe.
+ */
+static bool stripe_hello(struct ssess *n, const struct gleam_hello *h)
+{
+	struct gleam_hello_ack ack = { .version = GLEAM_WIRE_VERSION };
+	struct ssess *s;
+	int err;
+
+	n->control = true;
+	s = find_by_token(n, h->resume_token);
+	if (!s || n->b.tls || n->b.sending || h->resume_count >= GLEAM_STRIPES_MAX) {
+		peer_log(n->peer, "%s (%s) offered a stripe of a session that is not here",
+			 n->client, n->tenant->name);
+		return refuse(n, &ack, ENOENT);
+	}
+	err = stripes_attach(&s->b, (unsigned int)h->resume_count, n->b.tcp);
+	if (err)
+		return refuse(n, &ack, -err);
+	n->b.tcp = -1;
+	gl_dbg("session %llu: stripe %u from %s", (unsigned long long)s->id,
+	       (unsigned int)h->resume_count, n->peer);
+	bridge_kick(&s->b);
 	return false;
 }
 
@@ -574,9 +607,10 @@ static int hello_check(struct ssess *s, const struct gleam_hello *h)
 	    (h->gpu && !named) ||
 	    (!(h->features & GLEAM_WIRE_F_GPUS) && memcmp(h->gpus, none, sizeof(none))) ||
 	    ((h->features & GLEAM_WIRE_F_SPAN) && !(h->features & GLEAM_WIRE_F_GPUS)) ||
-	    (h->kind != GLEAM_HELLO_RESUME && (h->resume_token || h->resume_count)) ||
+	    (h->kind != GLEAM_HELLO_RESUME && h->kind != GLEAM_HELLO_STRIPE &&
+	     (h->resume_token || h->resume_count)) ||
 	    (h->kind != GLEAM_HELLO_SESSION && h->kind != GLEAM_HELLO_CONTROL &&
-	     h->kind != GLEAM_HELLO_RESUME))
+	     h->kind != GLEAM_HELLO_RESUME && h->kind != GLEAM_HELLO_STRIPE))
 		return EPROTONOSUPPORT;
 	if (!named)
 		return 0;
@@ -662,6 +696,9 @@ static bool hello_session(struct ssess *s, const struct gleam_hello *h,
 		b->resumable = true;
 		b->token = ack->resume_token = new_token();
 	}
+	if ((ack->features & GLEAM_WIRE_F_STRIPE) &&
+	    (!(ack->features & GLEAM_WIRE_F_RESUME) || stripes_init(b, GLEAM_STRIPES_MAX)))
+		ack->features &= ~GLEAM_WIRE_F_STRIPE;
 	if (s->gpu >= 0)
 		ack->features |= GLEAM_WIRE_F_GPU;
 	if (s->ngpus)
@@ -724,6 +761,11 @@ static bool on_hello(struct ssess *s, const void *p, uint32_t len)
 	ack.session_id = s->id;
 	if (h.kind == GLEAM_HELLO_RESUME)
 		return resume(s, &h);
+	if (h.kind == GLEAM_HELLO_STRIPE)
+		return stripe_hello(s, &h);
+	/* Stripes: on plain TCP, in resumable sessions. */
+	if (sr->tls || !sr->cfg->resume_s || h.kind != GLEAM_HELLO_SESSION)
+		ack.features &= ~GLEAM_WIRE_F_STRIPE;
 	if (!sr->cfg->resume_s)
 		ack.features &= ~GLEAM_WIRE_F_RESUME;
 	if (h.kind == GLEAM_HELLO_CONTROL)

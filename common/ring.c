@@ -202,6 +202,11 @@ void gl_ring_commit(struct gl_ring_dir *d)
 	STORE_REL(&d->ctl->tail, d->pos);
 }
 
+void gl_ring_commit_to(struct gl_ring_dir *d, uint32_t pos)
+{
+	STORE_REL(&d->ctl->tail, pos);
+}
+
 bool gl_ring_empty(struct gl_ring_dir *d)
 {
 	return LOAD_ACQ(&d->ctl->tail) == d->pos;

@@ -57,6 +57,8 @@ void gl_ring_unmap(struct gl_ring *r);
  */
 void *gl_ring_reserve(struct gl_ring_dir *d, uint32_t len);
 void gl_ring_commit(struct gl_ring_dir *d);
+/* Publish what was reserved up to position pos only (the rest is still being filled). */
+void gl_ring_commit_to(struct gl_ring_dir *d, uint32_t pos);
 /* Whether gl_ring_reserve(len) would succeed now (or the ring is broken). */
 bool gl_ring_can_reserve(struct gl_ring_dir *d, uint32_t len);
 /* Bytes free for the producer now. */

@@ -40,6 +40,7 @@ enum {
 	GLEAM_FRAME_BYE		= 10,	/* no payload: orderly end of session */
 	/* 11..17: uploads by content, gleam_cache.h */
 	GLEAM_FRAME_ACK		= 18,	/* struct gleam_wire_ack (GLEAM_WIRE_F_RESUME) */
+	GLEAM_FRAME_STRIPE_UP	= 19,	/* struct gleam_stripe_up (GLEAM_WIRE_F_STRIPE) */
 };
 
 /*
@@ -67,8 +68,14 @@ struct gleam_wire_ack {
  * Bit 1 is GLEAM_WIRE_F_CACHE, bit 5 GLEAM_WIRE_F_PROVE (gleam_cache.h),
  * bit 8 GLEAM_WIRE_F_PACK (gleam_pack.h).
  */
+/*
+ * A session may carry large messages on further connections, its stripes
+ * (Documentation/protocol.md, "Stripes"): resumable sessions on plain TCP
+ * only.
+ */
+#define GLEAM_WIRE_F_STRIPE	(1ULL << 11)
 #define GLEAM_WIRE_F_KNOWN	(GLEAM_WIRE_F_ASYNC | (1ULL << 1) | GLEAM_WIRE_F_RESUME | \
-				 (1ULL << 5) | GLEAM_WIRE_F_HOST | (1ULL << 8))
+				 (1ULL << 5) | GLEAM_WIRE_F_HOST | (1ULL << 8) | GLEAM_WIRE_F_STRIPE)
 /*
  * A request, not a capability, and so not in GLEAM_WIRE_F_KNOWN: a SESSION
  * hello that has it names the one GPU the session runs on (gleam_hello.gpu);
@@ -104,6 +111,7 @@ enum {
 	GLEAM_HELLO_SESSION	= 1,	/* the connection carries one session */
 	GLEAM_HELLO_CONTROL	= 2,	/* information and control only */
 	GLEAM_HELLO_RESUME	= 3,	/* a session taken up again (GLEAM_WIRE_F_RESUME) */
+	GLEAM_HELLO_STRIPE	= 4,	/* a stripe of a session (GLEAM_WIRE_F_STRIPE) */
 };
 
 struct gleam_hello {
@@ -122,8 +130,9 @@ struct gleam_hello {
 	__u32 gpu;
 	char client[64];	/* host name of the client, NUL-terminated */
 	char program[64];	/* application name, NUL-terminated */
-	__u64 resume_token;	/* RESUME: the session's token; else zero */
-	__u64 resume_count;	/* RESUME: replies the client has taken; else zero */
+	__u64 resume_token;	/* RESUME, STRIPE: the session's token; else zero */
+	/* RESUME: replies the client has taken; STRIPE: the stripe's index; else zero */
+	__u64 resume_count;
 	/*
 	 * With GLEAM_WIRE_F_GPUS (SESSION hellos only): the server's GPUs the
 	 * session sees, in the order of its devices 0 to gpu - 1 (gpu is then
@@ -270,5 +279,37 @@ struct gleam_wire_error {
 };
 
 _Static_assert(sizeof(struct gleam_gpu_nvml) == 160, "gleam_gpu_nvml");
+
+/*
+ * Stripes (GLEAM_WIRE_F_STRIPE).  A client gleamd opens further TCP
+ * connections to the server for a session, each with a hello of kind
+ * STRIPE naming the session's token and the stripe's index
+ * (resume_count, below GLEAM_STRIPES_MAX); the server answers on the
+ * session's connection with STRIPE_UP, and from then on either side may
+ * send a large message on the stripe instead.  The session's connection
+ * then carries, in the message's place in its frame, a note
+ * (struct gleam_stripe_note, a message of 32 bytes) that names the stripe
+ * and the message's length; the stripe carries the message's bytes alone,
+ * messages in the order of their notes.  The receiver puts each message in
+ * its ring in the order of the notes.  A stripe that fails drops the
+ * session's connection with it: the session is taken up again as for any
+ * drop, and its stripes are opened afresh.
+ */
+#define GLEAM_STRIPES_MAX	8
+#define GLEAM_FN_STRIPED	0xffff	/* the fn of a note: no function's number */
+
+struct gleam_stripe_note {
+	__u32 len;		/* sizeof(struct gleam_stripe_note) */
+	__u16 fn;		/* GLEAM_FN_STRIPED */
+	__u16 flags;		/* zero */
+	__u32 msg_len;		/* the message's length, as its header says */
+	__u32 stripe;		/* the stripe that carries it */
+	__u64 reserved[2];	/* zero */
+};
+
+struct gleam_stripe_up {
+	__u32 stripe;		/* the stripe's index */
+	__u32 reserved;		/* zero */
+};
 
 #endif /* _UAPI_GLEAM_WIRE_H */

@@ -1,0 +1,512 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Stripes: further TCP connections of a session that carry its large
+ * messages (GLEAM_WIRE_F_STRIPE, Documentation/protocol.md "Stripes").
+ *
+ * One TCP connection on loopback or a fast LAN is bounded by the core
+ * that copies its bytes in the kernel: the sender's, and the receiver's.
+ * A stripe's sends and reads are handed to io_uring's workers
+ * (IOSQE_ASYNC), so that each stripe's copies run on a core of their own
+ * while the loop goes on.  The session's connection keeps the order: for a
+ * striped message it carries a note in the message's place, and the
+ * receiver reserves the message's room in its ring when the note comes,
+ * reads the stripe's bytes straight into that room, and publishes the
+ * ring only as far as every message before is whole.
+ *
+ * A sent message stays in the out ring until the peer acknowledges it, as
+ * every large message of a resumable session does (bridge.c, keep_ring):
+ * a stripe that fails takes the session's connection down with it, and
+ * the session is taken up again on a new one, which sends again whole
+ * what the peer had not taken.  What was read of messages not yet
+ * published goes back to the ring.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "cache.h"
+#include "gleamd.h"
+#include "util.h"
+
+/* Messages queued on one stripe, and striped messages being read, at most. */
+#define STRIPE_QUEUE	256
+#define STRIPE_SLOTS	512
+
+/* A stripe's socket buffers: several messages each way. */
+#define STRIPE_SOCKBUF	(4 << 20)
+
+struct stripe_msg {
+	const unsigned char *p;
+	uint32_t len;
+};
+
+struct stripe {
+	int fd;				/* -1: none */
+	unsigned int index;
+	bool hello_sent;		/* client: waiting for STRIPE_UP */
+	bool up;			/* carries messages */
+	bool connecting, sending, recving;
+	struct op op_connect, op_send, op_recv;
+	/* Out: messages in the out ring to send, in order; the first has osent gone. */
+	struct stripe_msg q[STRIPE_QUEUE];
+	uint32_t qhead, qlen, osent;
+	uint64_t queued;		/* bytes not yet sent */
+	/* In: the sequence number of the slot being read, or the next to look from. */
+	uint32_t scan;
+	unsigned char hello[sizeof(struct gleam_frame) + sizeof(struct gleam_hello)];
+};
+
+/* A striped message being read into the in ring. */
+struct stripe_slot {
+	unsigned char *dst;
+	uint32_t len, have;
+	uint32_t start;			/* the ring's position before its room was reserved */
+	uint32_t after;			/* messages put in the ring after it, before the next slot */
+	unsigned int stripe;
+};
+
+struct stripes {
+	unsigned int n;			/* stripes of the session (client: opened; server: allowed) */
+	struct stripe s[GLEAM_STRIPES_MAX];
+	/* Slots, by sequence number: [first, next) are still coming or not yet published. */
+	struct stripe_slot slot[STRIPE_SLOTS];
+	uint32_t first, next;
+};
+
+unsigned int stripes_wanted(void)
+{
+	const char *e = getenv("GLEAM_STRIPES");
+	long cores;
+
+	if (e && *e)
+		return (unsigned int)MIN(strtoul(e, NULL, 10), (unsigned long)GLEAM_STRIPES_MAX);
+	/*
+	 * Each stripe wants a core at each end for its copies: where there
+	 * are few, the program, both gleamd and the worker already share them.
+	 */
+	cores = sysconf(_SC_NPROCESSORS_ONLN);
+	return cores >= 8 ? 4 : 0;
+}
+
+static struct stripe *stripe_of(struct op *op, size_t off)
+{
+	return (struct stripe *)((char *)op - off);
+}
+
+int stripes_init(struct bridge *b, unsigned int n)
+{
+	struct stripes *sp;
+
+	if (b->sp)
+		return 0;
+	sp = calloc(1, sizeof(*sp));
+	if (!sp)
+		return -ENOMEM;
+	sp->n = MIN(n, (unsigned int)GLEAM_STRIPES_MAX);
+	for (unsigned int i = 0; i < GLEAM_STRIPES_MAX; i++) {
+		struct stripe *s = &sp->s[i];
+
+		s->fd = -1;
+		s->index = i;
+		/* The owner is the session, as for its other operations: the loop hands them to the bridge. */
+		s->op_connect = (struct op){ OP_STRIPE_CONNECT, b->op_tcp_recv.owner };
+		s->op_send = (struct op){ OP_STRIPE_SEND, b->op_tcp_recv.owner };
+		s->op_recv = (struct op){ OP_STRIPE_RECV, b->op_tcp_recv.owner };
+	}
+	b->sp = sp;
+	return 0;
+}
+
+static void sock_opts(int fd)
+{
+	int one = 1, buf = STRIPE_SOCKBUF;
+
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof(buf));
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof(buf));
+}
+
+static bool busy(const struct stripe *s)
+{
+	return s->connecting || s->sending || s->recving;
+}
+
+/* A stripe no longer used: its socket closes once nothing of it is in flight. */
+static void stripe_down(struct stripe *s)
+{
+	s->up = false;
+	s->hello_sent = false;
+	s->qhead = s->qlen = s->osent = 0;
+	s->queued = 0;
+	if (s->fd < 0)
+		return;
+	if (busy(s)) {
+		shutdown(s->fd, SHUT_RDWR);
+		return;
+	}
+	close(s->fd);
+	s->fd = -1;
+}
+
+void stripes_open(struct bridge *b, const struct sockaddr *addr, unsigned int addrlen)
+{
+	struct stripes *sp = b->sp;
+
+	if (!sp || b->closing || b->detached)
+		return;
+	for (unsigned int i = 0; i < sp->n; i++) {
+		struct stripe *s = &sp->s[i];
+		struct io_uring_sqe *sqe;
+
+		if (s->fd >= 0)
+			continue;
+		s->fd = socket(addr->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (s->fd < 0)
+			return;
+		sock_opts(s->fd);
+		sqe = loop_sqe();
+		io_uring_prep_connect(sqe, s->fd, addr, addrlen);
+		io_uring_sqe_set_data(sqe, &s->op_connect);
+		s->connecting = true;
+		b->inflight++;
+	}
+}
+
+/* Client: connected; the hello goes at once (a socket just made has room for it). */
+static void stripe_connected(struct bridge *b, struct stripe *s, int res)
+{
+	struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = GLEAM_FRAME_HELLO,
+				 .len = sizeof(struct gleam_hello) };
+	struct gleam_hello h = { .version = GLEAM_WIRE_VERSION, .min_version = GLEAM_WIRE_VERSION,
+				 .features = GLEAM_WIRE_F_STRIPE, .kind = GLEAM_HELLO_STRIPE,
+				 .resume_token = b->token, .resume_count = s->index };
+	ssize_t n;
+
+	if (res < 0 || b->detached || b->closing || !b->token) {
+		if (res < 0)
+			gl_dbg("session: stripe %u: %s", s->index, strerror(-res));
+		stripe_down(s);
+		return;
+	}
+	memcpy(s->hello, &f, sizeof(f));
+	memcpy(s->hello + sizeof(f), &h, sizeof(h));
+	n = send(s->fd, s->hello, sizeof(s->hello), MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (n != (ssize_t)sizeof(s->hello)) {
+		stripe_down(s);
+		return;
+	}
+	s->hello_sent = true;
+}
+
+int stripes_attach(struct bridge *b, unsigned int i, int fd)
+{
+	struct stripes *sp = b->sp;
+	struct gleam_stripe_up up = { .stripe = i };
+	struct stripe *s;
+
+	if (!sp || i >= sp->n || b->closing || b->detached || !b->hello_done)
+		return -ENOENT;
+	s = &sp->s[i];
+	if (s->fd >= 0)
+		return -EBUSY;
+	sock_opts(fd);
+	s->fd = fd;
+	s->up = true;
+	b->st.stripes = MAX(b->st.stripes, (uint64_t)stripes_open_count(b));
+	/* The client uses it once this comes, after what the connection carries now. */
+	bridge_queue_frame(b, GLEAM_FRAME_STRIPE_UP, &up, sizeof(up));
+	return 0;
+}
+
+bool stripes_up(struct bridge *b, const void *p, uint32_t len)
+{
+	struct gleam_stripe_up up;
+	struct stripe *s;
+
+	if (!b->sp || len != sizeof(up))
+		return false;
+	memcpy(&up, p, sizeof(up));
+	if (up.reserved || up.stripe >= b->sp->n)
+		return false;
+	s = &b->sp->s[up.stripe];
+	/* A stripe closed meanwhile (its hello answered after a drop): not used. */
+	if (s->fd < 0 || !s->hello_sent)
+		return true;
+	s->up = true;
+	b->st.stripes = MAX(b->st.stripes, (uint64_t)stripes_open_count(b));
+	return true;
+}
+
+unsigned int stripes_open_count(const struct bridge *b)
+{
+	unsigned int n = 0;
+
+	if (!b->sp)
+		return 0;
+	for (unsigned int i = 0; i < b->sp->n; i++)
+		n += b->sp->s[i].up;
+	return n;
+}
+
+int stripes_pick(struct bridge *b, uint32_t len)
+{
+	struct stripes *sp = b->sp;
+	int best = -1;
+
+	(void)len;
+	if (!sp || b->detached)
+		return -1;
+	for (unsigned int i = 0; i < sp->n; i++) {
+		struct stripe *s = &sp->s[i];
+
+		if (!s->up || s->qlen == STRIPE_QUEUE)
+			continue;
+		if (best < 0 || s->queued < sp->s[best].queued)
+			best = (int)i;
+	}
+	return best;
+}
+
+static void post_send(struct bridge *b, struct stripe *s)
+{
+	const struct stripe_msg *m = &s->q[s->qhead];
+	struct io_uring_sqe *sqe;
+
+	if (s->sending || !s->qlen || !s->up)
+		return;
+	sqe = loop_sqe();
+	io_uring_prep_send(sqe, s->fd, m->p + s->osent, m->len - s->osent, MSG_NOSIGNAL);
+	/* Sent by one of io_uring's workers: the copy runs beside the loop's. */
+	sqe->flags |= IOSQE_ASYNC;
+	io_uring_sqe_set_data(sqe, &s->op_send);
+	s->sending = true;
+	b->inflight++;
+}
+
+void stripes_queue(struct bridge *b, int i, const unsigned char *p, uint32_t len)
+{
+	struct stripe *s = &b->sp->s[i];
+
+	s->q[(s->qhead + s->qlen) % STRIPE_QUEUE] = (struct stripe_msg){ p, len };
+	s->qlen++;
+	s->queued += len;
+	b->st.striped_out++;
+	post_send(b, s);
+}
+
+int stripes_note_check(struct bridge *b, const struct gleam_stripe_note *n)
+{
+	struct stripes *sp = b->sp;
+
+	if (!sp || n->len != sizeof(*n) || n->fn != GLEAM_FN_STRIPED || n->flags ||
+	    n->reserved[0] || n->reserved[1] || n->stripe >= sp->n || !sp->s[n->stripe].up ||
+	    n->msg_len < sizeof(struct gleam_rec) || (n->msg_len & 7) || n->msg_len > GLEAM_REC_MAX)
+		return -EINVAL;
+	if (sp->next - sp->first == STRIPE_SLOTS)
+		return -EAGAIN;
+	return 0;
+}
+
+/* The slot stripe s reads next: the first from its scan on that is its own. */
+static struct stripe_slot *next_slot(struct stripes *sp, struct stripe *s)
+{
+	for (; s->scan != sp->next; s->scan++) {
+		struct stripe_slot *sl = &sp->slot[s->scan % STRIPE_SLOTS];
+
+		if (sl->stripe == s->index && sl->have < sl->len)
+			return sl;
+	}
+	return NULL;
+}
+
+static void post_recv(struct bridge *b, struct stripe *s)
+{
+	struct stripe_slot *sl;
+	struct io_uring_sqe *sqe;
+
+	if (s->recving || !s->up || b->detached || b->closing)
+		return;
+	if (s->scan - b->sp->first > STRIPE_SLOTS)
+		s->scan = b->sp->first;
+	sl = next_slot(b->sp, s);
+	if (!sl)
+		return;
+	sqe = loop_sqe();
+	io_uring_prep_recv(sqe, s->fd, sl->dst + sl->have, sl->len - sl->have, MSG_WAITALL);
+	sqe->flags |= IOSQE_ASYNC;
+	io_uring_sqe_set_data(sqe, &s->op_recv);
+	s->recving = true;
+	b->inflight++;
+}
+
+void stripes_slot_add(struct bridge *b, void *dst, uint32_t len, uint32_t start, unsigned int stripe)
+{
+	struct stripes *sp = b->sp;
+
+	sp->slot[sp->next % STRIPE_SLOTS] = (struct stripe_slot){ .dst = dst, .len = len,
+		.start = start, .stripe = stripe };
+	sp->next++;
+	post_recv(b, &sp->s[stripe]);
+}
+
+bool stripes_pending(const struct bridge *b)
+{
+	return b->sp && b->sp->first != b->sp->next;
+}
+
+uint32_t stripes_first_pos(const struct bridge *b)
+{
+	return b->sp->slot[b->sp->first % STRIPE_SLOTS].start;
+}
+
+void stripes_count_after(struct bridge *b)
+{
+	b->sp->slot[(b->sp->next - 1) % STRIPE_SLOTS].after++;
+}
+
+/*
+ * The first slots whose bytes are all in: checked, counted as taken, and
+ * published with what came after them.  false: one is malformed.
+ */
+static bool slots_done(struct bridge *b)
+{
+	struct stripes *sp = b->sp;
+	bool records = b->in_type == GLEAM_FRAME_RECORDS;
+	bool published = false;
+
+	while (sp->first != sp->next) {
+		struct stripe_slot *sl = &sp->slot[sp->first % STRIPE_SLOTS];
+		struct gleam_rec h;
+
+		if (sl->have < sl->len)
+			break;
+		/* Its header, checked on a copy: the ring is shared. */
+		memcpy(&h, sl->dst, sizeof(h));
+		if (h.len != sl->len || !bridge_header_ok(b, &h, sl->len, records) ||
+		    (records && (h.flags & (GLEAM_REC_F_PACKED | GLEAM_REC_F_CACHED)))) {
+			gl_err("session: peer sent a malformed message on stripe %u", sl->stripe);
+			return false;
+		}
+		memcpy(sl->dst, &h, sizeof(h));
+		b->in_count += 1 + sl->after;
+		b->ack_bytes += sl->len;
+		b->st.payload += sl->len - sizeof(struct gleam_reply);
+		b->st.bytes_in += sl->len;
+		b->st.striped_in++;
+		sp->first++;
+		published = true;
+	}
+	if (!published)
+		return true;
+	gl_ring_commit_to(b->in_dir, sp->first != sp->next ? stripes_first_pos(b) : b->in_dir->pos);
+	return bridge_in_done(b);
+}
+
+void stripes_detach(struct bridge *b)
+{
+	struct stripes *sp = b->sp;
+
+	if (!sp)
+		return;
+	/* What was reserved from the first striped message on is not published: it goes back. */
+	if (sp->first != sp->next)
+		b->in_dir->pos = stripes_first_pos(b);
+	sp->first = sp->next = 0;
+	for (unsigned int i = 0; i < GLEAM_STRIPES_MAX; i++) {
+		sp->s[i].scan = 0;
+		stripe_down(&sp->s[i]);
+	}
+}
+
+bool stripes_idle(const struct bridge *b)
+{
+	if (!b->sp)
+		return true;
+	for (unsigned int i = 0; i < GLEAM_STRIPES_MAX; i++)
+		if (b->sp->s[i].fd >= 0 && busy(&b->sp->s[i]))
+			return false;
+	return true;
+}
+
+void stripes_close(struct bridge *b)
+{
+	if (!b->sp)
+		return;
+	for (unsigned int i = 0; i < GLEAM_STRIPES_MAX; i++)
+		stripe_down(&b->sp->s[i]);
+}
+
+void stripes_free(struct bridge *b)
+{
+	if (!b->sp)
+		return;
+	for (unsigned int i = 0; i < GLEAM_STRIPES_MAX; i++)
+		if (b->sp->s[i].fd >= 0)
+			close(b->sp->s[i].fd);
+	free(b->sp);
+	b->sp = NULL;
+}
+
+/* An operation of a stripe ended: false when the session must end. */
+bool stripes_complete(struct bridge *b, struct op *op, int res)
+{
+	struct stripe *s;
+
+	b->inflight--;
+	switch (op->type) {
+	case OP_STRIPE_CONNECT:
+		s = stripe_of(op, offsetof(struct stripe, op_connect));
+		s->connecting = false;
+		stripe_connected(b, s, res);
+		break;
+	case OP_STRIPE_SEND:
+		s = stripe_of(op, offsetof(struct stripe, op_send));
+		s->sending = false;
+		if (!s->up)
+			break;
+		if (res <= 0) {
+			stripe_down(s);
+			return bridge_lost(b, "a stripe failed");
+		}
+		s->osent += (uint32_t)res;
+		s->queued -= (uint32_t)res;
+		b->st.bytes_out += (uint32_t)res;
+		if (s->osent == s->q[s->qhead].len) {
+			s->qhead = (s->qhead + 1) % STRIPE_QUEUE;
+			s->qlen--;
+			s->osent = 0;
+		}
+		post_send(b, s);
+		break;
+	case OP_STRIPE_RECV: {
+		struct stripe_slot *sl;
+
+		s = stripe_of(op, offsetof(struct stripe, op_recv));
+		s->recving = false;
+		if (!s->up || b->detached)
+			break;
+		if (res <= 0) {
+			stripe_down(s);
+			return bridge_lost(b, res ? strerror(-res) : "a stripe closed");
+		}
+		sl = &b->sp->slot[s->scan % STRIPE_SLOTS];
+		sl->have += (uint32_t)res;
+		if (sl->have == sl->len && !slots_done(b))
+			return false;
+		post_recv(b, s);
+		break;
+	}
+	default:
+		return true;
+	}
+	/* A stripe down and idle closes now. */
+	if (!s->up && !busy(s) && s->fd >= 0 && !s->hello_sent) {
+		close(s->fd);
+		s->fd = -1;
+	}
+	return true;
+}
