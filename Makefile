@@ -38,6 +38,7 @@ include tests/tests.mk
 -include tests/integration/resume.mk
 -include tests/integration/outage.mk
 -include tests/integration/pack.mk
+-include tests/integration/stripes.mk
 -include tests/security/security.mk
 -include tests/integration/ctl.mk
 -include tests/gpu/cublas/cublas.mk

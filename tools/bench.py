@@ -306,15 +306,21 @@ def session_of(sock, pid):
     """The ended session of process pid on this client gleamd (each row reads
     its own counters, never another run's)."""
     env = dict(os.environ, GLEAM_SOCKET=sock)
-    r = subprocess.run([os.path.join(BIN, "gleamctl"), "status", "--json"], env=env,
-                       capture_output=True)
-    try:
-        ended = json.loads(r.stdout)["client"]["ended"]
-    except (ValueError, KeyError):
-        return None
-    for e in reversed(ended):
-        if pid is not None and e.get("pid") == pid:
-            return e
+    # Over a slow link the session ends a moment after its program: its
+    # last bytes and its goodbye are still on the way.
+    for _ in range(50):
+        r = subprocess.run([os.path.join(BIN, "gleamctl"), "status", "--json"], env=env,
+                           capture_output=True)
+        try:
+            ended = json.loads(r.stdout)["client"]["ended"]
+        except (ValueError, KeyError):
+            return None
+        for e in reversed(ended):
+            if pid is not None and e.get("pid") == pid:
+                return e
+        if pid is None:
+            return None
+        time.sleep(0.1)
     return None
 
 

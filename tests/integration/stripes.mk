@@ -1,0 +1,6 @@
+# A session's large messages on further connections (tests/integration/stripes.sh).
+.PHONY: check-stripes
+check-stripes: all
+	BUILD=$(BUILD) tests/integration/stripes.sh
+
+CHECK_TARGETS += check-stripes
