@@ -8,9 +8,9 @@ much less, so this says where a copy's time goes.
 
     tools/copy-cost.py [htod|dtoh] [MiB] [pinned|pageable] [runs]
 
-GLEAM_COPY_CLIENT_ARGS as for copy-bench.py (say "--cache off").  Each run
-is one gleam-bench copy, whose warm-up upload of the same size is counted
-too: the bytes are twice the size.
+GLEAM_COPY_CLIENT_ARGS as for copy-bench.py (say "--cache off"); GLEAM_BACKEND
+(default sim) the server's backend.  Each run is one gleam-bench copy, whose
+warm-up upload of the same size is counted too: the bytes are twice the size.
 """
 import json
 import os
@@ -94,7 +94,8 @@ def main():
     sock = os.path.join(tmp, "gleamd.sock")
     try:
         srv = procs.spawn([os.path.join(BIN, "gleamd"), "server", "--listen",
-                           "127.0.0.1:%d" % port, "--backend", "sim"] + GLEAMD_ARGS,
+                           "127.0.0.1:%d" % port, "--backend",
+                           os.environ.get("GLEAM_BACKEND", "sim")] + GLEAMD_ARGS,
                           "server.log", env)
         wait(lambda: b"unreachable" not in subprocess.run(
             [os.path.join(BIN, "gleamctl"), "server-info", "127.0.0.1:%d" % port],
