@@ -201,40 +201,60 @@ CUresult wk_cuMemcpyHtoDAsync(struct wk_call *k)
 	return htod(k, true);
 }
 
-/* Device to host: staged in pieces through host memory here, then sent. */
+struct dtoh_copy {
+	const struct gl_backend *be;
+	CUdeviceptr src;
+	CUstream s;
+	bool async;
+};
+
+/* One piece of a copy to the host, into dst (the reply ring, or a buffer). */
+static CUresult dtoh_piece(void *arg, void *dst, uint64_t off, size_t n)
+{
+	struct dtoh_copy *c = arg;
+	CUresult r;
+
+	if (!c->async)
+		return c->be->op.f_cuMemcpyDtoH(dst, c->src + off, n);
+	r = c->be->op.f_cuMemcpyDtoHAsync(dst, c->src + off, n, c->s);
+	return r ? r : c->be->op.f_cuStreamSynchronize(c->s);
+}
+
+/*
+ * Device to host: in pieces, each copied by the backend straight into its
+ * reply in the ring; a copy nobody waits for goes through a buffer here.
+ */
 static CUresult dtoh(struct wk_call *k, bool async)
 {
 	const struct gl_a_cuMemcpyDtoHAsync *a;
 	size_t piece = GLEAM_PIECE_MAX - 4096;
-	CUstream s = NULL;
-	unsigned char *buf;
+	struct dtoh_copy c = { .be = k->w->be, .async = async };
+	unsigned char *buf = NULL;
 	CUresult r = CUDA_SUCCESS;
 
 	a = wk_args(k, async ? sizeof(*a) : sizeof(struct gl_a_cuMemcpyDtoH));
 	if (!a)
 		return CUDA_ERROR_INVALID_VALUE;
+	c.src = (CUdeviceptr)a->srcDevice;
 	if (async) {
-		r = wk_stream(k->w, a->hStream, &s);
+		r = wk_stream(k->w, a->hStream, &c.s);
 		if (!r)
-			r = wk_not_capturing(k, s);
+			r = wk_not_capturing(k, c.s);
 		if (r)
 			return r;
 	}
-	buf = malloc(piece);
-	if (!buf)
-		return CUDA_ERROR_OUT_OF_MEMORY;
+	if (!(k->hdr.flags & GLEAM_REC_F_REPLY)) {
+		buf = malloc(piece);
+		if (!buf)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+	}
 	for (uint64_t off = 0; off < a->ByteCount && !r; off += piece) {
 		size_t n = (size_t)MIN((uint64_t)piece, a->ByteCount - off);
 
-		if (async) {
-			r = k->w->be->op.f_cuMemcpyDtoHAsync(buf, (CUdeviceptr)(a->srcDevice + off), n, s);
-			if (!r)
-				r = k->w->be->op.f_cuStreamSynchronize(s);
-		} else {
-			r = k->w->be->op.f_cuMemcpyDtoH(buf, (CUdeviceptr)(a->srcDevice + off), n);
-		}
-		if (!r && wk_reply_piece(k, off, buf, n))
-			r = CUDA_ERROR_DEVICE_UNAVAILABLE;
+		if (buf)
+			r = dtoh_piece(&c, buf, off, n);
+		else
+			r = wk_reply_piece_fill(k, off, n, dtoh_piece, &c);
 	}
 	free(buf);
 	return r;

@@ -108,6 +108,13 @@ struct worker {
 	bool asm_active;	/* a record in pieces is being joined */
 	unsigned char *rec;	/* the record being replayed, copied out of the ring */
 	size_t rec_cap;
+	/*
+	 * A large copy to the device is replayed from the ring: rec holds its
+	 * header and arguments, its bytes stay where they lie (tail), and the
+	 * ring keeps their room until the replay is done.
+	 */
+	const unsigned char *tail;
+	size_t tail_len;
 	uint64_t replayed;
 	uint64_t busy_ns;		/* time spent replaying */
 	uint64_t sleeps;		/* times the worker waited for a doorbell */
@@ -124,6 +131,8 @@ struct wk_call {
 	const unsigned char *body;
 	size_t blen;
 	size_t pos;		/* next variable part */
+	const unsigned char *tail;	/* the data after body, left in the ring */
+	size_t tail_len;
 	unsigned char *reply;	/* reply body being built */
 	size_t rlen, rcap;
 	size_t rstruct;		/* size of the fixed reply part */
@@ -313,6 +322,9 @@ void *wk_reply_struct(struct wk_call *k, size_t len);
 void *wk_reply_data(struct wk_call *k, uint64_t len);
 /* Send a data piece for this record now (copies to host memory). */
 int wk_reply_piece(struct wk_call *k, uint64_t offset, const void *p, uint64_t len);
+CUresult wk_reply_piece_fill(struct wk_call *k, uint64_t offset, uint64_t len,
+			     CUresult (*fill)(void *arg, void *dst, uint64_t offset, size_t len),
+			     void *arg);
 
 CUresult wk_handle(struct worker *w, unsigned int kind, uint64_t id, void **real);
 CUresult wk_stream(struct worker *w, uint64_t id, CUstream *s);
