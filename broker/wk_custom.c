@@ -222,7 +222,7 @@ static CUresult dtoh_piece(void *arg, void *dst, uint64_t off, size_t n)
 
 /*
  * Device to host: in pieces, each copied by the backend straight into its
- * reply in the ring; a copy nobody waits for goes through a buffer here.
+ * reply in the ring (or through a buffer here, and copied there).
  */
 static CUresult dtoh(struct wk_call *k, bool async)
 {
@@ -243,7 +243,14 @@ static CUresult dtoh(struct wk_call *k, bool async)
 		if (r)
 			return r;
 	}
-	if (!(k->hdr.flags & GLEAM_REC_F_REPLY)) {
+	/*
+	 * Filled in place, a piece keeps the replies behind it unpublished
+	 * while the backend copies, which may wait for the stream's host
+	 * functions, whose messages must reach the shim: with host functions
+	 * in use, and when nobody waits for the bytes, a buffer here takes
+	 * them.
+	 */
+	if (!(k->hdr.flags & GLEAM_REC_F_REPLY) || k->w->hf) {
 		buf = malloc(piece);
 		if (!buf)
 			return CUDA_ERROR_OUT_OF_MEMORY;
@@ -251,10 +258,13 @@ static CUresult dtoh(struct wk_call *k, bool async)
 	for (uint64_t off = 0; off < a->ByteCount && !r; off += piece) {
 		size_t n = (size_t)MIN((uint64_t)piece, a->ByteCount - off);
 
-		if (buf)
+		if (buf) {
 			r = dtoh_piece(&c, buf, off, n);
-		else
+			if (!r && wk_reply_piece(k, off, buf, n))
+				r = CUDA_ERROR_DEVICE_UNAVAILABLE;
+		} else {
 			r = wk_reply_piece_fill(k, off, n, dtoh_piece, &c);
+		}
 	}
 	free(buf);
 	return r;
@@ -363,7 +373,14 @@ static CUresult get_func(struct wk_call *k, bool kernel)
 	 * The shim read the layout and attributes from the image and made the
 	 * handle: nothing to say, and a failure stays with the handle.
 	 */
-	if (!(k->hdr.flags & GLEAM_REC_F_REPLY)) {
+	/*
+	 * Filled in place, a piece keeps the replies behind it unpublished
+	 * while the backend copies, which may wait for the stream's host
+	 * functions, whose messages must reach the shim: with host functions
+	 * in use, and when nobody waits for the bytes, a buffer here takes
+	 * them.
+	 */
+	if (!(k->hdr.flags & GLEAM_REC_F_REPLY) || k->w->hf) {
 		wk_handle_new(k->w, kernel ? GL_H_KERNEL : GL_H_FUNC, a->hfunc, f, r);
 		return r;
 	}

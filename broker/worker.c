@@ -893,7 +893,15 @@ static unsigned char *cq_room(struct worker *w, size_t len)
 			continue;
 		}
 		if (!on_main) {
-			if (nap(w, &us))
+			int err;
+
+			/* A piece being filled publishes what is behind it: let it finish. */
+			if (w->cq_hold)
+				pthread_mutex_unlock(&w->cq_lock);
+			err = nap(w, &us);
+			if (w->cq_hold)
+				pthread_mutex_lock(&w->cq_lock);
+			if (err)
 				return NULL;
 			continue;
 		}
@@ -911,6 +919,8 @@ static unsigned char *cq_room(struct worker *w, size_t len)
 
 static void cq_commit(struct worker *w)
 {
+	if (w->cq_hold)
+		return;
 	gl_ring_commit(&w->ring.cq);
 	if (gl_ring_cons_sleeping(&w->ring.cq))
 		wk_bell(w);
@@ -963,8 +973,17 @@ CUresult wk_reply_piece_fill(struct wk_call *k, uint64_t offset, uint64_t len,
 	}
 	memcpy(p, &h, sizeof(h));
 	memcpy(p + sizeof(h), &d, sizeof(d));
+	/*
+	 * Filled without the lock: the backend's copy may wait for the
+	 * driver to print what the kernels printed, and that output's thread
+	 * puts its replies under the lock.  They are published with this one.
+	 */
+	k->w->cq_hold++;
+	pthread_mutex_unlock(&k->w->cq_lock);
 	r = fill(arg, p + dpos, offset, (size_t)len);
 	memset(p + dpos + len, 0, ALIGN8(len) - len);
+	pthread_mutex_lock(&k->w->cq_lock);
+	k->w->cq_hold--;
 	cq_commit(k->w);
 	pthread_mutex_unlock(&k->w->cq_lock);
 	return r;

@@ -94,6 +94,11 @@ struct worker {
 	struct wk_host *hf;	/* host functions queued; NULL before the first */
 	struct wk_output *out;	/* the program's output, captured; NULL: none */
 	/*
+	 * Reply pieces being filled in the ring with cq_lock released (a copy
+	 * to the host): replies put meanwhile are published with them.
+	 */
+	unsigned int cq_hold;
+	/*
 	 * Replies come from this thread, and from the threads that run host
 	 * functions and carry output: one at a time on the CQ.
 	 */
