@@ -893,13 +893,14 @@ static unsigned char *cq_room(struct worker *w, size_t len)
 			continue;
 		}
 		if (!on_main) {
+			/* A piece being filled publishes what is behind it: let it finish. */
+			bool held = w->cq_hold;
 			int err;
 
-			/* A piece being filled publishes what is behind it: let it finish. */
-			if (w->cq_hold)
+			if (held)
 				pthread_mutex_unlock(&w->cq_lock);
 			err = nap(w, &us);
-			if (w->cq_hold)
+			if (held)
 				pthread_mutex_lock(&w->cq_lock);
 			if (err)
 				return NULL;
