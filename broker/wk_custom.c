@@ -243,14 +243,8 @@ static CUresult dtoh(struct wk_call *k, bool async)
 		if (r)
 			return r;
 	}
-	/*
-	 * Filled in place, a piece keeps the replies behind it unpublished
-	 * while the backend copies, which may wait for the stream's host
-	 * functions, whose messages must reach the shim: with host functions
-	 * in use, and when nobody waits for the bytes, a buffer here takes
-	 * them.
-	 */
-	if (!(k->hdr.flags & GLEAM_REC_F_REPLY) || k->w->hf) {
+	/* Nobody waits for the bytes: a buffer here takes them. */
+	if (!(k->hdr.flags & GLEAM_REC_F_REPLY)) {
 		buf = malloc(piece);
 		if (!buf)
 			return CUDA_ERROR_OUT_OF_MEMORY;
@@ -373,14 +367,8 @@ static CUresult get_func(struct wk_call *k, bool kernel)
 	 * The shim read the layout and attributes from the image and made the
 	 * handle: nothing to say, and a failure stays with the handle.
 	 */
-	/*
-	 * Filled in place, a piece keeps the replies behind it unpublished
-	 * while the backend copies, which may wait for the stream's host
-	 * functions, whose messages must reach the shim: with host functions
-	 * in use, and when nobody waits for the bytes, a buffer here takes
-	 * them.
-	 */
-	if (!(k->hdr.flags & GLEAM_REC_F_REPLY) || k->w->hf) {
+	/* Nobody waits for the bytes: a buffer here takes them. */
+	if (!(k->hdr.flags & GLEAM_REC_F_REPLY)) {
 		wk_handle_new(k->w, kernel ? GL_H_KERNEL : GL_H_FUNC, a->hfunc, f, r);
 		return r;
 	}
