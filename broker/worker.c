@@ -871,49 +871,53 @@ static int nap(struct worker *w, unsigned int *us)
 	return 0;
 }
 
-/* Room for a reply of len bytes in the ring, waited for; NULL when the server is gone. */
+/* One wait for room on the CQ (see cq_room); 0, or -EPIPE when the server is gone. */
+static int cq_wait(struct worker *w, size_t len, unsigned int *us)
+{
+	int err = 0;
+
+	/* With host functions in use, the helper alone takes the doorbells. */
+	if (w->hf) {
+		gl_ring_prod_set_sleeping(&w->ring.cq, true);
+		if (!gl_ring_can_reserve(&w->ring.cq, (uint32_t)len))
+			err = wk_host_space_wait(w);
+		gl_ring_prod_set_sleeping(&w->ring.cq, false);
+		return err;
+	}
+	if (!on_main)
+		return nap(w, us);
+	gl_ring_prod_set_sleeping(&w->ring.cq, true);
+	if (!gl_ring_can_reserve(&w->ring.cq, (uint32_t)len))
+		err = wait_bell(w);
+	gl_ring_prod_set_sleeping(&w->ring.cq, false);
+	return err;
+}
+
+/*
+ * Room for a reply of len bytes in the ring, cq_lock held, waited for;
+ * NULL when the server is gone.  While a piece is being filled (cq_hold),
+ * what is put behind it is published only with it, and its filler takes
+ * cq_lock to publish it: the lock is let go for each wait, whichever
+ * thread waits, or the room waited for would never come.
+ */
 static unsigned char *cq_room(struct worker *w, size_t len)
 {
 	unsigned int us = 20;
 	unsigned char *p;
 
 	while (!(p = gl_ring_reserve(&w->ring.cq, (uint32_t)len))) {
+		bool held = w->cq_hold;
+		int err;
+
 		if (w->ring.cq.broken)
 			return NULL;
-		/* With host functions in use, the helper alone takes the doorbells. */
-		if (w->hf) {
-			int err;
-
-			gl_ring_prod_set_sleeping(&w->ring.cq, true);
-			err = gl_ring_can_reserve(&w->ring.cq, (uint32_t)len) ? 0 :
-			      wk_host_space_wait(w);
-			gl_ring_prod_set_sleeping(&w->ring.cq, false);
-			if (err)
-				return NULL;
-			continue;
-		}
-		if (!on_main) {
-			/* A piece being filled publishes what is behind it: let it finish. */
-			bool held = w->cq_hold;
-			int err;
-
-			if (held)
-				pthread_mutex_unlock(&w->cq_lock);
-			err = nap(w, &us);
-			if (held)
-				pthread_mutex_lock(&w->cq_lock);
-			if (err)
-				return NULL;
-			continue;
-		}
-		gl_ring_prod_set_sleeping(&w->ring.cq, true);
-		if (gl_ring_can_reserve(&w->ring.cq, (uint32_t)len)) {
-			gl_ring_prod_set_sleeping(&w->ring.cq, false);
-			continue;
-		}
-		if (wait_bell(w))
+		if (held)
+			pthread_mutex_unlock(&w->cq_lock);
+		err = cq_wait(w, len, &us);
+		if (held)
+			pthread_mutex_lock(&w->cq_lock);
+		if (err)
 			return NULL;
-		gl_ring_prod_set_sleeping(&w->ring.cq, false);
 	}
 	return p;
 }
