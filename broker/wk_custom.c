@@ -367,7 +367,6 @@ static CUresult get_func(struct wk_call *k, bool kernel)
 	 * The shim read the layout and attributes from the image and made the
 	 * handle: nothing to say, and a failure stays with the handle.
 	 */
-	/* Nobody waits for the bytes: a buffer here takes them. */
 	if (!(k->hdr.flags & GLEAM_REC_F_REPLY)) {
 		wk_handle_new(k->w, kernel ? GL_H_KERNEL : GL_H_FUNC, a->hfunc, f, r);
 		return r;
