@@ -221,8 +221,37 @@ static CUresult dtoh_piece(void *arg, void *dst, uint64_t off, size_t n)
 }
 
 /*
+ * A piece filled in place keeps what other threads put behind it
+ * unpublished until it is full, a host function's message among them
+ * (wk_host.c): the program cannot run that function, and a copy that
+ * waits for it (queued after it on the copy's stream, or on the legacy
+ * stream after it on a blocking stream) would wait for ever.  So, with
+ * host functions in use, the copy's stream is first brought up to the
+ * copy with no piece reserved: an event recorded on it, waited for.  Only
+ * this thread queues work, so the copy then waits for no host function.
+ * False when the stream could not be waited for.
+ */
+static bool dtoh_reach(const struct dtoh_copy *c)
+{
+	CUevent e;
+	CUresult r;
+
+	if (c->be->op.f_cuEventCreate(&e, CU_EVENT_DISABLE_TIMING))
+		return false;
+	r = c->be->op.f_cuEventRecord(e, c->s);
+	if (!r)
+		r = c->be->op.f_cuEventSynchronize(e);
+	c->be->op.f_cuEventDestroy(e);
+	return !r;
+}
+
+/*
  * Device to host: in pieces, each copied by the backend straight into its
- * reply in the ring (or through a buffer here, and copied there).
+ * reply in the ring, once nothing it waits for needs a reply put behind
+ * it (above).  A copy nobody waits for, or a small one in a session with
+ * host functions, which an event would cost more than a copy, goes
+ * through a buffer here, and one whose stream could not be brought up to
+ * it as well: a buffer holds no reply back.
  */
 static CUresult dtoh(struct wk_call *k, bool async)
 {
@@ -231,6 +260,7 @@ static CUresult dtoh(struct wk_call *k, bool async)
 	struct dtoh_copy c = { .be = k->w->be, .async = async };
 	unsigned char *buf = NULL;
 	CUresult r = CUDA_SUCCESS;
+	bool direct;
 
 	a = wk_args(k, async ? sizeof(*a) : sizeof(struct gl_a_cuMemcpyDtoH));
 	if (!a)
@@ -243,9 +273,10 @@ static CUresult dtoh(struct wk_call *k, bool async)
 		if (r)
 			return r;
 	}
-	/* Nobody waits for the bytes: a buffer here takes them. */
-	if (!(k->hdr.flags & GLEAM_REC_F_REPLY)) {
-		buf = malloc(piece);
+	direct = (k->hdr.flags & GLEAM_REC_F_REPLY) &&
+		 (!k->w->hf || (a->ByteCount >= WK_IN_PLACE_MIN && dtoh_reach(&c)));
+	if (!direct) {
+		buf = malloc(MIN((uint64_t)piece, a->ByteCount ? a->ByteCount : 1));
 		if (!buf)
 			return CUDA_ERROR_OUT_OF_MEMORY;
 	}

@@ -1202,20 +1202,18 @@ int wk_rec_room(struct worker *w, size_t len)
 
 /*
  * How much of the record at p to copy out of the ring: all of it, but for
- * a whole copy to the device of IN_PLACE_MIN bytes or more, whose
+ * a whole copy to the device of WK_IN_PLACE_MIN bytes or more, whose
  * header and arguments are copied and whose bytes the backend reads where
  * they lie.  Only the bytes are read in place, and only by the copy:
  * nothing that is checked is read twice.
  */
-#define IN_PLACE_MIN	(64U << 10)
-
 static uint32_t copy_head(struct worker *w, const unsigned char *p, uint32_t len)
 {
 	struct gleam_rec h;
 	uint32_t head;
 
 	memcpy(&h, p, sizeof(h));
-	if (w->asm_active || (h.flags & GLEAM_REC_F_MORE) || len < IN_PLACE_MIN)
+	if (w->asm_active || (h.flags & GLEAM_REC_F_MORE) || len < WK_IN_PLACE_MIN)
 		return len;
 	if (h.fn == GL_FN_cuMemcpyHtoD)
 		head = sizeof(h) + ALIGN8(sizeof(struct gl_a_cuMemcpyHtoD));

@@ -325,6 +325,12 @@ const char *wk_str(struct wk_call *k, uint64_t len);
 const void *wk_data(struct wk_call *k, uint64_t len);
 void *wk_reply_struct(struct wk_call *k, size_t len);
 void *wk_reply_data(struct wk_call *k, uint64_t len);
+/*
+ * Copies of this many bytes or more are replayed from the rings: a copy
+ * to the device from its bytes where they lie in the SQ (worker.c), a
+ * copy to the host into its reply pieces in the CQ (wk_custom.c).
+ */
+#define WK_IN_PLACE_MIN	(64U << 10)
 /* Send a data piece for this record now (copies to host memory). */
 int wk_reply_piece(struct wk_call *k, uint64_t offset, const void *p, uint64_t len);
 CUresult wk_reply_piece_fill(struct wk_call *k, uint64_t offset, uint64_t len,
