@@ -871,55 +871,23 @@ static int nap(struct worker *w, unsigned int *us)
 	return 0;
 }
 
-/* One wait for room on the CQ (see cq_room); 0, or -EPIPE when the server is gone. */
+/*
+ * One wait for room on the CQ (see cq_room); 0, or -EPIPE when the server
+ * is gone.  Behind a piece being filled no room comes before it is
+ * published: short naps, to look at it again soon.
+ */
 static int cq_wait(struct worker *w, size_t len, unsigned int *us)
 {
 	int err = 0;
 
 	/* With host functions in use, the helper alone takes the doorbells. */
-	if (w->hf) {
-		gl_ring_prod_set_sleeping(&w->ring.cq, true);
-		if (!gl_ring_can_reserve(&w->ring.cq, (uint32_t)len))
-			err = wk_host_space_wait(w);
-		gl_ring_prod_set_sleeping(&w->ring.cq, false);
-		return err;
-	}
-	if (!on_main)
+	if (w->cq_hold || (!on_main && !w->hf))
 		return nap(w, us);
 	gl_ring_prod_set_sleeping(&w->ring.cq, true);
 	if (!gl_ring_can_reserve(&w->ring.cq, (uint32_t)len))
-		err = wait_bell(w);
+		err = w->hf ? wk_host_space_wait(w) : wait_bell(w);
 	gl_ring_prod_set_sleeping(&w->ring.cq, false);
 	return err;
-}
-
-/*
- * Room for a reply of len bytes in the ring, cq_lock held, waited for;
- * NULL when the server is gone.  While a piece is being filled (cq_hold),
- * what is put behind it is published only with it, and its filler takes
- * cq_lock to publish it: the lock is let go for each wait, whichever
- * thread waits, or the room waited for would never come.
- */
-static unsigned char *cq_room(struct worker *w, size_t len)
-{
-	unsigned int us = 20;
-	unsigned char *p;
-
-	while (!(p = gl_ring_reserve(&w->ring.cq, (uint32_t)len))) {
-		bool held = w->cq_hold;
-		int err;
-
-		if (w->ring.cq.broken)
-			return NULL;
-		if (held)
-			pthread_mutex_unlock(&w->cq_lock);
-		err = cq_wait(w, len, &us);
-		if (held)
-			pthread_mutex_lock(&w->cq_lock);
-		if (err)
-			return NULL;
-	}
-	return p;
 }
 
 static void cq_commit(struct worker *w)
@@ -929,6 +897,34 @@ static void cq_commit(struct worker *w)
 	gl_ring_commit(&w->ring.cq);
 	if (gl_ring_cons_sleeping(&w->ring.cq))
 		wk_bell(w);
+}
+
+/*
+ * Room for a reply of len bytes in the ring, cq_lock held, waited for;
+ * NULL when the server is gone.  While a piece is being filled (cq_hold),
+ * what is put behind it is published only with it, so room comes only
+ * once it is published, which takes cq_lock.  A waiter here holds the
+ * lock throughout (letting it go would invert its order with the
+ * output's lock, which a waiter may hold: wk_output.c takes cq_lock
+ * first): it publishes the piece itself once its bytes are in.
+ */
+static unsigned char *cq_room(struct worker *w, size_t len)
+{
+	unsigned int us = 20;
+	unsigned char *p;
+
+	while (!(p = gl_ring_reserve(&w->ring.cq, (uint32_t)len))) {
+		if (w->ring.cq.broken)
+			return NULL;
+		if (w->cq_hold && atomic_load_explicit(&w->cq_filled, memory_order_acquire)) {
+			w->cq_hold = false;
+			cq_commit(w);
+			continue;
+		}
+		if (cq_wait(w, len, &us))
+			return NULL;
+	}
+	return p;
 }
 
 int wk_put_reply(struct worker *w, const struct gleam_reply *h, const void *a, size_t alen,
@@ -981,14 +977,17 @@ CUresult wk_reply_piece_fill(struct wk_call *k, uint64_t offset, uint64_t len,
 	/*
 	 * Filled without the lock: the backend's copy may wait for the
 	 * driver to print what the kernels printed, and that output's thread
-	 * puts its replies under the lock.  They are published with this one.
+	 * puts its replies under the lock.  They are published with this one,
+	 * here or by a thread that waits for room behind it (cq_room()).
 	 */
-	k->w->cq_hold++;
+	k->w->cq_hold = true;
+	atomic_store_explicit(&k->w->cq_filled, false, memory_order_relaxed);
 	pthread_mutex_unlock(&k->w->cq_lock);
 	r = fill(arg, p + dpos, offset, (size_t)len);
 	memset(p + dpos + len, 0, ALIGN8(len) - len);
+	atomic_store_explicit(&k->w->cq_filled, true, memory_order_release);
 	pthread_mutex_lock(&k->w->cq_lock);
-	k->w->cq_hold--;
+	k->w->cq_hold = false;
 	cq_commit(k->w);
 	pthread_mutex_unlock(&k->w->cq_lock);
 	return r;

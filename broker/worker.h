@@ -8,6 +8,7 @@
 #define GLEAM_WORKER_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -94,10 +95,13 @@ struct worker {
 	struct wk_host *hf;	/* host functions queued; NULL before the first */
 	struct wk_output *out;	/* the program's output, captured; NULL: none */
 	/*
-	 * Reply pieces being filled in the ring with cq_lock released (a copy
-	 * to the host): replies put meanwhile are published with them.
+	 * A reply piece being filled in the ring by this thread with cq_lock
+	 * released (a copy to the host): replies put meanwhile are published
+	 * with it.  cq_filled: its bytes are in, and a thread that waits for
+	 * room behind it may publish it (worker.c, cq_room()).
 	 */
-	unsigned int cq_hold;
+	bool cq_hold;
+	atomic_bool cq_filled;
 	/*
 	 * Replies come from this thread, and from the threads that run host
 	 * functions and carry output: one at a time on the CQ.
