@@ -330,9 +330,10 @@ const void *wk_data(struct wk_call *k, uint64_t len);
 void *wk_reply_struct(struct wk_call *k, size_t len);
 void *wk_reply_data(struct wk_call *k, uint64_t len);
 /*
- * Copies of this many bytes or more are replayed from the rings: a copy
- * to the device from its bytes where they lie in the SQ (worker.c), a
- * copy to the host into its reply pieces in the CQ (wk_custom.c).
+ * A copy to the device of this many bytes or more is replayed from its
+ * bytes where they lie in the SQ (worker.c).  A copy to the host is
+ * filled into its reply pieces in the CQ, but in a session with host
+ * functions one smaller than this goes through a buffer (wk_custom.c).
  */
 #define WK_IN_PLACE_MIN	(64U << 10)
 /* Send a data piece for this record now (copies to host memory). */
