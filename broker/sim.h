@@ -3,7 +3,9 @@
  * The sim backend: a test instrument, not a GPU.  Device memory is host
  * memory of the worker, memory operations run for real, and a few test
  * kernels with fixed names (sim_kernels.c) run in C.  Everything completes
- * before the call returns, so streams and events only keep order and time.
+ * before the call returns, so streams and events only keep order and time;
+ * but host functions, which run on a thread of their own as the driver's
+ * do, and which the work queued after them waits for (sim_host.c).
  * It lets every part around replay be tested where there is no GPU;
  * nothing measured on it says anything about GPUs.
  *
@@ -275,6 +277,8 @@ CUresult sim_run_kernel(struct sim_func *f, const unsigned int g[3], const unsig
 /* sim_stream.c: work on streams, and what a capture makes of it. */
 CUresult sim_legacy_work(void);
 CUresult sim_stream_work(CUstream s, struct sim_capture **cap);
+/* Whether s synchronises with the legacy stream (the legacy stream too). */
+bool sim_stream_blocking(CUstream s);
 CUresult sim_capture_op(struct sim_capture *cap, CUstream s, const struct sim_op *op);
 CUresult sim_host_copy_captured(struct sim_capture *cap);
 CUresult sim_ctx_sync_check(struct sim_ctx *c);
@@ -313,6 +317,16 @@ void sim_event_graph_put(struct sim_event *e);
 int sim_cond_set(void *be, uint64_t handle, unsigned int value);
 /* sim_array.c: a 3D copy of a graph's, run now. */
 CUresult sim_copy3d_run(const CUDA_MEMCPY3D *p);
+
+/*
+ * sim_host.c: host functions and callbacks run on a thread of their own.
+ * The calling thread waits until those that work on stream s (NULL: the
+ * legacy stream; blocking: s synchronises with it) waits for have
+ * returned, or those of context c; or asks whether any has not.
+ */
+void sim_host_wait(CUstream s, bool blocking);
+void sim_host_wait_ctx(const struct sim_ctx *c);
+bool sim_host_pending(CUstream s, bool blocking);
 
 /* sim_pool.c: the pools' accounts. */
 void sim_pool_take(struct sim_pool *p, uint64_t size);

@@ -299,6 +299,8 @@ CUresult sim_cuCtxDestroy(CUcontext h)
 {
 	if (!sim_is(h, K_CTX) || ((struct sim_ctx *)h)->primary)
 		return CUDA_ERROR_INVALID_CONTEXT;
+	/* As the driver, it waits for its work: its host functions return first. */
+	sim_host_wait_ctx((struct sim_ctx *)h);
 	if (sim.cur == (struct sim_ctx *)h)
 		sim.cur = NULL;
 	sim_obj_free(h);
@@ -319,9 +321,11 @@ CUresult sim_cuCtxSynchronize(void)
 
 	CTX_OK();
 	r = sim_ctx_sync_check(sim.cur);
-	if (!r)
-		sim_pools_settle();
-	return r;
+	if (r)
+		return r;
+	sim_host_wait_ctx(sim.cur);
+	sim_pools_settle();
+	return CUDA_SUCCESS;
 }
 
 CUresult sim_cuCtxSynchronize_v2(CUcontext h)
@@ -332,9 +336,11 @@ CUresult sim_cuCtxSynchronize_v2(CUcontext h)
 	if (!c || !sim_is(c, K_CTX))
 		return CUDA_ERROR_INVALID_CONTEXT;
 	r = c->sticky ? c->sticky : sim_ctx_sync_check(c);
-	if (!r)
-		sim_pools_settle();
-	return r;
+	if (r)
+		return r;
+	sim_host_wait_ctx(c);
+	sim_pools_settle();
+	return CUDA_SUCCESS;
 }
 
 CUresult sim_cuCtxGetApiVersion(CUcontext h, unsigned int *v)

@@ -62,15 +62,34 @@ static bool implicit_capture(void)
 	return hit;
 }
 
-/* Work on the legacy stream: the synchronous copies and fills. */
-CUresult sim_legacy_work(void)
+static CUresult legacy_check(void)
 {
 	return implicit_capture() ? CUDA_ERROR_STREAM_CAPTURE_IMPLICIT : CUDA_SUCCESS;
 }
 
+bool sim_stream_blocking(CUstream s)
+{
+	return legacy(s) || cstate(s)->blocking;
+}
+
+/*
+ * Work on the legacy stream: the synchronous copies and fills.  It
+ * begins once the host functions before it have returned, its own and
+ * the blocking streams'.
+ */
+CUresult sim_legacy_work(void)
+{
+	CUresult r = legacy_check();
+
+	if (!r)
+		sim_host_wait(NULL, true);
+	return r;
+}
+
 /*
  * Before work for stream s: an error, or in *cap the capture that records
- * the work instead of running it (NULL: run it now).
+ * the work instead of running it (NULL: run it now, once the host
+ * functions it comes after have returned).
  */
 CUresult sim_stream_work(CUstream s, struct sim_capture **cap)
 {
@@ -82,6 +101,8 @@ CUresult sim_stream_work(CUstream s, struct sim_capture **cap)
 	*cap = cstate(s)->cap;
 	if (*cap && (*cap)->invalidated)
 		return CUDA_ERROR_STREAM_CAPTURE_INVALIDATED;
+	if (!*cap)
+		sim_host_wait(s, cstate(s)->blocking);
 	return CUDA_SUCCESS;
 }
 
@@ -235,7 +256,7 @@ static CUresult sync_check(CUstream s)
 	struct sim_cstate *cs;
 
 	if (legacy(s))
-		return sim_legacy_work();
+		return legacy_check();
 	cs = cstate(s);
 	if (!cs->cap)
 		return CUDA_SUCCESS;
@@ -308,6 +329,8 @@ CUresult sim_cuStreamDestroy(CUstream s)
 
 	if (!sim_is(s, K_STREAM))
 		return CUDA_ERROR_INVALID_HANDLE;
+	/* Its host functions still run (the driver lets its work finish): not with it gone. */
+	sim_host_wait(s, false);
 	cs = &((struct sim_stream *)s)->cs;
 	cap = cs->cap;
 	if (cap && cap->origin == cs) {
@@ -331,17 +354,25 @@ CUresult sim_cuStreamSynchronize(CUstream s)
 	if (stream_ok(s))
 		return CUDA_ERROR_INVALID_HANDLE;
 	r = sync_check(s);
-	if (!r)
-		sim_pools_settle();
-	return r;
+	if (r)
+		return r;
+	sim_host_wait(legacy(s) ? NULL : s, sim_stream_blocking(s));
+	sim_pools_settle();
+	return CUDA_SUCCESS;
 }
 
+/* Busy while a host function it waits for has not returned. */
 CUresult sim_cuStreamQuery(CUstream s)
 {
+	CUresult r;
+
 	CTX_OK();
 	if (stream_ok(s))
 		return CUDA_ERROR_INVALID_HANDLE;
-	return sync_check(s);
+	r = sync_check(s);
+	if (!r && sim_host_pending(legacy(s) ? NULL : s, sim_stream_blocking(s)))
+		r = CUDA_ERROR_NOT_READY;
+	return r;
 }
 
 /*

@@ -201,40 +201,95 @@ CUresult wk_cuMemcpyHtoDAsync(struct wk_call *k)
 	return htod(k, true);
 }
 
-/* Device to host: staged in pieces through host memory here, then sent. */
+struct dtoh_copy {
+	const struct gl_backend *be;
+	CUdeviceptr src;
+	CUstream s;
+	bool async;
+};
+
+/* One piece of a copy to the host, into dst (the reply ring, or a buffer). */
+static CUresult dtoh_piece(void *arg, void *dst, uint64_t off, size_t n)
+{
+	struct dtoh_copy *c = arg;
+	CUresult r;
+
+	if (!c->async)
+		return c->be->op.f_cuMemcpyDtoH(dst, c->src + off, n);
+	r = c->be->op.f_cuMemcpyDtoHAsync(dst, c->src + off, n, c->s);
+	return r ? r : c->be->op.f_cuStreamSynchronize(c->s);
+}
+
+/*
+ * A piece filled in place keeps what other threads put behind it
+ * unpublished until it is full, a host function's message among them
+ * (wk_host.c): the program cannot run that function, and a copy that
+ * waits for it (queued after it on the copy's stream, or on the legacy
+ * stream after it on a blocking stream) would wait for ever.  So, with
+ * host functions in use, the copy's stream is first brought up to the
+ * copy with no piece reserved: an event recorded on it, waited for.  Only
+ * this thread queues work, so the copy then waits for no host function.
+ * False when the stream could not be waited for.
+ */
+static bool dtoh_reach(const struct dtoh_copy *c)
+{
+	CUevent e;
+	CUresult r;
+
+	if (c->be->op.f_cuEventCreate(&e, CU_EVENT_DISABLE_TIMING))
+		return false;
+	r = c->be->op.f_cuEventRecord(e, c->s);
+	if (!r)
+		r = c->be->op.f_cuEventSynchronize(e);
+	c->be->op.f_cuEventDestroy(e);
+	return !r;
+}
+
+/*
+ * Device to host: in pieces, each copied by the backend straight into its
+ * reply in the ring, once nothing it waits for needs a reply put behind
+ * it (above).  A copy nobody waits for, or a small one in a session with
+ * host functions, which an event would cost more than a copy, goes
+ * through a buffer here, and one whose stream could not be brought up to
+ * it as well: a buffer holds no reply back.
+ */
 static CUresult dtoh(struct wk_call *k, bool async)
 {
 	const struct gl_a_cuMemcpyDtoHAsync *a;
 	size_t piece = GLEAM_PIECE_MAX - 4096;
-	CUstream s = NULL;
-	unsigned char *buf;
+	struct dtoh_copy c = { .be = k->w->be, .async = async };
+	unsigned char *buf = NULL;
 	CUresult r = CUDA_SUCCESS;
+	bool direct;
 
 	a = wk_args(k, async ? sizeof(*a) : sizeof(struct gl_a_cuMemcpyDtoH));
 	if (!a)
 		return CUDA_ERROR_INVALID_VALUE;
+	c.src = (CUdeviceptr)a->srcDevice;
 	if (async) {
-		r = wk_stream(k->w, a->hStream, &s);
+		r = wk_stream(k->w, a->hStream, &c.s);
 		if (!r)
-			r = wk_not_capturing(k, s);
+			r = wk_not_capturing(k, c.s);
 		if (r)
 			return r;
 	}
-	buf = malloc(piece);
-	if (!buf)
-		return CUDA_ERROR_OUT_OF_MEMORY;
+	direct = (k->hdr.flags & GLEAM_REC_F_REPLY) &&
+		 (!k->w->hf || (a->ByteCount >= WK_IN_PLACE_MIN && dtoh_reach(&c)));
+	if (!direct) {
+		buf = malloc(MIN((uint64_t)piece, a->ByteCount ? a->ByteCount : 1));
+		if (!buf)
+			return CUDA_ERROR_OUT_OF_MEMORY;
+	}
 	for (uint64_t off = 0; off < a->ByteCount && !r; off += piece) {
 		size_t n = (size_t)MIN((uint64_t)piece, a->ByteCount - off);
 
-		if (async) {
-			r = k->w->be->op.f_cuMemcpyDtoHAsync(buf, (CUdeviceptr)(a->srcDevice + off), n, s);
-			if (!r)
-				r = k->w->be->op.f_cuStreamSynchronize(s);
+		if (buf) {
+			r = dtoh_piece(&c, buf, off, n);
+			if (!r && wk_reply_piece(k, off, buf, n))
+				r = CUDA_ERROR_DEVICE_UNAVAILABLE;
 		} else {
-			r = k->w->be->op.f_cuMemcpyDtoH(buf, (CUdeviceptr)(a->srcDevice + off), n);
+			r = wk_reply_piece_fill(k, off, n, dtoh_piece, &c);
 		}
-		if (!r && wk_reply_piece(k, off, buf, n))
-			r = CUDA_ERROR_DEVICE_UNAVAILABLE;
 	}
 	free(buf);
 	return r;

@@ -5,8 +5,9 @@
  *
  * The worker puts a function of its own on the stream in their place (a
  * trampoline, given the index of a slot as its data).  When the stream
- * reaches it, the driver calls it on a thread of the driver's (the sim
- * calls it at once, in the record's replay); it sends the shim a
+ * reaches it, the driver calls it on a thread of the driver's (the sim on
+ * one of its own, and the sim's work queued after it waits where it is
+ * queued, in its record's replay); it sends the shim a
  * gleamHostFuncRun reply and holds the stream until the shim's
  * gleamHostFuncRun record says that the program's function returned.
  *

@@ -760,6 +760,14 @@ const void *wk_data(struct wk_call *k, uint64_t len)
 {
 	const void *p;
 
+	if (k->tail && k->pos == k->blen) {
+		/* The one data part left where it lies. */
+		if (len > k->tail_len || ALIGN8(len) > k->tail_len)
+			return NULL;
+		p = k->tail;
+		k->tail = NULL;
+		return len ? p : NULL;
+	}
 	if (len > k->blen - k->pos || ALIGN8(len) > k->blen - k->pos)
 		return NULL;
 	p = k->body + k->pos;
@@ -863,42 +871,70 @@ static int nap(struct worker *w, unsigned int *us)
 	return 0;
 }
 
-int wk_put_reply(struct worker *w, const struct gleam_reply *h, const void *a, size_t alen,
-		 const void *b, size_t blen)
+/*
+ * One wait for room on the CQ (see cq_room); 0, or -EPIPE when the server
+ * is gone.  Behind a piece being filled no room comes before it is
+ * published: short naps, to look at it again soon.
+ */
+static int cq_wait(struct worker *w, size_t len, unsigned int *us)
 {
-	size_t len = sizeof(*h) + ALIGN8(alen) + ALIGN8(blen);
+	int err = 0;
+
+	/* With host functions in use, the helper alone takes the doorbells. */
+	if (w->cq_hold || (!on_main && !w->hf))
+		return nap(w, us);
+	gl_ring_prod_set_sleeping(&w->ring.cq, true);
+	if (!gl_ring_can_reserve(&w->ring.cq, (uint32_t)len))
+		err = w->hf ? wk_host_space_wait(w) : wait_bell(w);
+	gl_ring_prod_set_sleeping(&w->ring.cq, false);
+	return err;
+}
+
+static void cq_commit(struct worker *w)
+{
+	if (w->cq_hold)
+		return;
+	gl_ring_commit(&w->ring.cq);
+	if (gl_ring_cons_sleeping(&w->ring.cq))
+		wk_bell(w);
+}
+
+/*
+ * Room for a reply of len bytes in the ring, cq_lock held, waited for;
+ * NULL when the server is gone.  While a piece is being filled (cq_hold),
+ * what is put behind it is published only with it, so room comes only
+ * once it is published, which takes cq_lock.  A waiter here holds the
+ * lock throughout (letting it go would invert its order with the
+ * output's lock, which a waiter may hold: wk_output.c takes cq_lock
+ * first): it publishes the piece itself once its bytes are in.
+ */
+static unsigned char *cq_room(struct worker *w, size_t len)
+{
 	unsigned int us = 20;
 	unsigned char *p;
 
 	while (!(p = gl_ring_reserve(&w->ring.cq, (uint32_t)len))) {
 		if (w->ring.cq.broken)
-			return -EPIPE;
-		/* With host functions in use, the helper alone takes the doorbells. */
-		if (w->hf) {
-			int err;
-
-			gl_ring_prod_set_sleeping(&w->ring.cq, true);
-			err = gl_ring_can_reserve(&w->ring.cq, (uint32_t)len) ? 0 :
-			      wk_host_space_wait(w);
-			gl_ring_prod_set_sleeping(&w->ring.cq, false);
-			if (err)
-				return -EPIPE;
+			return NULL;
+		if (w->cq_hold && atomic_load_explicit(&w->cq_filled, memory_order_acquire)) {
+			w->cq_hold = false;
+			cq_commit(w);
 			continue;
 		}
-		if (!on_main) {
-			if (nap(w, &us))
-				return -EPIPE;
-			continue;
-		}
-		gl_ring_prod_set_sleeping(&w->ring.cq, true);
-		if (gl_ring_can_reserve(&w->ring.cq, (uint32_t)len)) {
-			gl_ring_prod_set_sleeping(&w->ring.cq, false);
-			continue;
-		}
-		if (wait_bell(w))
-			return -EPIPE;
-		gl_ring_prod_set_sleeping(&w->ring.cq, false);
+		if (cq_wait(w, len, &us))
+			return NULL;
 	}
+	return p;
+}
+
+int wk_put_reply(struct worker *w, const struct gleam_reply *h, const void *a, size_t alen,
+		 const void *b, size_t blen)
+{
+	size_t len = sizeof(*h) + ALIGN8(alen) + ALIGN8(blen);
+	unsigned char *p = cq_room(w, len);
+
+	if (!p)
+		return -EPIPE;
 	memcpy(p, h, sizeof(*h));
 	((struct gleam_reply *)p)->len = (uint32_t)len;
 	if (alen)
@@ -907,10 +943,54 @@ int wk_put_reply(struct worker *w, const struct gleam_reply *h, const void *a, s
 	if (blen)
 		memcpy(p + sizeof(*h) + ALIGN8(alen), b, blen);
 	memset(p + sizeof(*h) + ALIGN8(alen) + blen, 0, ALIGN8(blen) - blen);
-	gl_ring_commit(&w->ring.cq);
-	if (gl_ring_cons_sleeping(&w->ring.cq))
-		wk_bell(w);
+	cq_commit(w);
 	return 0;
+}
+
+/*
+ * A data piece of len bytes for this record whose bytes fill() writes
+ * straight into the reply ring (a copy to the host from the device: no
+ * staging buffer, no copy from it).  The piece goes out whatever fill()
+ * returns, as a failed copy's bytes are undefined; its result is returned,
+ * or CUDA_ERROR_DEVICE_UNAVAILABLE when the server is gone.
+ */
+CUresult wk_reply_piece_fill(struct wk_call *k, uint64_t offset, uint64_t len,
+			     CUresult (*fill)(void *arg, void *dst, uint64_t offset, size_t len),
+			     void *arg)
+{
+	struct gleam_reply h = { .fn = k->hdr.fn, .flags = GLEAM_REP_F_DATA, .tag = k->hdr.tag,
+				 .seq = k->hdr.seq };
+	struct gleam_rep_data d = { .offset = offset, .length = len };
+	size_t dpos = sizeof(h) + ALIGN8(sizeof(d));
+	unsigned char *p;
+	CUresult r;
+
+	h.len = (uint32_t)(dpos + ALIGN8(len));
+	pthread_mutex_lock(&k->w->cq_lock);
+	p = cq_room(k->w, h.len);
+	if (!p) {
+		pthread_mutex_unlock(&k->w->cq_lock);
+		return CUDA_ERROR_DEVICE_UNAVAILABLE;
+	}
+	memcpy(p, &h, sizeof(h));
+	memcpy(p + sizeof(h), &d, sizeof(d));
+	/*
+	 * Filled without the lock: the backend's copy may wait for the
+	 * driver to print what the kernels printed, and that output's thread
+	 * puts its replies under the lock.  They are published with this one,
+	 * here or by a thread that waits for room behind it (cq_room()).
+	 */
+	k->w->cq_hold = true;
+	atomic_store_explicit(&k->w->cq_filled, false, memory_order_relaxed);
+	pthread_mutex_unlock(&k->w->cq_lock);
+	r = fill(arg, p + dpos, offset, (size_t)len);
+	memset(p + dpos + len, 0, ALIGN8(len) - len);
+	atomic_store_explicit(&k->w->cq_filled, true, memory_order_release);
+	pthread_mutex_lock(&k->w->cq_lock);
+	k->w->cq_hold = false;
+	cq_commit(k->w);
+	pthread_mutex_unlock(&k->w->cq_lock);
+	return r;
 }
 
 int wk_reply_piece(struct wk_call *k, uint64_t offset, const void *p, uint64_t len)
@@ -961,7 +1041,8 @@ static CUresult enter_ctx(struct worker *w, uint64_t id)
 static int replay(struct worker *w, const struct gleam_rec *hdr, const unsigned char *body,
 		  size_t blen)
 {
-	struct wk_call k = { .w = w, .hdr = *hdr, .body = body, .blen = blen };
+	struct wk_call k = { .w = w, .hdr = *hdr, .body = body, .blen = blen, .tail = w->tail,
+			     .tail_len = w->tail_len };
 	struct gleam_reply rh = { .fn = hdr->fn, .tag = hdr->tag, .seq = hdr->seq };
 	struct wk_handle *ce;
 	wk_handler_fn fn = hdr->fn < GL_FN_LIMIT ? wk_handlers[hdr->fn] : NULL;
@@ -1096,6 +1177,8 @@ int worker_handle(struct worker *w, unsigned char *rec, uint32_t len)
 	}
 	if (err == 0)
 		return 0;
+	if (w->tail && body != rec + sizeof(hdr))
+		return -EPROTO;
 	err = replay(w, &hdr, body, blen);
 	w->asm_len = 0;
 	w->asm_active = false;
@@ -1114,6 +1197,30 @@ int wk_rec_room(struct worker *w, size_t len)
 	w->rec = nb;
 	w->rec_cap = len;
 	return 0;
+}
+
+/*
+ * How much of the record at p to copy out of the ring: all of it, but for
+ * a whole copy to the device of WK_IN_PLACE_MIN bytes or more, whose
+ * header and arguments are copied and whose bytes the backend reads where
+ * they lie.  Only the bytes are read in place, and only by the copy:
+ * nothing that is checked is read twice.
+ */
+static uint32_t copy_head(struct worker *w, const unsigned char *p, uint32_t len)
+{
+	struct gleam_rec h;
+	uint32_t head;
+
+	memcpy(&h, p, sizeof(h));
+	if (w->asm_active || (h.flags & GLEAM_REC_F_MORE) || len < WK_IN_PLACE_MIN)
+		return len;
+	if (h.fn == GL_FN_cuMemcpyHtoD)
+		head = sizeof(h) + ALIGN8(sizeof(struct gl_a_cuMemcpyHtoD));
+	else if (h.fn == GL_FN_cuMemcpyHtoDAsync)
+		head = sizeof(h) + ALIGN8(sizeof(struct gl_a_cuMemcpyHtoDAsync));
+	else
+		return len;
+	return head < len ? head : len;
 }
 
 /*
@@ -1140,12 +1247,18 @@ static int take_record(struct worker *w, uint32_t *len, uint32_t *pos)
 	} else if (wk_rec_room(w, *len)) {
 		got = -1;
 	} else {
+		uint32_t head = ahead ? *len : copy_head(w, p, *len);
+
 		/* One copy; the checks and the replay use only the copy. */
-		memcpy(w->rec, p, *len);
+		memcpy(w->rec, p, head);
+		w->tail = head < *len ? p + head : NULL;
+		w->tail_len = *len - head;
 		*pos = w->ring.sq.pos;
 		gl_ring_consume(&w->ring.sq, *len);
-		if (gl_ring_consume_publish(&w->ring.sq))
+		/* Bytes replayed from the ring keep their room until then. */
+		if (!w->tail && gl_ring_consume_publish(&w->ring.sq))
 			wk_bell(w);
+		*len = head;
 	}
 	if (ahead)
 		wk_host_rd_unlock(w);
@@ -1226,6 +1339,11 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 		if (w.hf)
 			wk_host_busy(&w, true);
 		err = worker_handle(&w, w.rec, len);
+		if (w.tail) {
+			w.tail = NULL;
+			if (gl_ring_consume_publish(&w.ring.sq))
+				wk_bell(&w);
+		}
 		if (w.hf)
 			wk_host_busy(&w, false);
 		if (err)

@@ -8,6 +8,7 @@
 #define GLEAM_WORKER_H
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -94,6 +95,14 @@ struct worker {
 	struct wk_host *hf;	/* host functions queued; NULL before the first */
 	struct wk_output *out;	/* the program's output, captured; NULL: none */
 	/*
+	 * A reply piece being filled in the ring by this thread with cq_lock
+	 * released (a copy to the host): replies put meanwhile are published
+	 * with it.  cq_filled: its bytes are in, and a thread that waits for
+	 * room behind it may publish it (worker.c, cq_room()).
+	 */
+	bool cq_hold;
+	atomic_bool cq_filled;
+	/*
 	 * Replies come from this thread, and from the threads that run host
 	 * functions and carry output: one at a time on the CQ.
 	 */
@@ -108,6 +117,13 @@ struct worker {
 	bool asm_active;	/* a record in pieces is being joined */
 	unsigned char *rec;	/* the record being replayed, copied out of the ring */
 	size_t rec_cap;
+	/*
+	 * A large copy to the device is replayed from the ring: rec holds its
+	 * header and arguments, its bytes stay where they lie (tail), and the
+	 * ring keeps their room until the replay is done.
+	 */
+	const unsigned char *tail;
+	size_t tail_len;
 	uint64_t replayed;
 	uint64_t busy_ns;		/* time spent replaying */
 	uint64_t sleeps;		/* times the worker waited for a doorbell */
@@ -124,6 +140,8 @@ struct wk_call {
 	const unsigned char *body;
 	size_t blen;
 	size_t pos;		/* next variable part */
+	const unsigned char *tail;	/* the data after body, left in the ring */
+	size_t tail_len;
 	unsigned char *reply;	/* reply body being built */
 	size_t rlen, rcap;
 	size_t rstruct;		/* size of the fixed reply part */
@@ -311,8 +329,18 @@ const char *wk_str(struct wk_call *k, uint64_t len);
 const void *wk_data(struct wk_call *k, uint64_t len);
 void *wk_reply_struct(struct wk_call *k, size_t len);
 void *wk_reply_data(struct wk_call *k, uint64_t len);
+/*
+ * A copy to the device of this many bytes or more is replayed from its
+ * bytes where they lie in the SQ (worker.c).  A copy to the host is
+ * filled into its reply pieces in the CQ, but in a session with host
+ * functions one smaller than this goes through a buffer (wk_custom.c).
+ */
+#define WK_IN_PLACE_MIN	(64U << 10)
 /* Send a data piece for this record now (copies to host memory). */
 int wk_reply_piece(struct wk_call *k, uint64_t offset, const void *p, uint64_t len);
+CUresult wk_reply_piece_fill(struct wk_call *k, uint64_t offset, uint64_t len,
+			     CUresult (*fill)(void *arg, void *dst, uint64_t offset, size_t len),
+			     void *arg);
 
 CUresult wk_handle(struct worker *w, unsigned int kind, uint64_t id, void **real);
 CUresult wk_stream(struct worker *w, uint64_t id, CUstream *s);

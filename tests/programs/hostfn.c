@@ -4,8 +4,9 @@
  * (cuStreamAddCallback) as CUDA runs them: in their stream's order among
  * its kernels and copies, on a thread that is not the caller's, holding
  * their stream until they return; a callback given its stream's status;
- * a synchronisation that waits for a slow one; one the program waits for
- * by other means than CUDA; a host function that fills page-locked memory
+ * a synchronisation that waits for a slow one, and copies to the host
+ * queued behind one; one the program waits for by other means than
+ * CUDA; a host function that fills page-locked memory
  * which a copy queued after it reads; a host function captured into a
  * graph, run at each launch, and a callback refused by a capture; and,
  * last, a failed stream: callbacks still run, given the error, and host
@@ -13,7 +14,9 @@
  */
 #include <pthread.h>
 #include <semaphore.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -226,6 +229,54 @@ static void slow_ones(void)
 	CK(cuStreamDestroy(s));
 }
 
+/*
+ * Copies to the host queued behind a slow host function wait for it: on
+ * its stream, and on the legacy stream behind one on a blocking stream;
+ * large ones (several of Gleam's pieces) and a small one.  Into pageable
+ * memory, the calls return once the copy is done.
+ */
+#define BEHIND_BYTES	((3u << 20) + 4096)
+
+/* The host function goes on s; the copy too, or on the legacy stream. */
+static bool behind(CUstream s, bool legacy, CUdeviceptr d, uint32_t *back, size_t n, uint32_t v)
+{
+	int before = slow_done, bad = 0;
+
+	CK(cuMemsetD32Async(d, v, BEHIND_BYTES / 4, s));
+	CK(cuStreamSynchronize(s));
+	memset(back, 0, BEHIND_BYTES);
+	CK(cuLaunchHostFunc(s, slow, NULL));
+	if (legacy)
+		CK(cuMemcpyDtoH(back, d, n));
+	else
+		CK(cuMemcpyDtoHAsync(back, d, n, s));
+	for (size_t i = 0; i < n / 4; i++)
+		bad += back[i] != v;
+	return slow_done == before + 1 && !bad;
+}
+
+static void copies_behind(void)
+{
+	uint32_t *back = malloc(BEHIND_BYTES);
+	CUdeviceptr d;
+	CUstream s, b;
+
+	if (!back)
+		die("out of memory");
+	CK(cuMemAlloc(&d, BEHIND_BYTES));
+	CK(cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+	CK(cuStreamCreate(&b, 0));
+	printf("a copy to the host waited for a slow host function before it on its stream: %s\n",
+	       behind(s, false, d, back, BEHIND_BYTES, 0x5eed0001) ? "yes" : "no");
+	printf("a small one too: %s\n", behind(s, false, d, back, 64, 0x5eed0002) ? "yes" : "no");
+	printf("a synchronous copy waited for a slow host function on a blocking stream: %s\n",
+	       behind(b, true, d, back, BEHIND_BYTES, 0x5eed0003) ? "yes" : "no");
+	CK(cuStreamDestroy(b));
+	CK(cuStreamDestroy(s));
+	CK(cuMemFree(d));
+	free(back);
+}
+
 /* The program waits for its host function without CUDA: it runs all the same. */
 static sem_t sem;
 
@@ -358,6 +409,7 @@ int main(void)
 	copy_after(d);
 	callbacks(d);
 	slow_ones();
+	copies_behind();
 	waits_elsewhere();
 	captured(d);
 	CK(cuMemFree(d));
