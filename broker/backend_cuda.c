@@ -28,6 +28,9 @@ static struct {
 	/* The occupancy calls the cluster probe needs (the shim answers the rest). */
 	CUresult (*max_blocks)(int *, CUfunction, int, size_t);
 	CUresult (*max_clusters)(int *, CUfunction, const CUlaunchConfig *);
+	/* Page-locking the reply ring (cuda_pin_replies): optional. */
+	CUresult (*ctx_get_current)(CUcontext *);
+	CUresult (*host_register)(void *, size_t, unsigned int);
 } x;
 
 struct gl_backend gl_backend_cuda_rw;
@@ -92,6 +95,8 @@ static CUresult cuda_init(const char *lib)
 	SYM(x.kern_attr, "cuKernelGetAttribute");
 	SYM(x.max_blocks, "cuOccupancyMaxActiveBlocksPerMultiprocessor");
 	SYM(x.max_clusters, "cuOccupancyMaxActiveClusters");
+	*(void **)&x.ctx_get_current = dlsym(h, "cuCtxGetCurrent");
+	*(void **)&x.host_register = dlsym(h, "cuMemHostRegister_v2");
 	return CUDA_SUCCESS;
 }
 
@@ -237,6 +242,35 @@ static CUresult cuda_cluster_table(int dev, struct gleam_cluster_table *t)
 	return r;
 }
 
+/*
+ * The reply ring, page-locked for every context (PORTABLE) once a context
+ * is current: asked again only when another context is, since a
+ * registration goes with the context that made it.  Only the reply ring:
+ * a copy to the device from the record ring must take its bytes before it
+ * returns, which the driver does from pageable memory only.  A refusal is
+ * said once; copies then go through the driver's staging as before.
+ */
+static void cuda_pin_replies(void *p, size_t n)
+{
+	static CUcontext done;
+	static bool said;
+	CUcontext c = NULL;
+	CUresult r;
+
+	if (!x.ctx_get_current || !x.host_register || x.ctx_get_current(&c) || !c || c == done)
+		return;
+	r = x.host_register(p, n, CU_MEMHOSTREGISTER_PORTABLE);
+	if (r == CUDA_SUCCESS || r == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED) {
+		done = c;
+		return;
+	}
+	if (!said)
+		gl_info("cannot page-lock the reply ring (CUresult %d): copies to the host go "
+			"through the driver's staging", (int)r);
+	said = true;
+	done = c;
+}
+
 struct gl_backend gl_backend_cuda_rw = {
 	.name = "cuda",
 	.init = cuda_init,
@@ -246,4 +280,5 @@ struct gl_backend gl_backend_cuda_rw = {
 	.kernel_info = cuda_kernel_info,
 	.mem_in_use = cuda_mem_in_use,
 	.cluster_table = cuda_cluster_table,
+	.pin_replies = cuda_pin_replies,
 };

@@ -279,6 +279,8 @@ static CUresult dtoh(struct wk_call *k, bool async)
 		buf = malloc(MIN((uint64_t)piece, a->ByteCount ? a->ByteCount : 1));
 		if (!buf)
 			return CUDA_ERROR_OUT_OF_MEMORY;
+	} else if (k->w->be->pin_replies) {
+		k->w->be->pin_replies(k->w->ring.cq.data, k->w->ring.cq.size);
 	}
 	for (uint64_t off = 0; off < a->ByteCount && !r; off += piece) {
 		size_t n = (size_t)MIN((uint64_t)piece, a->ByteCount - off);

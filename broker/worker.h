@@ -49,6 +49,14 @@ struct gl_backend {
 	 * once, when the server starts.  NULL: the backend cannot say.
 	 */
 	CUresult (*cluster_table)(int dev, struct gleam_cluster_table *t);
+	/*
+	 * The reply ring's data area (n bytes at p), page-locked for the
+	 * current context where the backend can: a copy to the host is then
+	 * written into its reply pieces by the device's own DMA, with no copy
+	 * through the driver's staging memory.  Asked before each copy that
+	 * fills its pieces in place; NULL: nothing to do (the sim).
+	 */
+	void (*pin_replies)(void *p, size_t n);
 };
 
 /*

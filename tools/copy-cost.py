@@ -108,7 +108,8 @@ def main():
         wait(lambda: subprocess.run([os.path.join(BIN, "gleamctl"), "status"], env=cenv,
                                     capture_output=True).returncode == 0,
              "client did not start")
-        penv = dict(cenv, LD_LIBRARY_PATH=os.path.join(BUILD, "lib"))
+        penv = dict(cenv, LD_LIBRARY_PATH=os.path.join(BUILD, "lib"),
+                    GLEAM_TEST_KERNELS=os.path.join(BUILD, "tests", "kernels"))
         argv = [os.path.join(BIN, "gleam-bench"), way, str(mib << 20)]
         if kind == "pageable":
             argv.append("pageable")
