@@ -1315,7 +1315,7 @@ static bool direct_fits(struct bridge *b, size_t off, uint32_t len, bool records
 {
 	struct gleam_rec h;
 
-	if (b->tls || len < DIRECT_MIN ||
+	if (b->tls || b->in_shared || len < DIRECT_MIN ||
 	    b->ilen - off < (records ? sizeof(struct gleam_rec) : sizeof(struct gleam_reply)))
 		return false;
 	if (!records)

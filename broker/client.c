@@ -1112,6 +1112,7 @@ static int span_parts(struct csess *s, struct server *const *srv, const uint8_t 
 		if (err)
 			return err;
 		pt->b.in_dir = &s->b.ring.cq;
+		pt->b.in_shared = true;
 		pt->b.ring_app = part_ring_app;
 	}
 	return 0;
@@ -1436,7 +1437,7 @@ static bool client_on_frame(struct bridge *b, uint16_t type, const void *p, uint
 		}
 		b->hello_done = true;
 		/* Large messages go on further connections too, once the server takes them. */
-		if ((ack.features & GLEAM_WIRE_F_STRIPE) && b->resumable &&
+		if ((ack.features & GLEAM_WIRE_F_STRIPE) && b->resumable && !b->in_shared &&
 		    !stripes_init(b, stripes_wanted()))
 			open_stripes(s);
 		return true;
@@ -1606,7 +1607,7 @@ static void on_connect(struct csess *s, int res)
 	if (!pack_wanted())
 		h.features &= ~GLEAM_WIRE_F_PACK;
 	/* Stripes: on plain TCP, in resumable sessions (what was sent is kept until taken). */
-	if (!stripes_wanted() || s->cr->tls || !s->cr->cfg->resume_s)
+	if (!stripes_wanted() || s->cr->tls || !s->cr->cfg->resume_s || s->b.in_shared)
 		h.features &= ~GLEAM_WIRE_F_STRIPE;
 	if (res < 0) {
 		if (!s->b.token && !s->b.restartable) {

@@ -256,6 +256,14 @@ struct bridge {
 	const char *peer;		/* server: the peer's address, for peer_log(); or NULL */
 	bool tls_refused;		/* its handshake or first record failed: why in tls */
 	struct stripes *sp;		/* GLEAM_WIRE_F_STRIPE agreed: broker/stripe.c; or NULL */
+	/*
+	 * in_dir is other bridges' too (the parts of a session over several
+	 * servers all put replies in its head's ring): a message goes in
+	 * whole at once, never reserved and filled over several reads (read
+	 * straight into the ring, or from a stripe), since another bridge's
+	 * commit would publish it half written.
+	 */
+	bool in_shared;
 };
 
 /*

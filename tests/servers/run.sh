@@ -13,6 +13,10 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 PORT=$((20000 + ($$ + 4099) % 12000))
 PORT2=$((PORT + 1))
 . "$ROOT/tests/lib/daemons.sh"
+# Sessions of one server open stripes; a session over several never does
+# (its parts share one ring for their replies, and a striped reply would
+# be published half written by another part's).
+export GLEAM_STRIPES=4
 export LD_LIBRARY_PATH=$BUILD/lib
 
 # The UUID a sim server at 127.0.0.1:$1 gives its GPU 0 (Documentation/sim.md).
