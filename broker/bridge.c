@@ -1473,6 +1473,7 @@ void bridge_kick(struct bridge *b)
 		return;
 	}
 	fill_out(b);
+	stripes_kick(b);
 	if (!b->sending && b->hello_done) {
 		/*
 		 * Idle: ask for a bell, then look once more.  A session that

@@ -454,6 +454,8 @@ int stripes_note_check(struct bridge *b, const struct gleam_stripe_note *n);
 void stripes_slot_add(struct bridge *b, void *dst, uint32_t len, uint32_t start, unsigned int stripe);
 /* The ring position of the first striped message still coming (stripes_pending()). */
 uint32_t stripes_first_pos(const struct bridge *b);
+/* What a stripe could not ask of io_uring before (no room then) is asked now. */
+void stripes_kick(struct bridge *b);
 /* Messages put in the ring while a striped one before them is still coming. */
 bool stripes_pending(const struct bridge *b);
 void stripes_count_after(struct bridge *b);

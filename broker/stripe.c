@@ -169,6 +169,10 @@ void stripes_open(struct bridge *b, const struct sockaddr *addr, unsigned int ad
 			return;
 		sock_opts(s->fd);
 		sqe = loop_sqe();
+		if (!sqe) {
+			stripe_down(s);
+			return;
+		}
 		io_uring_prep_connect(sqe, s->fd, addr, addrlen);
 		io_uring_sqe_set_data(sqe, &s->op_connect);
 		s->connecting = true;
@@ -278,7 +282,10 @@ static void post_send(struct bridge *b, struct stripe *s)
 
 	if (s->sending || !s->qlen || !s->up)
 		return;
+	/* No room to ask now: the next completion or kick of the stripe asks again. */
 	sqe = loop_sqe();
+	if (!sqe)
+		return;
 	io_uring_prep_send(sqe, s->fd, m->p + s->osent, m->len - s->osent, MSG_NOSIGNAL);
 	/* Sent by one of io_uring's workers: the copy runs beside the loop's. */
 	sqe->flags |= IOSQE_ASYNC;
@@ -336,6 +343,8 @@ static void post_recv(struct bridge *b, struct stripe *s)
 	if (!sl)
 		return;
 	sqe = loop_sqe();
+	if (!sqe)
+		return;
 	io_uring_prep_recv(sqe, s->fd, sl->dst + sl->have, sl->len - sl->have, MSG_WAITALL);
 	sqe->flags |= IOSQE_ASYNC;
 	io_uring_sqe_set_data(sqe, &s->op_recv);
@@ -351,6 +360,16 @@ void stripes_slot_add(struct bridge *b, void *dst, uint32_t len, uint32_t start,
 		.start = start, .stripe = stripe };
 	sp->next++;
 	post_recv(b, &sp->s[stripe]);
+}
+
+void stripes_kick(struct bridge *b)
+{
+	if (!b->sp || b->detached || b->closing)
+		return;
+	for (unsigned int i = 0; i < b->sp->n; i++) {
+		post_send(b, &b->sp->s[i]);
+		post_recv(b, &b->sp->s[i]);
+	}
 }
 
 bool stripes_pending(const struct bridge *b)
