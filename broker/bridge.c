@@ -996,7 +996,7 @@ static bool out_from_ring(struct bridge *b, const unsigned char *p, uint32_t hle
 	}
 	if (!keep_ring(b, q, hlen, len, p + hlen, b->out_dir->pos))
 		return false;
-	stripe = stripes_pick(b, len);
+	stripe = stripes_pick(b);
 	if (stripe >= 0) {
 		/* The message goes on a stripe, from the ring; a note takes its place here. */
 		struct gleam_stripe_note n = { .len = sizeof(n), .fn = GLEAM_FN_STRIPED,
@@ -1253,6 +1253,14 @@ static enum drain ring_room(struct bridge *b, uint32_t elen, void **dst)
 	return D_NEXT;
 }
 
+/* Messages went into the ring: its consumer, if asleep, is woken. */
+static void in_published(struct bridge *b)
+{
+	loop_note_busy();
+	if (gl_ring_cons_sleeping(b->in_dir))
+		bridge_ring_bell(b);
+}
+
 /*
  * A message of len is in the ring whole: the consumer may take it, unless
  * a striped message before it is still coming; then both are published
@@ -1290,7 +1298,7 @@ static enum drain note_in(struct bridge *b, size_t *off)
 		b->in_blocked = true;
 		return D_WAIT;
 	}
-	if (err || n.msg_len > b->in_dir->size / 2) {
+	if (err) {
 		peer_err(b, "peer sent a malformed stripe note");
 		return D_FAIL;
 	}
@@ -1356,9 +1364,7 @@ static void direct_in(struct bridge *b, int res)
 		return;
 	b->direct = NULL;
 	message_taken(b, b->direct_len);
-	loop_note_busy();
-	if (gl_ring_cons_sleeping(b->in_dir))
-		bridge_ring_bell(b);
+	in_published(b);
 	ack_in(b, true);
 }
 
@@ -1439,11 +1445,8 @@ static bool drain_in(struct bridge *b)
 		published |= d == D_PUBLISHED;
 	}
 	consumed(b, off);
-	if (published) {
-		loop_note_busy();
-		if (gl_ring_cons_sleeping(b->in_dir))
-			bridge_ring_bell(b);
-	}
+	if (published)
+		in_published(b);
 	ack_in(b, b->ilen == b->ioff);
 	/* Control connections have no ring. */
 	if (!b->in_blocked && b->ring.base)
@@ -1453,9 +1456,7 @@ static bool drain_in(struct bridge *b)
 
 bool bridge_in_done(struct bridge *b)
 {
-	loop_note_busy();
-	if (gl_ring_cons_sleeping(b->in_dir))
-		bridge_ring_bell(b);
+	in_published(b);
 	ack_in(b, true);
 	/* A note that waited for striped messages before it to come may go in now. */
 	if (b->in_blocked && !b->detached && !b->closing)

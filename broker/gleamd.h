@@ -441,8 +441,8 @@ void stripes_open(struct bridge *b, const struct sockaddr *addr, unsigned int ad
 int stripes_attach(struct bridge *b, unsigned int i, int fd);
 /* Client: the server took stripe i (STRIPE_UP); false: no such stripe waits. */
 bool stripes_up(struct bridge *b, const void *p, uint32_t len);
-/* A stripe to carry a message of len now, or -1. */
-int stripes_pick(struct bridge *b, uint32_t len);
+/* The stripe to carry a message now (the fewest bytes waiting), or -1. */
+int stripes_pick(struct bridge *b);
 /* Send the message at p (len bytes, in the out ring) on stripe i. */
 void stripes_queue(struct bridge *b, int i, const unsigned char *p, uint32_t len);
 /*

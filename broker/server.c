@@ -421,7 +421,7 @@ static bool stripe_hello(struct ssess *n, const struct gleam_hello *h)
 
 	n->control = true;
 	s = find_by_token(n, h->resume_token);
-	if (!s || n->b.tls || n->b.sending || h->resume_count >= GLEAM_STRIPES_MAX) {
+	if (!s || n->b.sending || h->resume_count >= GLEAM_STRIPES_MAX) {
 		peer_log(n->peer, "%s (%s) offered a stripe of a session that is not here",
 			 n->client, n->tenant->name);
 		return refuse(n, &ack, ENOENT);

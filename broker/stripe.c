@@ -256,12 +256,11 @@ unsigned int stripes_open_count(const struct bridge *b)
 	return n;
 }
 
-int stripes_pick(struct bridge *b, uint32_t len)
+int stripes_pick(struct bridge *b)
 {
 	struct stripes *sp = b->sp;
 	int best = -1;
 
-	(void)len;
 	if (!sp || b->detached)
 		return -1;
 	for (unsigned int i = 0; i < sp->n; i++) {
@@ -311,7 +310,8 @@ int stripes_note_check(struct bridge *b, const struct gleam_stripe_note *n)
 
 	if (!sp || n->len != sizeof(*n) || n->fn != GLEAM_FN_STRIPED || n->flags ||
 	    n->reserved[0] || n->reserved[1] || n->stripe >= sp->n || !sp->s[n->stripe].up ||
-	    n->msg_len < sizeof(struct gleam_rec) || (n->msg_len & 7) || n->msg_len > GLEAM_REC_MAX)
+	    n->msg_len < sizeof(struct gleam_rec) || (n->msg_len & 7) || n->msg_len > GLEAM_REC_MAX ||
+	    n->msg_len > b->in_dir->size / 2)
 		return -EINVAL;
 	if (sp->next - sp->first == STRIPE_SLOTS)
 		return -EAGAIN;
@@ -337,7 +337,8 @@ static void post_recv(struct bridge *b, struct stripe *s)
 
 	if (s->recving || !s->up || b->detached || b->closing)
 		return;
-	if (s->scan - b->sp->first > STRIPE_SLOTS)
+	/* Slots before the first are published: never look there. */
+	if ((int32_t)(s->scan - b->sp->first) < 0)
 		s->scan = b->sp->first;
 	sl = next_slot(b->sp, s);
 	if (!sl)
