@@ -243,32 +243,56 @@ static CUresult cuda_cluster_table(int dev, struct gleam_cluster_table *t)
 }
 
 /*
- * The reply ring, page-locked for every context (PORTABLE) once a context
- * is current: asked again only when another context is, since a
- * registration goes with the context that made it.  Only the reply ring:
- * a copy to the device from the record ring must take its bytes before it
- * returns, which the driver does from pageable memory only.  A refusal is
- * said once; copies then go through the driver's staging as before.
+ * n bytes at p page-locked for every context (PORTABLE) once a context is
+ * current: asked again only when another context is, since a registration
+ * goes with the context that made it.  A refusal is said once (what says
+ * which copies then go through the driver's staging); true when p is
+ * page-locked for the current context.
  */
-static void cuda_pin_replies(void *p, size_t n)
+struct pinned {
+	CUcontext ctx;
+	bool ok, said;
+};
+
+static bool pin_area(struct pinned *pn, void *p, size_t n, const char *what)
 {
-	static CUcontext done;
-	static bool said;
 	CUcontext c = NULL;
 	CUresult r;
 
-	if (!x.ctx_get_current || !x.host_register || x.ctx_get_current(&c) || !c || c == done)
-		return;
+	if (!x.ctx_get_current || !x.host_register || x.ctx_get_current(&c) || !c)
+		return false;
+	if (c == pn->ctx)
+		return pn->ok;
 	r = x.host_register(p, n, CU_MEMHOSTREGISTER_PORTABLE);
-	if (r == CUDA_SUCCESS || r == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED) {
-		done = c;
-		return;
-	}
-	if (!said)
-		gl_info("cannot page-lock the reply ring (CUresult %d): copies to the host go "
-			"through the driver's staging", (int)r);
-	said = true;
-	done = c;
+	pn->ctx = c;
+	pn->ok = r == CUDA_SUCCESS || r == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+	if (!pn->ok && !pn->said)
+		gl_info("cannot page-lock the %s (CUresult %d)", what, (int)r);
+	pn->said |= !pn->ok;
+	return pn->ok;
+}
+
+/*
+ * The reply ring: copies to the host are written into it by the device's
+ * DMA; refused, they go through the driver's staging as before.
+ */
+static void cuda_pin_replies(void *p, size_t n)
+{
+	static struct pinned replies;
+
+	pin_area(&replies, p, n, "reply ring: copies to the host go through the driver's staging");
+}
+
+/*
+ * The record ring's second mapping: copies to the device that complete
+ * before the worker goes on read it by DMA (wk_custom.c, htod()).
+ */
+static bool cuda_pin_records(void *p, size_t n)
+{
+	static struct pinned records;
+
+	return pin_area(&records, p, n,
+			"record ring: copies to the device go through the driver's staging");
 }
 
 struct gl_backend gl_backend_cuda_rw = {
@@ -281,4 +305,5 @@ struct gl_backend gl_backend_cuda_rw = {
 	.mem_in_use = cuda_mem_in_use,
 	.cluster_table = cuda_cluster_table,
 	.pin_replies = cuda_pin_replies,
+	.pin_records = cuda_pin_records,
 };

@@ -167,10 +167,67 @@ CUresult wk_not_capturing(struct wk_call *k, CUstream s)
 	return r == CUDA_ERROR_NOT_READY ? CUDA_SUCCESS : r;
 }
 
+/*
+ * Where the device's DMA may read a copy's bytes that lie in the record
+ * ring (the record's tail): the same bytes in the ring's second mapping,
+ * page-locked; NULL where there is none (the sim, a refusal, a record
+ * copied out of the ring).
+ */
+static const void *locked_src(struct worker *w, const unsigned char *tail, size_t tail_len,
+			      const void *src, size_t n)
+{
+	const unsigned char *p = src;
+	size_t off;
+
+	if (!w->alias || !w->be->pin_records || !tail || p != tail || n > tail_len)
+		return NULL;
+	off = (size_t)(p - (const unsigned char *)w->ring.base);
+	if (off > w->alias_len || n > w->alias_len - off)
+		return NULL;
+	if (!w->be->pin_records(w->alias + (w->ring.sq.data - (unsigned char *)w->ring.base),
+				w->ring.sq.size))
+		return NULL;
+	return w->alias + off;
+}
+
+/*
+ * Whether a copy queued on s now starts at once: s has nothing before it,
+ * nor (s being a blocking stream) does the legacy stream.  Only created
+ * streams: the legacy stream waits for every blocking stream, which no
+ * single query says.
+ */
+static bool stream_idle(const struct gl_backend *be, CUstream s)
+{
+	unsigned int flags;
+
+	if (!s || s == CU_STREAM_LEGACY || s == CU_STREAM_PER_THREAD ||
+	    be->op.f_cuStreamQuery(s) != CUDA_SUCCESS)
+		return false;
+	if (be->op.f_cuStreamGetFlags(s, &flags) != CUDA_SUCCESS)
+		return false;
+	return (flags & CU_STREAM_NON_BLOCKING) ||
+	       be->op.f_cuStreamQuery(CU_STREAM_LEGACY) == CUDA_SUCCESS;
+}
+
+/*
+ * A copy to the device.  Its bytes lie in the record ring when it came
+ * whole (worker.c, copy_head()), and the ring's room goes back when this
+ * returns: the driver must have taken them by then.  From the ring's
+ * first mapping (pageable to the driver) it copies them into its staging
+ * before it returns.  From the page-locked second mapping the device reads
+ * them by DMA, at several times the rate (gleam-membench), and a
+ * synchronous copy returns when it has; an asynchronous one is read from
+ * there only when its stream is idle, and waited for: with nothing before
+ * it, it ends in the time its bytes take, and depends on no record behind
+ * it.  A busy stream's copy is staged as before.
+ */
 static CUresult htod(struct wk_call *k, bool async)
 {
+	const struct gl_backend *be = k->w->be;
 	const struct gl_a_cuMemcpyHtoDAsync *a;
-	const void *src;
+	const unsigned char *tail = k->tail;
+	size_t tail_len = k->tail_len;
+	const void *src, *locked;
 	CUstream s = NULL;
 	CUresult r;
 
@@ -180,15 +237,28 @@ static CUresult htod(struct wk_call *k, bool async)
 	src = wk_data(k, a->ByteCount);
 	if (!src && a->ByteCount)
 		return CUDA_ERROR_INVALID_VALUE;
+	locked = a->ByteCount >= WK_IN_PLACE_MIN ?
+		 locked_src(k->w, tail, tail_len, src, (size_t)a->ByteCount) : NULL;
 	if (!async)
-		return k->w->be->op.f_cuMemcpyHtoD((CUdeviceptr)a->dstDevice, src, (size_t)a->ByteCount);
+		return be->op.f_cuMemcpyHtoD((CUdeviceptr)a->dstDevice, locked ? locked : src,
+					     (size_t)a->ByteCount);
 	r = wk_stream(k->w, a->hStream, &s);
 	if (!r)
 		r = wk_not_capturing(k, s);
 	if (r)
 		return r;
-	return k->w->be->op.f_cuMemcpyHtoDAsync((CUdeviceptr)a->dstDevice, src,
-						 (size_t)a->ByteCount, s);
+	if (locked && stream_idle(be, s)) {
+		r = be->op.f_cuMemcpyHtoDAsync((CUdeviceptr)a->dstDevice, locked,
+					       (size_t)a->ByteCount, s);
+		/*
+		 * Its error is the copy's; the stream's own goes to whoever
+		 * next synchronises, as it would have.
+		 */
+		if (!r)
+			be->op.f_cuStreamSynchronize(s);
+		return r;
+	}
+	return be->op.f_cuMemcpyHtoDAsync((CUdeviceptr)a->dstDevice, src, (size_t)a->ByteCount, s);
 }
 
 CUresult wk_cuMemcpyHtoD(struct wk_call *k)

@@ -1281,6 +1281,20 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 	pthread_mutex_init(&w.cq_lock, NULL);
 	w.be = !strcmp(backend, "sim") ? &gl_backend_sim_rw : &gl_backend_cuda_rw;
 	err = gl_ring_map(ring_fd, &w.ring);
+	/*
+	 * The cuda backend's copies to the device read the record ring by
+	 * DMA through a second mapping (wk_custom.c, htod()); without one
+	 * they go through the driver's staging.
+	 */
+	if (!err && w.be == &gl_backend_cuda_rw) {
+		void *m = mmap(NULL, w.ring.region_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			       ring_fd, 0);
+
+		if (m != MAP_FAILED) {
+			w.alias = m;
+			w.alias_len = w.ring.region_size;
+		}
+	}
 	close(ring_fd);
 	if (err)
 		return 2;
@@ -1373,6 +1387,8 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 	free(w.asm_buf);
 	free(w.h);
 	gl_ring_unmap(&w.ring);
+	if (w.alias)
+		munmap(w.alias, w.alias_len);
 	close(w.bell);
 	return 0;
 }

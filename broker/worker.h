@@ -57,6 +57,15 @@ struct gl_backend {
 	 * fills its pieces in place; NULL: nothing to do (the sim).
 	 */
 	void (*pin_replies)(void *p, size_t n);
+	/*
+	 * The record ring's data area as a second mapping (n bytes at p),
+	 * page-locked for the current context where the backend can; true
+	 * when it is.  Only copies that are complete when the worker goes on
+	 * read it (wk_custom.c, htod()); every other use of the ring goes
+	 * through its first mapping, which the driver treats as pageable.
+	 * NULL: nothing to do (the sim).
+	 */
+	bool (*pin_records)(void *p, size_t n);
 };
 
 /*
@@ -132,6 +141,12 @@ struct worker {
 	 */
 	const unsigned char *tail;
 	size_t tail_len;
+	/*
+	 * The whole ring mapped a second time (cuda backend), for copies to the
+	 * device by the device's DMA from the record ring; NULL: none.
+	 */
+	unsigned char *alias;
+	size_t alias_len;
 	uint64_t replayed;
 	uint64_t busy_ns;		/* time spent replaying */
 	uint64_t sleeps;		/* times the worker waited for a doorbell */

@@ -12,6 +12,7 @@ $(GEN_DIR)/.stamp: uapi/api.tbl uapi/driver-symbols.txt tools/gen-api.py
 $(GEN_FILES): $(GEN_DIR)/.stamp
 
 COMMON_SRCS := common/ring.c common/util.c common/image.c common/cubin.c common/cudarules.c \
+	common/bigcopy.c \
 	common/cuarray.c common/version.c
 # Position-independent objects serve both the shared library and programs.
 COMMON_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(COMMON_SRCS)) $(BUILD)/obj/gen/api_gen.o

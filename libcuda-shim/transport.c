@@ -19,6 +19,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "bigcopy.h"
 #include "cudarules.h"
 #include "gleam_local.h"
 #include "shim.h"
@@ -502,7 +503,7 @@ static int drain_cq(void)
 			} else {
 				if (d.offset > w->buf_len || d.length > w->buf_len - d.offset)
 					goto bad;
-				memcpy((char *)w->buf + d.offset, body + sizeof(d), d.length);
+				gl_bigcopy((char *)w->buf + d.offset, body + sizeof(d), d.length);
 			}
 		} else {
 			size_t k = MIN(blen, w->out_len);
@@ -737,7 +738,7 @@ static CUresult put_record(struct shim_call *c, uint32_t tag, unsigned int flags
 	memset(p + c->args_len, 0, ALIGN8(c->args_len) - c->args_len);
 	p += ALIGN8(c->args_len);
 	for (int i = 0; i < niov; i++) {
-		memcpy(p, iov[i].iov_base, iov[i].iov_len);
+		gl_bigcopy(p, iov[i].iov_base, iov[i].iov_len);
 		memset(p + iov[i].iov_len, 0, ALIGN8(iov[i].iov_len) - iov[i].iov_len);
 		p += ALIGN8(iov[i].iov_len);
 	}

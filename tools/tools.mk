@@ -22,3 +22,12 @@ $(EXPORT_PROBE): tools/probe/export-probe.c
 	$(CC) $(OPT) $(WARN) -std=gnu11 -I$(CUDA)/include -o $@ $< -L$(CUDA)/lib64/stubs -lcuda
 
 ALL_TARGETS += $(EXPORT_PROBE)
+
+# The machine's ceilings for each step of a copy (Documentation/design.md).
+MEMBENCH := $(BUILD)/bin/gleam-membench
+
+$(MEMBENCH): tools/gleam-membench.c
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) $(WARN) -std=gnu11 -o $@ $< -pthread -ldl
+
+ALL_TARGETS += $(MEMBENCH)

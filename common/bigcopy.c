@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Large copies shared among a few threads (bigcopy.h).
+ *
+ * One copy at a time: the caller that holds the lock posts the job (its
+ * buffers, then a ticket that holds the job's number, its count of parts
+ * and the next part) and bumps a generation; helpers waiting on it take
+ * parts from the ticket until none are left, and count the parts they
+ * finish.  A part taken is read against the count in the same ticket, so a
+ * helper late from the last job never reads the next job's buffers: the
+ * caller writes them only once every part of the last is copied.  The caller takes parts too, so a helper that wakes late costs
+ * nothing but the parts it does not take, and waits only for parts already
+ * being copied.  A helper spins a little after each job (the next piece of
+ * the same copy follows within microseconds) and then sleeps on a futex.
+ * A second caller meanwhile copies alone.
+ */
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bigcopy.h"
+#include "util.h"
+
+#define PART		(128u << 10)
+#define PARTS_MAX	0xffffu
+#define SPIN_NS		(50 * 1000)
+
+static struct {
+	pthread_mutex_t lock;		/* one job at a time */
+	pthread_once_t once;
+	unsigned int threads;		/* copiers, the caller counted */
+	unsigned int started;		/* helpers running */
+	pid_t pid;			/* the process that started them */
+	/* The job: written by its caller before the ticket. */
+	unsigned char *dst;
+	const unsigned char *src;
+	size_t n;
+	_Atomic uint64_t ticket;	/* job:16, parts:16, next part:32 */
+	atomic_uint done;		/* parts copied */
+	atomic_uint gen;		/* futex word: a job was posted */
+	atomic_uint sleepers;
+} bc = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.once = PTHREAD_ONCE_INIT,
+};
+
+static inline void relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ volatile("yield");
+#endif
+}
+
+static void futex_wait(atomic_uint *w, unsigned int v)
+{
+	syscall(SYS_futex, w, FUTEX_WAIT_PRIVATE, v, NULL, NULL, 0);
+}
+
+static void futex_wake_all(atomic_uint *w)
+{
+	syscall(SYS_futex, w, FUTEX_WAKE_PRIVATE, INT32_MAX, NULL, NULL, 0);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Takes parts of the posted job until none are left. */
+static void take_parts(void)
+{
+	for (;;) {
+		uint64_t t = atomic_fetch_add(&bc.ticket, 1);
+		uint32_t i = (uint32_t)t;
+		size_t off = (size_t)i * PART, k;
+
+		if (i >= ((t >> 32) & PARTS_MAX))
+			return;
+		k = bc.n - off < PART ? bc.n - off : PART;
+
+		memcpy(bc.dst + off, bc.src + off, k);
+		atomic_fetch_add(&bc.done, 1);
+	}
+}
+
+static void *helper(void *arg)
+{
+	unsigned int seen = (unsigned int)(uintptr_t)arg;
+
+	for (;;) {
+		uint64_t until = mono_ns() + SPIN_NS;
+		unsigned int g;
+
+		while ((g = atomic_load(&bc.gen)) == seen) {
+			if (mono_ns() < until) {
+				relax();
+				continue;
+			}
+			atomic_fetch_add(&bc.sleepers, 1);
+			if (atomic_load(&bc.gen) == seen)
+				futex_wait(&bc.gen, seen);
+			atomic_fetch_sub(&bc.sleepers, 1);
+			until = mono_ns() + SPIN_NS;
+		}
+		seen = g;
+		take_parts();
+	}
+	return NULL;
+}
+
+static void read_threads(void)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *e = getenv("GLEAM_COPY_THREADS");
+	unsigned long v = cores >= 8 ? 4 : 1;
+
+	if (e && *e) {
+		char *end;
+		unsigned long x = strtoul(e, &end, 10);
+
+		if (*end || !x || x > GL_BIGCOPY_THREADS_MAX)
+			gl_err("GLEAM_COPY_THREADS=%s: not 1 to %d; using %lu", e,
+			       GL_BIGCOPY_THREADS_MAX, v);
+		else
+			v = x;
+	}
+	bc.threads = (unsigned int)v;
+}
+
+unsigned int gl_bigcopy_threads(void)
+{
+	pthread_once(&bc.once, read_threads);
+	return bc.threads;
+}
+
+/*
+ * Helpers up to the count wanted; lock held.  A child of fork() has none
+ * of its parent's threads and starts its own.  Signals stay with the
+ * program's threads.
+ */
+static void start_helpers(void)
+{
+	sigset_t all, old;
+
+	if (bc.pid != getpid()) {
+		bc.started = 0;
+		bc.pid = getpid();
+	}
+	if (bc.started + 1 >= bc.threads)
+		return;
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	while (bc.started + 1 < bc.threads) {
+		pthread_attr_t at;
+		pthread_t t;
+		int err;
+
+		pthread_attr_init(&at);
+		pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+		err = pthread_create(&t, &at, helper, (void *)(uintptr_t)atomic_load(&bc.gen));
+		pthread_attr_destroy(&at);
+		if (err) {
+			gl_err("cannot start a copy thread: %s; large copies use %u",
+			       strerror(err), bc.started + 1);
+			bc.threads = bc.started + 1;
+			break;
+		}
+		pthread_setname_np(t, "gleam-copy");
+		bc.started++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* One job of at most PARTS_MAX parts; lock held. */
+static void post(unsigned char *dst, const unsigned char *src, size_t n)
+{
+	uint64_t job = (atomic_load(&bc.ticket) >> 48) + 1;
+	unsigned int parts = (unsigned int)((n + PART - 1) / PART);
+
+	bc.dst = dst;
+	bc.src = src;
+	bc.n = n;
+	atomic_store(&bc.done, 0);
+	atomic_store(&bc.ticket, (job & 0xffff) << 48 | (uint64_t)parts << 32);
+	atomic_fetch_add(&bc.gen, 1);
+	if (atomic_load(&bc.sleepers))
+		futex_wake_all(&bc.gen);
+	take_parts();
+	/* Parts being copied take microseconds; a helper not running yields. */
+	for (unsigned int spins = 0; atomic_load(&bc.done) < parts; spins++) {
+		if (spins < 4096)
+			relax();
+		else
+			sched_yield();
+	}
+}
+
+void gl_bigcopy(void *dst, const void *src, size_t n)
+{
+	if (n < GL_BIGCOPY_MIN || gl_bigcopy_threads() < 2 || pthread_mutex_trylock(&bc.lock)) {
+		memcpy(dst, src, n);
+		return;
+	}
+	start_helpers();
+	if (!bc.started) {
+		pthread_mutex_unlock(&bc.lock);
+		memcpy(dst, src, n);
+		return;
+	}
+	for (size_t off = 0; off < n; off += (size_t)PARTS_MAX * PART) {
+		size_t k = n - off < (size_t)PARTS_MAX * PART ? n - off : (size_t)PARTS_MAX * PART;
+
+		post((unsigned char *)dst + off, (const unsigned char *)src + off, k);
+	}
+	pthread_mutex_unlock(&bc.lock);
+}

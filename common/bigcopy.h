@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Large copies shared among a few threads.  One core copies 6 to 8 GB/s
+ * from memory to memory (gleam-membench), less than a session's stripes
+ * carry: a copy of GL_BIGCOPY_MIN bytes or more into or out of a ring is
+ * cut into parts that the caller and a few helper threads take in turn.
+ */
+#ifndef GLEAM_BIGCOPY_H
+#define GLEAM_BIGCOPY_H
+
+#include <stddef.h>
+
+#define GL_BIGCOPY_MIN		(256u << 10)
+#define GL_BIGCOPY_THREADS_MAX	16
+
+/*
+ * How many threads copy (the caller counted): from GLEAM_COPY_THREADS, else
+ * 4 on machines of 8 cores or more and 1 below (where the program and the
+ * brokers already share the cores).  Read at the first large copy.
+ */
+unsigned int gl_bigcopy_threads(void);
+
+/*
+ * memcpy(dst, src, n), with helpers where n is large enough and they are
+ * not busy with another caller's copy.  dst and src do not overlap.
+ */
+void gl_bigcopy(void *dst, const void *src, size_t n);
+
+#endif
