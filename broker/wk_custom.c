@@ -239,15 +239,18 @@ static CUresult htod(struct wk_call *k, bool async)
 		return CUDA_ERROR_INVALID_VALUE;
 	locked = a->ByteCount >= WK_IN_PLACE_MIN ?
 		 locked_src(k->w, tail, tail_len, src, (size_t)a->ByteCount) : NULL;
-	if (!async)
+	if (!async) {
+		k->w->dma_htod += locked != NULL;
 		return be->op.f_cuMemcpyHtoD((CUdeviceptr)a->dstDevice, locked ? locked : src,
 					     (size_t)a->ByteCount);
+	}
 	r = wk_stream(k->w, a->hStream, &s);
 	if (!r)
 		r = wk_not_capturing(k, s);
 	if (r)
 		return r;
 	if (locked && stream_idle(be, s)) {
+		k->w->dma_htod++;
 		r = be->op.f_cuMemcpyHtoDAsync((CUdeviceptr)a->dstDevice, locked,
 					       (size_t)a->ByteCount, s);
 		/*

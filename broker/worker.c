@@ -1373,8 +1373,10 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 				break;
 		}
 	}
-	gl_info("session replayed %llu records in %.3f ms; the worker slept %llu times",
-		(unsigned long long)w.replayed, w.busy_ns / 1e6, (unsigned long long)w.sleeps);
+	gl_info("session replayed %llu records in %.3f ms; the worker slept %llu times; "
+		"%llu copies to the device read by DMA from the page-locked ring",
+		(unsigned long long)w.replayed, w.busy_ns / 1e6, (unsigned long long)w.sleeps,
+		(unsigned long long)w.dma_htod);
 	/* Host functions waiting for the shim, and the output's thread, stop. */
 	wk_host_end(&w);
 	wk_output_end(&w);

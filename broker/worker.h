@@ -148,6 +148,7 @@ struct worker {
 	unsigned char *alias;
 	size_t alias_len;
 	uint64_t replayed;
+	uint64_t dma_htod;		/* copies to the device read from the page-locked ring */
 	uint64_t busy_ns;		/* time spent replaying */
 	uint64_t sleeps;		/* times the worker waited for a doorbell */
 	bool captured;		/* a capture was begun: a stream may be capturing */
