@@ -34,6 +34,17 @@
 #define IBUF_CAP	(2 * (GLEAM_FRAME_MAX + sizeof(struct gleam_frame)))
 
 /*
+ * Messages at least this long, sent as they are, are read from a plain
+ * TCP socket straight into their place in the ring, not into the input
+ * buffer and copied from there: what the buffer already holds of one is
+ * copied, the rest is read where it belongs.  While such messages come, a
+ * read into the buffer takes no more than this, so that what is copied of
+ * each is at most this much (a read as large as the buffer would take
+ * whole messages of a sender that is ahead, all of them then copied).
+ */
+#define DIRECT_MIN	(64U << 10)
+
+/*
  * The one io_uring loop of the process, whichever role runs it, and global
  * for two reasons: the signal handler has only it to set quit in, and
  * every part of the role (bridges, vgpu.c, the metrics endpoint) submits
@@ -251,7 +262,9 @@ static void post_tcp_recv(struct bridge *b)
 	else if (b->tls)
 		prep_tls_recv(b, sqe);
 	else
-		io_uring_prep_recv(sqe, b->tcp, b->ibuf + b->ilen, b->icap - b->ilen, 0);
+		io_uring_prep_recv(sqe, b->tcp, b->ibuf + b->ilen,
+				   b->in_direct_seen ? MIN(b->icap - b->ilen, (size_t)DIRECT_MIN) :
+						       b->icap - b->ilen, 0);
 	io_uring_sqe_set_data(sqe, &b->op_tcp_recv);
 	b->recving = true;
 	b->inflight++;
@@ -1311,13 +1324,6 @@ static enum drain note_in(struct bridge *b, size_t *off)
 	return D_NEXT;
 }
 
-/*
- * Messages at least this long, sent as they are, are read from a plain
- * TCP socket straight into their place in the ring, not into the input
- * buffer and copied from there: what the buffer already holds of one is
- * copied, the rest is read where it belongs.
- */
-#define DIRECT_MIN	(64U << 10)
 
 static bool direct_fits(struct bridge *b, size_t off, uint32_t len, bool records)
 {
@@ -1396,6 +1402,8 @@ static enum drain message_in(struct bridge *b, size_t *off, bool records)
 	elen = message_ring_len(b, p, len, records);
 	if (!elen)
 		return D_FAIL;
+	if (len >= DIRECT_MIN)
+		b->in_direct_seen = elen == len && direct_fits(b, *off, len, records);
 	if (b->ilen - *off < len)
 		return elen == len ? direct_begin(b, off, len) : D_WAIT;
 	d = ring_room(b, elen, &dst);

@@ -192,6 +192,12 @@ struct bridge {
 	 */
 	unsigned char *direct;
 	uint32_t direct_len, direct_have, direct_pos;
+	/*
+	 * The last large message could be read in place: reads into ibuf
+	 * take DIRECT_MIN bytes at most, so that little of the next one is
+	 * read there and copied (bridge.c, post_tcp_recv()).
+	 */
+	bool in_direct_seen;
 	bool recving;
 	bool in_blocked;		/* ring full: wait for a bell */
 	bool bell_recving;
