@@ -264,6 +264,12 @@ if part bench; then
 	python3 tools/bench.py >"$OUT/bench.log" 2>&1
 	bench_rc=$?
 	cp "$BUILD/bench/results.json" "$OUT/" 2>/dev/null
+	# Each step's ceiling on this machine (Documentation/design.md), then
+	# copies of 16 to 256 MiB each way against one TCP stream beside them.
+	"$BUILD/bin/gleam-membench" --cuda >"$OUT/membench.log" 2>&1 || bench_rc=1
+	GLEAM_BACKEND=cuda GLEAM_COPY_RUNS=2 GLEAM_COPY_CLIENT_ARGS="--cache off" \
+		timeout 300 python3 tools/copy-bench.py >"$OUT/copy-bench.log" 2>&1 || bench_rc=1
+	cp "$BUILD/bench/copy.json" "$OUT/" 2>/dev/null
 fi
 sleep 2
 mem_after=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
@@ -304,6 +310,7 @@ echo "== export-table probe"
 cat "$OUT/export-probe.log" 2>/dev/null
 echo "== bench (exit $bench_rc)"
 sed -n '/^workload/,$p' "$OUT/bench.log" 2>/dev/null
+cat "$OUT/membench.log" "$OUT/copy-bench.log" 2>/dev/null
 [ $bench_rc -ne 0 ] && tail -n 20 "$OUT/bench.log"
 echo "== GPU memory used: $mem_before MiB before, $mem_after MiB after"
 echo
