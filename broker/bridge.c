@@ -176,6 +176,19 @@ void bridge_init(struct bridge *b, bool client, void *owner, const struct bridge
 	b->bell = -1;
 }
 
+/*
+ * A message of DIRECT_MIN or more is going through the ring: at the
+ * session's first, this process maps all the ring's pages at once, rather
+ * than a page fault at a time under its copies (common/ring.h).
+ */
+static void ring_going_large(struct bridge *b)
+{
+	if (b->populated || !b->ring.base)
+		return;
+	b->populated = true;
+	gl_ring_populate(&b->ring);
+}
+
 static int bufs(struct bridge *b)
 {
 	if (!b->obuf) {
@@ -1060,6 +1073,8 @@ static void fill_out(struct bridge *b)
 				 sizeof(struct gleam_reply), GLEAM_REC_MAX, &len))) {
 		uint32_t hlen = out_head_len(b, p, len, records);
 
+		if (len >= DIRECT_MIN)
+			ring_going_large(b);
 		/* One copy out of shared memory (its head only, for a large message), then checks on the copy. */
 		memcpy(b->obuf + b->olen, p, hlen);
 		memcpy(b->obuf + b->olen, &len, 4);
@@ -1315,6 +1330,7 @@ static enum drain note_in(struct bridge *b, size_t *off)
 		peer_err(b, "peer sent a malformed stripe note");
 		return D_FAIL;
 	}
+	ring_going_large(b);
 	d = ring_room(b, n.msg_len, &dst);
 	if (!dst)
 		return d;
@@ -1402,8 +1418,10 @@ static enum drain message_in(struct bridge *b, size_t *off, bool records)
 	elen = message_ring_len(b, p, len, records);
 	if (!elen)
 		return D_FAIL;
-	if (len >= DIRECT_MIN)
+	if (len >= DIRECT_MIN) {
 		b->in_direct_seen = elen == len && direct_fits(b, *off, len, records);
+		ring_going_large(b);
+	}
 	if (b->ilen - *off < len)
 		return elen == len ? direct_begin(b, off, len) : D_WAIT;
 	d = ring_room(b, elen, &dst);

@@ -198,6 +198,7 @@ struct bridge {
 	 * read there and copied (bridge.c, post_tcp_recv()).
 	 */
 	bool in_direct_seen;
+	bool populated;			/* the ring's pages mapped at once (gl_ring_populate()) */
 	bool recving;
 	bool in_blocked;		/* ring full: wait for a bell */
 	bool bell_recving;

@@ -346,6 +346,8 @@ static CUresult dtoh(struct wk_call *k, bool async)
 		if (r)
 			return r;
 	}
+	if (a->ByteCount >= WK_IN_PLACE_MIN)
+		wk_ring_warm(k->w);
 	direct = (k->hdr.flags & GLEAM_REC_F_REPLY) &&
 		 (!k->w->hf || (a->ByteCount >= WK_IN_PLACE_MIN && dtoh_reach(&c)));
 	if (!direct) {

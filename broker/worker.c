@@ -1223,6 +1223,14 @@ static uint32_t copy_head(struct worker *w, const unsigned char *p, uint32_t len
 	return head < len ? head : len;
 }
 
+void wk_ring_warm(struct worker *w)
+{
+	if (w->populated)
+		return;
+	w->populated = true;
+	gl_ring_populate(&w->ring);
+}
+
 /*
  * The next record, copied into w->rec: 1, 0 when there is none, -1 when
  * the ring is corrupt or memory short.  Records that a helper read ahead
@@ -1247,7 +1255,11 @@ static int take_record(struct worker *w, uint32_t *len, uint32_t *pos)
 	} else if (wk_rec_room(w, *len)) {
 		got = -1;
 	} else {
-		uint32_t head = ahead ? *len : copy_head(w, p, *len);
+		uint32_t head;
+
+		if (*len >= WK_IN_PLACE_MIN)
+			wk_ring_warm(w);
+		head = ahead ? *len : copy_head(w, p, *len);
 
 		/* One copy; the checks and the replay use only the copy. */
 		memcpy(w->rec, p, head);

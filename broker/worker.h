@@ -149,6 +149,7 @@ struct worker {
 	size_t alias_len;
 	uint64_t replayed;
 	uint64_t dma_htod;		/* copies to the device read from the page-locked ring */
+	bool populated;			/* the ring's pages mapped at once (wk_ring_warm()) */
 	uint64_t busy_ns;		/* time spent replaying */
 	uint64_t sleeps;		/* times the worker waited for a doorbell */
 	bool captured;		/* a capture was begun: a stream may be capturing */
@@ -351,6 +352,8 @@ extern const wk_handler_fn wk_handlers[GL_FN_LIMIT];
 const void *wk_args(struct wk_call *k, size_t len);
 const char *wk_str(struct wk_call *k, uint64_t len);
 const void *wk_data(struct wk_call *k, uint64_t len);
+/* A large copy is coming: at the session's first, the ring's pages are mapped at once. */
+void wk_ring_warm(struct worker *w);
 void *wk_reply_struct(struct wk_call *k, size_t len);
 void *wk_reply_data(struct wk_call *k, uint64_t len);
 /*

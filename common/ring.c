@@ -147,6 +147,16 @@ int gl_ring_map(int fd, struct gl_ring *r)
 	return err;
 }
 
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE	23
+#endif
+
+void gl_ring_populate(struct gl_ring *r)
+{
+	if (r->base)
+		madvise(r->base, r->region_size, MADV_POPULATE_WRITE);
+}
+
 void gl_ring_unmap(struct gl_ring *r)
 {
 	if (r->base)
