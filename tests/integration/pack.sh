@@ -56,6 +56,9 @@ for c in named plain; do
 		ok "bf16 weights ($c): $wire bytes on the wire for $raw, read back identical"
 	else
 		bad "bf16 weights ($c): ${r:-the program failed}"
+		# What the client knew of the link and its packing, for the record.
+		GLEAM_SOCKET=$TMP/$c.sock "$BIN/gleamctl" stats 2>&1 | head -n 20
+		tail -n 5 "$TMP/client-$c.log"
 	fi
 done
 # On a link slower than hashing every copy is named (even with GLEAM_CACHE_NAME=auto).
