@@ -179,10 +179,10 @@ static const void *locked_src(struct worker *w, const unsigned char *tail, size_
 	const unsigned char *p = src;
 	size_t off;
 
-	if (!w->alias || !w->be->pin_records || !tail || p != tail || n > tail_len)
+	if (!w->alias || !tail || p != tail || n > tail_len)
 		return NULL;
 	off = (size_t)(p - (const unsigned char *)w->ring.base);
-	if (off > w->alias_len || n > w->alias_len - off)
+	if (off > w->ring.region_size || n > w->ring.region_size - off)
 		return NULL;
 	if (!w->be->pin_records(w->alias + (w->ring.sq.data - (unsigned char *)w->ring.base),
 				w->ring.sq.size))

@@ -1294,18 +1294,15 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 	w.be = !strcmp(backend, "sim") ? &gl_backend_sim_rw : &gl_backend_cuda_rw;
 	err = gl_ring_map(ring_fd, &w.ring);
 	/*
-	 * The cuda backend's copies to the device read the record ring by
-	 * DMA through a second mapping (wk_custom.c, htod()); without one
-	 * they go through the driver's staging.
+	 * Copies to the device read the record ring by DMA through a second
+	 * mapping where the backend page-locks one (wk_custom.c, htod());
+	 * without it they go through the driver's staging.
 	 */
-	if (!err && w.be == &gl_backend_cuda_rw) {
+	if (!err && w.be->pin_records) {
 		void *m = mmap(NULL, w.ring.region_size, PROT_READ | PROT_WRITE, MAP_SHARED,
 			       ring_fd, 0);
 
-		if (m != MAP_FAILED) {
-			w.alias = m;
-			w.alias_len = w.ring.region_size;
-		}
+		w.alias = m == MAP_FAILED ? NULL : m;
 	}
 	close(ring_fd);
 	if (err)
@@ -1402,7 +1399,7 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 	free(w.h);
 	gl_ring_unmap(&w.ring);
 	if (w.alias)
-		munmap(w.alias, w.alias_len);
+		munmap(w.alias, w.ring.region_size);
 	close(w.bell);
 	return 0;
 }

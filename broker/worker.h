@@ -142,11 +142,11 @@ struct worker {
 	const unsigned char *tail;
 	size_t tail_len;
 	/*
-	 * The whole ring mapped a second time (cuda backend), for copies to the
-	 * device by the device's DMA from the record ring; NULL: none.
+	 * The whole ring (ring.region_size bytes) mapped a second time where
+	 * the backend page-locks it (pin_records), for copies to the device by
+	 * the device's DMA from the record ring; NULL: none.
 	 */
 	unsigned char *alias;
-	size_t alias_len;
 	uint64_t replayed;
 	uint64_t dma_htod;		/* copies to the device read from the page-locked ring */
 	bool populated;			/* the ring's pages mapped at once (wk_ring_warm()) */

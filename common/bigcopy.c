@@ -3,16 +3,17 @@
  * Large copies shared among a few threads (bigcopy.h).
  *
  * One copy at a time: the caller that holds the lock posts the job (its
- * buffers, then a ticket that holds the job's number, its count of parts
- * and the next part) and bumps a generation; helpers waiting on it take
- * parts from the ticket until none are left, and count the parts they
- * finish.  A part taken is read against the count in the same ticket, so a
- * helper late from the last job never reads the next job's buffers: the
- * caller writes them only once every part of the last is copied.  The caller takes parts too, so a helper that wakes late costs
- * nothing but the parts it does not take, and waits only for parts already
- * being copied.  A helper spins a little after each job (the next piece of
- * the same copy follows within microseconds) and then sleeps on a futex.
- * A second caller meanwhile copies alone.
+ * buffers, then a ticket that holds its count of parts and the next part)
+ * and bumps a generation; helpers waiting on it take parts from the ticket
+ * until none are left, and count the parts they finish.  A part taken is
+ * read against the count in the same ticket, so a helper late from the
+ * last job never reads the next job's buffers: the caller writes them
+ * only once every part of the last is copied.  The caller takes parts
+ * too, so a helper that wakes late costs nothing but the parts it does
+ * not take, and waits only for parts already being copied.  A helper
+ * spins a little after each job (the next piece of the same copy follows
+ * within microseconds) and then sleeps on a futex.  A second caller
+ * meanwhile copies alone.
  */
 #include <errno.h>
 #include <linux/futex.h>
@@ -32,20 +33,18 @@
 #include "util.h"
 
 #define PART		(128u << 10)
-#define PARTS_MAX	0xffffu
 #define SPIN_NS		(50 * 1000)
 
 static struct {
 	pthread_mutex_t lock;		/* one job at a time */
 	pthread_once_t once;
 	unsigned int threads;		/* copiers, the caller counted */
-	unsigned int started;		/* helpers running */
-	pid_t pid;			/* the process that started them */
+	unsigned int started;		/* helpers running (none in a child of fork()) */
 	/* The job: written by its caller before the ticket. */
 	unsigned char *dst;
 	const unsigned char *src;
 	size_t n;
-	_Atomic uint64_t ticket;	/* job:16, parts:16, next part:32 */
+	_Atomic uint64_t ticket;	/* parts:32, next part:32 */
 	atomic_uint done;		/* parts copied */
 	atomic_uint gen;		/* futex word: a job was posted */
 	atomic_uint sleepers;
@@ -89,10 +88,9 @@ static void take_parts(void)
 		uint32_t i = (uint32_t)t;
 		size_t off = (size_t)i * PART, k;
 
-		if (i >= ((t >> 32) & PARTS_MAX))
+		if (i >= (uint32_t)(t >> 32))
 			return;
 		k = bc.n - off < PART ? bc.n - off : PART;
-
 		memcpy(bc.dst + off, bc.src + off, k);
 		atomic_fetch_add(&bc.done, 1);
 	}
@@ -123,6 +121,13 @@ static void *helper(void *arg)
 	return NULL;
 }
 
+/* A child of fork() has none of its parent's threads: it starts its own. */
+static void forked(void)
+{
+	pthread_mutex_init(&bc.lock, NULL);
+	bc.started = 0;
+}
+
 static void read_threads(void)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -140,6 +145,7 @@ static void read_threads(void)
 			v = x;
 	}
 	bc.threads = (unsigned int)v;
+	pthread_atfork(NULL, NULL, forked);
 }
 
 unsigned int gl_bigcopy_threads(void)
@@ -148,19 +154,11 @@ unsigned int gl_bigcopy_threads(void)
 	return bc.threads;
 }
 
-/*
- * Helpers up to the count wanted; lock held.  A child of fork() has none
- * of its parent's threads and starts its own.  Signals stay with the
- * program's threads.
- */
+/* Helpers up to the count wanted; lock held.  Signals stay with the program's threads. */
 static void start_helpers(void)
 {
 	sigset_t all, old;
 
-	if (bc.pid != getpid()) {
-		bc.started = 0;
-		bc.pid = getpid();
-	}
 	if (bc.started + 1 >= bc.threads)
 		return;
 	sigfillset(&all);
@@ -186,17 +184,16 @@ static void start_helpers(void)
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-/* One job of at most PARTS_MAX parts; lock held. */
+/* One job; lock held. */
 static void post(unsigned char *dst, const unsigned char *src, size_t n)
 {
-	uint64_t job = (atomic_load(&bc.ticket) >> 48) + 1;
 	unsigned int parts = (unsigned int)((n + PART - 1) / PART);
 
 	bc.dst = dst;
 	bc.src = src;
 	bc.n = n;
 	atomic_store(&bc.done, 0);
-	atomic_store(&bc.ticket, (job & 0xffff) << 48 | (uint64_t)parts << 32);
+	atomic_store(&bc.ticket, (uint64_t)parts << 32);
 	atomic_fetch_add(&bc.gen, 1);
 	if (atomic_load(&bc.sleepers))
 		futex_wake_all(&bc.gen);
@@ -222,10 +219,6 @@ void gl_bigcopy(void *dst, const void *src, size_t n)
 		memcpy(dst, src, n);
 		return;
 	}
-	for (size_t off = 0; off < n; off += (size_t)PARTS_MAX * PART) {
-		size_t k = n - off < (size_t)PARTS_MAX * PART ? n - off : (size_t)PARTS_MAX * PART;
-
-		post((unsigned char *)dst + off, (const unsigned char *)src + off, k);
-	}
+	post(dst, src, n);
 	pthread_mutex_unlock(&bc.lock);
 }

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include "bigcopy.h"
 #include "shim.h"
 #include "util.h"
 
@@ -1115,8 +1114,6 @@ static CUresult htod(unsigned int fn, CUdeviceptr dst, const void *src, size_t n
 	if (n && (fn == GL_FN_cuMemcpyHtoD || shim_host_pinned(src)))
 		shim_host_wait_stream(fn == GL_FN_cuMemcpyHtoD ? 0 : a.hStream, gl_fn_name(fn));
 	piece = shim_piece_max();
-	if (n >= GL_BIGCOPY_MIN)
-		shim_ring_warm();
 	shim_twin_touched = twin;
 	shim_twin_pieces(twin);
 	/*
@@ -1190,8 +1187,6 @@ static CUresult dtoh(unsigned int fn, void *dst, CUdeviceptr src, size_t n, CUst
 		if (r || staged)
 			return r;
 	}
-	if (n >= GL_BIGCOPY_MIN)
-		shim_ring_warm();
 	c.args = &a;
 	c.args_len = fn == GL_FN_cuMemcpyDtoHAsync ? sizeof(a) : sizeof(struct gl_a_cuMemcpyDtoH);
 	c.outbuf = dst;

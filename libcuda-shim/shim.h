@@ -480,11 +480,6 @@ CUresult shim_pending_take(struct shim_pending *p);
 /* Data bytes one record may carry on this session's ring. */
 size_t shim_piece_max(void);
 /*
- * A large copy is coming: at the session's first, the ring's pages are
- * mapped at once rather than a fault at a time under it (common/ring.h).
- */
-void shim_ring_warm(void);
-/*
  * Wait on the session ring, as the threads waiting for replies do, until
  * cond(arg) holds (evaluated with the ring's lock held); the session's
  * error if it is lost.

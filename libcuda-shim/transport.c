@@ -194,14 +194,6 @@ static const struct shim_transport sock_transport = {
 	.close = sock_close,
 };
 
-void shim_ring_warm(void)
-{
-	static atomic_bool done;
-
-	if (!atomic_exchange(&done, true))
-		gl_ring_populate(&conn.ring);
-}
-
 size_t shim_piece_max(void)
 {
 	/* A record must fit a quarter of the ring so that two are in flight. */
@@ -448,6 +440,19 @@ void shim_output_flush(void)
 }
 
 /*
+ * A large record or reply goes through the ring: at the session's first,
+ * its pages are mapped at once rather than a fault at a time under the
+ * copies (common/ring.h).
+ */
+static void ring_warm(void)
+{
+	static atomic_bool done;
+
+	if (!atomic_load_explicit(&done, memory_order_relaxed) && !atomic_exchange(&done, true))
+		gl_ring_populate(&conn.ring);
+}
+
+/*
  * Bytes off to off + len of a copy's rows laid end to end, into the rows
  * where they belong; -1 when they run past the copy.
  */
@@ -511,6 +516,8 @@ static int drain_cq(void)
 			} else {
 				if (d.offset > w->buf_len || d.length > w->buf_len - d.offset)
 					goto bad;
+				if (d.length >= GL_BIGCOPY_MIN)
+					ring_warm();
 				gl_bigcopy((char *)w->buf + d.offset, body + sizeof(d), d.length);
 			}
 		} else {
@@ -724,6 +731,8 @@ static CUresult put_record(struct shim_call *c, uint32_t tag, unsigned int flags
 		len += ALIGN8(iov[i].iov_len);
 	if (len > GLEAM_REC_MAX)
 		return CUDA_ERROR_INVALID_VALUE;
+	if (len >= GL_BIGCOPY_MIN)
+		ring_warm();
 	while (!(h = gl_ring_reserve(&conn.ring.sq, (uint32_t)len))) {
 		struct space_arg a = { (uint32_t)len };
 		CUresult r;

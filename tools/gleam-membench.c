@@ -58,13 +58,7 @@ static size_t parse_size(const char *s)
 
 struct job {
 	bool out;
-	unsigned int threads;
 	atomic_size_t next;
-};
-
-struct worker {
-	struct job *job;
-	pthread_t t;
 };
 
 /* Pieces are taken in turn; piece i sits at (i * piece) % ring in the ring. */
@@ -86,7 +80,7 @@ static void *copier(void *arg)
 
 static double host_pass(bool out, unsigned int threads)
 {
-	struct job j = { .out = out, .threads = threads };
+	struct job j = { .out = out };
 	pthread_t t[64];
 	double t0 = now();
 
@@ -136,12 +130,13 @@ static bool cuda_open(void)
 	       !cu.mem_alloc(&dmem, size);
 }
 
-/* One thread, piece by piece, as the worker replays them. */
-static double dev_pass(bool out)
+/* One thread, piece by piece, as the worker replays them (threads: unused). */
+static double dev_pass(bool out, unsigned int threads)
 {
 	size_t n = size / piece;
 	double t0 = now();
 
+	(void)threads;
 	for (size_t i = 0; i < n; i++) {
 		unsigned char *r = ring + (i * piece) % ring_sz;
 		CUres e = out ? cu.dtoh(r, dmem + i * piece, piece) :
@@ -161,19 +156,6 @@ static double best(double (*f)(bool, unsigned int), bool out, unsigned int th, i
 
 	for (int r = 0; r < reps; r++) {
 		double v = f(out, th);
-
-		if (v > b)
-			b = v;
-	}
-	return b;
-}
-
-static double dev_best(bool out, int reps)
-{
-	double b = 0;
-
-	for (int r = 0; r < reps; r++) {
-		double v = dev_pass(out);
 
 		if (v > b)
 			b = v;
@@ -264,10 +246,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "gleam-membench: no usable libcuda.so.1\n");
 			return 1;
 		}
-		h = dev_best(false, reps);
+		h = best(dev_pass, false, 1, reps);
 		if (!cu.host_register(ring, ring_sz, 1 /* PORTABLE */)) {
-			hl = dev_best(false, reps);
-			dl = dev_best(true, reps);
+			hl = best(dev_pass, false, 1, reps);
+			dl = best(dev_pass, true, 1, reps);
 			cu.host_unregister(ring);
 		}
 		if (json)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bigcopy.h"
@@ -286,5 +287,32 @@ START_TEST(test_bigcopy_concurrent)
 }
 END_TEST
 
+/* A child of fork() copies with helpers of its own. */
+START_TEST(test_bigcopy_fork)
+{
+	size_t n = 3u << 20;
+	unsigned char *src = malloc(n), *dst = malloc(n);
+	int status;
+	pid_t pid;
+
+	ck_assert(src && dst);
+	setenv("GLEAM_COPY_THREADS", "4", 1);
+	fill_pattern(src, n, 5);
+	gl_bigcopy(dst, src, n);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		memset(dst, 0, n);
+		fill_pattern(src, n, 6);
+		gl_bigcopy(dst, src, n);
+		_exit(memcmp(dst, src, n) || copy_threads() < 3 ? 1 : 0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	free(src);
+	free(dst);
+}
+END_TEST
+
 UNIT_SUITE(util, "util", test_secret_eq, test_peer_name, test_escape, test_ident, test_private_dir,
-	   test_parse_size, test_buf, test_harmless, test_bigcopy_sizes, test_bigcopy_concurrent);
+	   test_parse_size, test_buf, test_harmless, test_bigcopy_sizes, test_bigcopy_concurrent, test_bigcopy_fork);
