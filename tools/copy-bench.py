@@ -12,7 +12,9 @@ writes build/bench/copy.json.
 
 Environment: GLEAM_BENCH_GLEAMD_ARGS (options for both gleamd),
 GLEAM_COPY_CLIENT_ARGS (options for the client gleamd only, such as
-"--cache off"), GLEAM_COPY_ENV (VAR=VALUE pairs for the program).
+"--cache off"), GLEAM_COPY_SERVER_ARGS (for the server only),
+GLEAM_COPY_ENV (VAR=VALUE pairs for the program), GLEAM_COPY_KINDS and
+GLEAM_COPY_WAYS (default "pinned,pageable" and "htod,dtoh").
 """
 import json
 import os
@@ -32,6 +34,12 @@ def tcp_stream(nbytes):
 
 def main():
     sizes = [int(x) for x in os.environ.get("GLEAM_COPY_SIZES", "16,64,256").split(",")]
+    for kind in os.environ.get("GLEAM_COPY_KINDS", "pinned,pageable").split(","):
+        if kind not in ("pinned", "pageable"):
+            sys.exit("copy-bench: GLEAM_COPY_KINDS: %r is neither pinned nor pageable" % kind)
+    for way in os.environ.get("GLEAM_COPY_WAYS", "htod,dtoh").split(","):
+        if way not in ("htod", "dtoh"):
+            sys.exit("copy-bench: GLEAM_COPY_WAYS: %r is neither htod nor dtoh" % way)
     runs = int(os.environ.get("GLEAM_COPY_RUNS", "3"))
     backend = os.environ.get("GLEAM_BACKEND", "sim")
     tmp = tempfile.mkdtemp(prefix="gleam-copy.")
@@ -43,7 +51,8 @@ def main():
     rows = []
     try:
         procs.spawn([os.path.join(BIN, "gleamd"), "server", "--listen", "127.0.0.1:%d" % port,
-                     "--backend", backend] + GLEAMD_ARGS, "server.log", env)
+                     "--backend", backend] + GLEAMD_ARGS +
+                    os.environ.get("GLEAM_COPY_SERVER_ARGS", "").split(), "server.log", env)
         wait(lambda: b"unreachable" not in subprocess.run(
             [os.path.join(BIN, "gleamctl"), "server-info", "127.0.0.1:%d" % port],
             capture_output=True).stdout, "server did not start")
@@ -59,8 +68,8 @@ def main():
             k, _, v = kv.partition("=")
             penv[k] = v
         for mib in sizes:
-            for kind in ("pinned", "pageable"):
-                for way in ("htod", "dtoh"):
+            for kind in os.environ.get("GLEAM_COPY_KINDS", "pinned,pageable").split(","):
+                for way in os.environ.get("GLEAM_COPY_WAYS", "htod,dtoh").split(","):
                     best_tcp = best_gleam = 0.0
                     for _ in range(runs):
                         nbytes = mib << 20
