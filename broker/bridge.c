@@ -1875,6 +1875,8 @@ void bridge_ring_stats(const struct gl_ring *r, struct sess_stats *st)
 {
 	if (!r->base || !r->sq.ctl)
 		return;
+	st->ring_records = r->sq.size;
+	st->ring_replies = r->cq.size;
 	st->waits_made = __atomic_load_n(&r->sq.ctl->prod_stats[GLEAM_RING_STAT_WAITS],
 					 __ATOMIC_RELAXED);
 	st->waits_required =

@@ -61,7 +61,7 @@ struct csess {
 	 * served or refused.
 	 */
 	uint64_t held_until;		/* ns; 0: not held */
-	unsigned int ring_shift;
+	unsigned int ring_shift, reply_shift;	/* records' ring, replies' ring */
 	/*
 	 * The program's CUDA_VISIBLE_DEVICES (has_visible: it set one), and
 	 * the server's GPUs it names, device by device (nvisible of them).
@@ -465,11 +465,12 @@ static void status_json_stats(struct gl_buf *b, const struct sess_stats *st)
 	static const char *const names[] = {
 		"records", "replies", "batches", "waits", "waits_made", "waits_required",
 		"bytes_out", "bytes_in", "stripes", "striped_out", "striped_in",
+		"ring_records", "ring_replies",
 	};
 	const uint64_t v[] = {
 		st->records, st->replies, st->batches, st->waits, st->waits_made,
 		st->waits_required, st->bytes_out, st->bytes_in, st->stripes, st->striped_out,
-		st->striped_in,
+		st->striped_in, st->ring_records, st->ring_replies,
 	};
 
 	json_u64s(b, names, v, ARRAY_SIZE(v));
@@ -847,7 +848,7 @@ static void local_hello(struct csess *s, int n)
 	struct gleam_local_ack ack = { .magic = GLEAM_LOCAL_MAGIC };
 	struct ucred cred;
 	socklen_t clen = sizeof(cred);
-	unsigned int shift = s->cr->cfg->ring_shift;
+	unsigned int shift = s->cr->cfg->ring_shift, reply;
 	char why[200];
 
 	if (n != (int)sizeof(h)) {
@@ -886,7 +887,19 @@ static void local_hello(struct csess *s, int n)
 	}
 	if (h.sq_shift)
 		shift = MAX(22u, MIN(h.sq_shift, (unsigned int)GLEAM_RING_MAX_SHIFT));
+	reply = shift;
+	if (h.cq_shift)
+		reply = MAX(22u, MIN(h.cq_shift, (unsigned int)GLEAM_RING_MAX_SHIFT));
+	else if (!h.sq_shift && !s->cr->cfg->ring_shift_set && stripes_wanted())
+		/*
+		 * Striped replies are read into the reply ring at once, one
+		 * piece of 1 MiB per stripe, and each keeps its room until
+		 * the program has copied it out: 4 MiB holds no more than the
+		 * stripes have in flight (Documentation/design.md, "Stripes").
+		 */
+		reply = MAX(shift, GL_RING_STRIPED_REPLY_SHIFT);
 	s->ring_shift = shift;
+	s->reply_shift = reply;
 	if (sched_refuse(s->via, why, sizeof(why))) {
 		sched_retry_now(s->via);
 		s->held_until = gl_now_ns() + HELLO_HOLD_NS;
@@ -1123,7 +1136,7 @@ static int ring_ack(struct csess *s, struct gleam_local_ack *ack)
 {
 	int fd, err;
 
-	fd = gl_ring_memfd(s->ring_shift, s->ring_shift);
+	fd = gl_ring_memfd(s->ring_shift, s->reply_shift);
 	if (fd >= 0) {
 		/* Sealed: the application cannot shrink it under gleamd. */
 		fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);

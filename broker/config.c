@@ -122,8 +122,10 @@ int config_set(struct config *c, const char *k, const char *v)
 		strcpy(c->backend, v);
 	else if (!strcmp(k, "cuda-lib") && n < sizeof(c->cuda_lib))
 		strcpy(c->cuda_lib, v);
-	else if (!strcmp(k, "ring-shift") && atoi(v) >= 22 && atoi(v) <= GLEAM_RING_MAX_SHIFT)
+	else if (!strcmp(k, "ring-shift") && atoi(v) >= 22 && atoi(v) <= GLEAM_RING_MAX_SHIFT) {
 		c->ring_shift = (unsigned int)atoi(v);
+		c->ring_shift_set = true;
+	}
 	else if (!strcmp(k, "flush-us") && atoi(v) >= 10 && atoi(v) <= 100000)
 		c->flush_us = (unsigned int)atoi(v);
 	else if (!strcmp(k, "keepalive") && atoi(v) >= 0 && atoi(v) <= 3600 && *v >= '0' && *v <= '9')

@@ -35,6 +35,7 @@ struct config {
 	char backend[16];		/* server: cuda, sim or auto */
 	char cuda_lib[256];		/* server: NVIDIA's libcuda.so.1 */
 	unsigned int ring_shift;	/* session rings */
+	bool ring_shift_set;		/* given, not the default */
 	unsigned int flush_us;		/* batching timer */
 	bool foreground;
 	bool no_cache;			/* client: never name uploads; server: keep none */
@@ -117,6 +118,9 @@ struct sess_stats {
 	uint64_t stripes;
 	uint64_t striped_out;
 	uint64_t striped_in;
+	/* The session ring's data areas: records' and replies'. */
+	uint64_t ring_records;
+	uint64_t ring_replies;
 };
 
 /* The counts the application's side of a session ring publishes, into st. */

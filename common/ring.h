@@ -31,6 +31,8 @@ struct gl_ring {
 
 /* Default data area of each direction: 4 MiB. */
 #define GL_RING_DEFAULT_SHIFT	22
+/* The reply ring where replies come on stripes: 8 MiB. */
+#define GL_RING_STRIPED_REPLY_SHIFT	23
 
 size_t gl_ring_region_size(unsigned int sq_shift, unsigned int cq_shift);
 /* Lay out a fresh region of gl_ring_region_size() bytes at mem. */

@@ -143,13 +143,21 @@ static unsigned int ring_shift(void)
 int shim_vgpu_connect(struct gl_ring *ring, const struct shim_transport **tp)
 {
 	unsigned int idx[GLEAM_VGPU_MAX], n = candidates(idx);
-	unsigned int shift = ring_shift();
+	unsigned int shift = ring_shift(), reply = shift;
 	char path[32];
 	int err;
 
+	/*
+	 * gleamd stripes a session's large messages where it has 8 cores or
+	 * more, and striped replies want a reply ring of 8 MiB, as it gives
+	 * on its socket (broker/client.c, local_hello).
+	 */
+	if (!shift && sysconf(_SC_NPROCESSORS_ONLN) >= 8)
+		reply = GL_RING_STRIPED_REPLY_SHIFT;
+
 	for (unsigned int i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), GLEAM_VGPU_PATH_FMT, idx[i]);
-		err = gleam_vgpu_app_open(&vg.app, path, shift, shift);
+		err = gleam_vgpu_app_open(&vg.app, path, shift, reply);
 		if (err) {
 			gl_dbg("%s: %s", path, strerror(-err));
 			continue;

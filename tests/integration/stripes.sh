@@ -4,7 +4,8 @@
 # Stripes (Documentation/protocol.md, "Stripes"): a session's large
 # messages on further connections.  With GLEAM_STRIPES=4 on the client
 # gleamd: 256 MiB each way come back word for word and the session says it
-# used 4 stripes both ways; the test programs print what they print without
+# used 4 stripes both ways and an 8 MiB reply ring (4 MiB without
+# stripes); the test programs print what they print without
 # stripes; a link cut in the middle of a striped copy is taken up again
 # (stripes and all) and the copy still comes back whole; GLEAM_STRIPES=0
 # opens none; a stripe hello no session is waiting for is refused.
@@ -39,7 +40,7 @@ import json, sys
 pid = int(sys.argv[1])
 for e in json.load(sys.stdin)["client"]["ended"]:
     if e["pid"] == pid:
-        print(e["stripes"], e["striped_out"], e["striped_in"])
+        print(e["stripes"], e["striped_out"], e["striped_in"], e["ring_replies"])
         sys.exit(0)
 sys.exit(1)' "$pid" && return 0
 		sleep 0.1
@@ -93,11 +94,17 @@ if [ "$rc" -eq 0 ] && grep -q "bytes: ok" "$TMP/striped.out"; then
 else
 	bad "256 MiB each way over 4 stripes: exited $rc: $(tail -n 2 "$TMP/striped.err")"
 fi
-read -r n out in < <(ended "$TMP/striped.sock" "$pid")
+read -r n out in replies < <(ended "$TMP/striped.sock" "$pid")
 if [ "${n:-0}" -eq 4 ] && [ "${out:-0}" -ge 200 ] && [ "${in:-0}" -ge 200 ]; then
 	ok "the session had 4 stripes; $out messages went out on them, $in came in"
 else
 	bad "stripes of the session: ${n:-none} stripes, ${out:-0} out, ${in:-0} in"
+fi
+# Striped replies keep their room until the program copies them out: an 8 MiB reply ring.
+if [ "${replies:-0}" -eq $((8 << 20)) ]; then
+	ok "a striped session's reply ring is 8 MiB"
+else
+	bad "a striped session's reply ring is ${replies:-?} bytes, not 8 MiB"
 fi
 
 # Every test program prints over stripes what it prints without them.
@@ -136,7 +143,7 @@ fi
 # The stripes opened again after the take-up carry the rest.
 bigcopy cut2 "$TMP/cut.sock"
 finish
-read -r n out in < <(ended "$TMP/cut.sock" "$pid")
+read -r n out in replies < <(ended "$TMP/cut.sock" "$pid")
 if grep -q "bytes: ok" "$TMP/cut2.out" && [ "${n:-0}" -eq 4 ] && [ "${out:-0}" -gt 0 ]; then
 	ok "after the cut, a new session through the link has its 4 stripes"
 else
@@ -145,11 +152,12 @@ fi
 
 bigcopy none "$TMP/none.sock"
 finish
-read -r n out in < <(ended "$TMP/none.sock" "$pid")
-if grep -q "bytes: ok" "$TMP/none.out" && [ "${n:-1}" -eq 0 ] && [ "${out:-1}" -eq 0 ]; then
-	ok "GLEAM_STRIPES=0: no stripes, every word back"
+read -r n out in replies < <(ended "$TMP/none.sock" "$pid")
+if grep -q "bytes: ok" "$TMP/none.out" && [ "${n:-1}" -eq 0 ] && [ "${out:-1}" -eq 0 ] &&
+	[ "${replies:-0}" -eq $((4 << 20)) ]; then
+	ok "GLEAM_STRIPES=0: no stripes, every word back, a 4 MiB reply ring"
 else
-	bad "GLEAM_STRIPES=0: ${n:-none} stripes, ${out:-?} out"
+	bad "GLEAM_STRIPES=0: ${n:-none} stripes, ${out:-?} out, a reply ring of ${replies:-?} bytes"
 fi
 
 # A stripe hello with a token no session has: refused, and said in the
