@@ -553,6 +553,15 @@ void shim_waits_made(void);
 void shim_waits_counts(uint64_t *made, uint64_t *required);
 void shim_waits_ctx_gone(struct shim_ctx *ctx);
 void shim_waits_ctx_put(struct shim_ctx *ctx);
+/*
+ * Answers kept for the session (memo.c; the table's once): the reply block
+ * of fn for an argument block, copied to out (olen bytes) when kept.  Put
+ * keeps a successful one while there is room.
+ */
+#define SHIM_MEMO_ARGS_MAX	64
+#define SHIM_MEMO_OUT_MAX	32
+bool shim_memo_get(unsigned int fn, const void *args, size_t alen, void *out, size_t olen);
+void shim_memo_put(unsigned int fn, const void *args, size_t alen, const void *out, size_t olen);
 /* Host memory the shim allocated or the program registered ("page-locked"). */
 bool shim_host_pinned(const void *p);
 bool shim_host_registered(const void *p);

@@ -7,7 +7,7 @@ SHIM_SRCS := libcuda-shim/core.c libcuda-shim/context.c libcuda-shim/memory.c \
 	libcuda-shim/rt_peer.c \
 	libcuda-shim/graph.c libcuda-shim/pool.c libcuda-shim/waits.c \
 	libcuda-shim/array.c libcuda-shim/texture.c libcuda-shim/hostfn.c libcuda-shim/gnodes.c \
-	libcuda-shim/link.c libcuda-shim/vmm.c libcuda-shim/twin.c
+	libcuda-shim/link.c libcuda-shim/vmm.c libcuda-shim/twin.c libcuda-shim/memo.c
 # /dev/vgpuN sessions: kmod/user/vgpu_user.c (MIT, libc only) is compiled
 # in, so that the library still links nothing but libc and libpthread.
 SHIM_SRCS += libcuda-shim/vgpu.c

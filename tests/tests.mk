@@ -3,10 +3,12 @@
 UNIT_SRCS := tests/unit/runner.c tests/unit/unit.c tests/unit/test_ring.c tests/unit/test_table.c \
 	tests/unit/test_image.c tests/unit/test_shim.c tests/unit/test_export.c \
 	tests/unit/test_chunkstore.c tests/unit/test_cubin.c tests/unit/test_util.c \
-	tests/unit/test_pack.c
-# The export tables' algorithms depend on nothing else in the shim: linked in.
+	tests/unit/test_pack.c tests/unit/test_memo.c
+# The export tables' algorithms and the answers kept for the session depend
+# on nothing else in the shim: linked in.
 UNIT_OBJS := $(patsubst %.c,$(BUILD)/obj/%.o,$(UNIT_SRCS)) $(COMMON_OBJS) \
-	$(BUILD)/obj/libcuda-shim/md2.o $(BUILD)/obj/libcuda-shim/cls.o
+	$(BUILD)/obj/libcuda-shim/md2.o $(BUILD)/obj/libcuda-shim/cls.o \
+	$(BUILD)/obj/libcuda-shim/memo.o
 # The chunk store and hashing pool (broker/broker.mk) stand alone: linked in.
 UNIT_OBJS += $(CACHE_OBJS) $(BUILD)/obj/broker/pack.o
 UNIT_BIN  := $(BUILD)/tests/unit-tests

@@ -36,7 +36,7 @@ TRAITS = {
     "tohost": "GL_T_TOHOST", "wait:stream": "GL_T_WAIT_STREAM", "wait:ctx": "GL_T_WAIT_CTX",
     "wait:event": "GL_T_WAIT_EVENT", "query:stream": "GL_T_QUERY_STREAM",
     "query:event": "GL_T_QUERY_EVENT", "gpu": "GL_T_GPU", "legacy": "GL_T_LEGACY",
-    "aside": "GL_T_ASIDE", "ordered": "GL_T_ORDERED",
+    "aside": "GL_T_ASIDE", "ordered": "GL_T_ORDERED", "once": "GL_T_ONCE",
 }
 UNSIGNED = {"unsigned int", "unsigned char", "unsigned short", "size_t",
             "CUdeviceptr", "cuuint64_t", "unsigned long long", "cuuint32_t"}
@@ -170,6 +170,7 @@ def parse(path):
         f.where = where
         if f.remote:
             check_generable(f)
+        check_once(f)
         funcs.append(f)
     return funcs
 
@@ -187,6 +188,34 @@ def check_traits(f, where):
         raise SystemExit(f"{where}: {waits[0]} on a function that does not wait")
     if f.cls == "local" and (kinds or waits or "tohost" in t):
         raise SystemExit(f"{where}: a local function does no work on the GPU")
+
+
+def check_once(f):
+    """once: the generated shim side keeps the reply block, keyed by the argument block."""
+    if "once" not in f.traits:
+        return
+    where = f.where
+    if f.cls != "sync":
+        raise SystemExit(f"{where}: once on a function that does not wait")
+    if f.S or f.internal:
+        raise SystemExit(f"{where}: once on a hand-written shim side or a message of "
+                         "Gleam's own: the generated side is what keeps the answer")
+    other = [t for t in f.traits if t not in ("once", "noctx")]
+    if other:
+        raise SystemExit(f"{where}: once with {other[0]}: a kept answer depends on nothing "
+                         "but the arguments")
+    if "noctx" not in f.traits:
+        raise SystemExit(f"{where}: once without noctx: a kept answer is given with or "
+                         "without a current context")
+    for a in f.args:
+        if a.ann == "out":
+            continue
+        if a.ann or a.range or a.arange or a.handle or a.ptr or not a.scalar_kind():
+            raise SystemExit(f"{where}: once with '{a.text}': the key is the argument "
+                             "block, of plain values only (no new, del, str, in:, out:, "
+                             "dev[], arr[] or handle)")
+    if not any(a.ann == "out" for a in f.args):
+        raise SystemExit(f"{where}: once with no out argument: nothing to keep")
 
 
 def check_generable(f):
@@ -280,6 +309,8 @@ def gen_header(funcs, out):
     for k in sorted(set(HANDLES.values())):
         w(f"\tGL_H_{k},\n")
     w("\tGL_H_LIMIT\n};\n\n")
+    if len(TRAITS) > 16:
+        raise SystemExit("more traits than struct gl_fn_desc's 16 bits hold")
     w("/* Traits (uapi/api.tbl's header). */\n")
     for i, (t, macro) in enumerate(TRAITS.items()):
         w(f"#define {macro}\t(1U << {i})\t/* {t} */\n")
@@ -324,12 +355,14 @@ def gen_tables(funcs, out):
     w("};\n")
 
 
-def copy_outs(w, outs, line):
-    """A successful call's out arguments, each written by line(a)."""
+def copy_outs(w, outs, line, then=None):
+    """A successful call's out arguments, each written by line(a), then the line then."""
     if outs:
         w("\tif (!r) {\n")
         for a in outs:
             w(f"\t\t{line(a)}\n")
+        if then:
+            w(f"\t\t{then}\n")
         w("\t}\n")
 
 
@@ -349,6 +382,20 @@ def shim_generated_body(f, w):
     for a in dels:
         w(f"\tstruct shim_obj *d_{a.name};\n")
     w("\n\tmemset(&a, 0, sizeof(a));\n\tmemset(&o, 0, sizeof(o));\n")
+    once = "once" in f.traits
+    if once:
+        # The argument block is the key: filled first, then the kept reply
+        # block, if any, answers as the server did.
+        w(f"\t_Static_assert(sizeof(a) <= SHIM_MEMO_ARGS_MAX && sizeof(o) <= SHIM_MEMO_OUT_MAX,\n"
+          f"\t\t       \"{f.name}: blocks too large to keep\");\n")
+        for a in f.args:
+            if a.ann != "out":
+                w(f"\ta.{a.name} = ({a.scalar_kind()}){a.name};\n")
+        w(f"\tif ({' && '.join(a.name for a in outs)} &&\n"
+          f"\t    shim_memo_get(GL_FN_{f.name}, &a, sizeof(a), &o, sizeof(o))) {{\n")
+        for a in outs:
+            w(f"\t\t*{a.name} = ({a.base})o.{a.name};\n")
+        w("\t\treturn CUDA_SUCCESS;\n\t}\n")
     w(f"\tr = shim_begin(&c, GL_FN_{f.name});\n\tif (r)\n\t\treturn r;\n")
     for a in f.args:
         if a.ann in ("out", "new") and True:
@@ -358,7 +405,7 @@ def shim_generated_body(f, w):
             w(f"\tr = shim_obj_get(GL_H_{a.handle}, {a.name}, &d_{a.name});\n")
             w("\tif (r)\n\t\treturn shim_end(&c, r);\n")
             w(f"\ta.{a.name} = d_{a.name}->id;\n")
-        elif a.ann == "new" or a.ann == "out" or a.ann == "outbuf":
+        elif a.ann == "new" or a.ann == "out" or a.ann == "outbuf" or once:
             continue
         elif a.handle:
             if a.handle == "STREAM":
@@ -407,7 +454,8 @@ def shim_generated_body(f, w):
         w(f"\t\tshim_obj_created(n_{a.name});\n\t\t*{a.name} = ({a.base})n_{a.name};\n\t}}\n")
     for a in dels:
         w(f"\tif (!r || !c.waited)\n\t\tshim_obj_put(d_{a.name});\n")
-    copy_outs(w, outs, lambda a: f"*{a.name} = ({a.base})o.{a.name};")
+    copy_outs(w, outs, lambda a: f"*{a.name} = ({a.base})o.{a.name};",
+              f"shim_memo_put(GL_FN_{f.name}, &a, sizeof(a), &o, sizeof(o));" if once else None)
     w("\treturn shim_end(&c, r);\n")
 
 

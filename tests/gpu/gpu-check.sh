@@ -52,6 +52,7 @@ PROGRAMS=(
 	"mapped"
 	"managed"
 	"twogpus"
+	"once"
 )
 
 # The environment a program's runs get, all of them.  twogpus: both GPUs

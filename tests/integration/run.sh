@@ -99,6 +99,13 @@ print(e["program"], e["waits_made"], e["waits_required"])') && [ "$w" = "$1 $2 $
 waits_check occupancy 3 0 \
 	"occupancy: every question answered without the server (3 waits: cuInit, 2 variables)"
 
+# Device questions whose answer depends only on their arguments (the
+# table's once): 1206 of them, from one thread and from four, cost one wait
+# per distinct arguments, and every error its own, since none is kept
+# (cuInit, 3 widths, 3 failing widths, 1 affinity, 2 failing affinities).
+waits_check once 10 0 \
+	"once: 1206 device questions, 10 waits (cuInit, one per distinct arguments, each failure)"
+
 # Managed memory used by kernels and the host in turn: the GPU's writes come
 # back behind each synchronisation's own answer, not in round trips of their
 # own (Documentation/design.md, "Mapped and managed memory": 19 waits where

@@ -14,7 +14,7 @@ TEST_KERNEL_HDRS := $(wildcard tests/kernels/*.cuh)
 
 TEST_PROGRAMS     := vecadd matmul memops streams contexts threads devinfo errors bigcopy asyncerr \
 	churn uploads allocs graphs occupancy steady rowfills arrays hostfn devprintf gnodes jitlink \
-	vmm peers mapped managed twogpus
+	vmm peers mapped managed twogpus once
 TEST_PROGRAM_BINS := $(addprefix $(TEST_PROGRAM_DIR)/,$(TEST_PROGRAMS))
 TEST_PROGRAM_OBJS := $(addprefix $(TEST_PROGRAM_DIR)/,$(addsuffix .o,$(TEST_PROGRAMS) util))
 

@@ -18,6 +18,7 @@ int main(void)
 	srunner_add_suite(sr, cubin_suite());
 	srunner_add_suite(sr, util_suite());
 	srunner_add_suite(sr, pack_suite());
+	srunner_add_suite(sr, memo_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -14,6 +14,7 @@ Suite *chunkstore_suite(void);
 Suite *cubin_suite(void);
 Suite *util_suite(void);
 Suite *pack_suite(void);
+Suite *memo_suite(void);
 
 /*
  * The libcuda.so.1 under test ($GLEAM_SHIM, else build/lib/), opened and

@@ -346,6 +346,7 @@ enum gl_hkind {
 #define GL_T_LEGACY	(1U << 11)	/* legacy */
 #define GL_T_ASIDE	(1U << 12)	/* aside */
 #define GL_T_ORDERED	(1U << 13)	/* ordered */
+#define GL_T_ONCE	(1U << 14)	/* once */
 
 struct gl_fn_desc {
 	const char *name;
