@@ -131,6 +131,8 @@ int gleam_set_nr_vgpus(unsigned int nr);
 
 /* vgpu_session.c */
 extern const struct file_operations gleam_vgpu_fops;
+void gleam_ring_mem_init(void);
+void gleam_ring_mem_exit(void);
 void gleam_session_put(struct gleam_session *s);
 int gleam_ring_mmap(struct gleam_session *s, struct vm_area_struct *vma);
 void gleam_session_fail(struct gleam_session *s, int error);

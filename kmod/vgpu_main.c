@@ -180,6 +180,7 @@ static int __init gleam_vgpu_init(void)
 
 	if (nr_vgpus > GLEAM_VGPU_MAX)
 		return -EINVAL;
+	gleam_ring_mem_init();
 
 	err = class_register(&gleam_class);
 	if (err)
@@ -237,6 +238,7 @@ static void __exit gleam_vgpu_exit(void)
 	unregister_chrdev_region(gleam_devt, GLEAM_VGPU_MAX);
 	class_unregister(&gleam_class);
 	xa_destroy(&gleam_sessions);
+	gleam_ring_mem_exit();
 }
 
 module_init(gleam_vgpu_init);

@@ -3,9 +3,10 @@
  * Sessions: each open of /dev/vgpuN.
  *
  * A session owns a ring region in the layout of uapi/gleam_ring.h.  Its
- * pages are allocated here, charged to the opener's memory cgroup, and
- * mapped lazily by the fault handler into the application (offset 0 of its
- * file) and into gleamd (through the control file).  The kernel writes the
+ * pages are allocated here, charged to the opener's memory cgroup and to
+ * the module's bound on ring memory (ring_mem_max_mb), and mapped lazily
+ * by the fault handler into the application (offset 0 of its file) and
+ * into gleamd (through the control file).  The kernel writes the
  * layout page once and never reads the ring afterwards.
  */
 #include <linux/cred.h>
@@ -28,9 +29,53 @@ static unsigned int max_sessions = 1024;
 module_param(max_sessions, uint, 0444);
 MODULE_PARM_DESC(max_sessions, "open sessions allowed on all nodes together");
 
+/*
+ * A ring outlives its session's file for as long as a mapping of it does,
+ * so the number of open sessions does not bound the memory the rings hold;
+ * this does.  0 at load means a quarter of RAM, and the parameter then
+ * shows the bound in force.
+ */
+static unsigned int ring_mem_max_mb;
+module_param(ring_mem_max_mb, uint, 0444);
+MODULE_PARM_DESC(ring_mem_max_mb, "MiB of ring memory held by all sessions together (0: a quarter of RAM)");
+
 static unsigned int gleam_nr_sessions;	/* under gleam_lock */
 static u32 gleam_next_id;		/* under the xarray's lock */
 
+/* In bytes: the bound, set at load, and what the rings alive hold. */
+static u64 gleam_ring_mem_max;
+static atomic64_t gleam_ring_mem = ATOMIC64_INIT(0);
+
+void gleam_ring_mem_init(void)
+{
+	if (!ring_mem_max_mb)
+		ring_mem_max_mb = min_t(unsigned long, UINT_MAX,
+					(totalram_pages() >>
+					 (20 - PAGE_SHIFT)) / 4);
+	gleam_ring_mem_max = (u64)ring_mem_max_mb << 20;
+}
+
+/* Every ring is freed with its last file or mapping, before unload. */
+void gleam_ring_mem_exit(void)
+{
+	WARN_ON(atomic64_read(&gleam_ring_mem));
+}
+
+/*
+ * Counted before the pages are allocated, so that concurrent setups cannot
+ * together pass the bound.  A setup may be refused for another's charge
+ * that is then given back, which only errs towards ENOMEM.
+ */
+static bool gleam_ring_mem_charge(u64 bytes)
+{
+	if (atomic64_add_return(bytes, &gleam_ring_mem) > gleam_ring_mem_max) {
+		atomic64_sub(bytes, &gleam_ring_mem);
+		return false;
+	}
+	return true;
+}
+
+/* The ring's charge goes with it, whether it was set up or half built. */
 static void gleam_ring_free(struct gleam_ring_mem *ring)
 {
 	unsigned long i;
@@ -39,6 +84,7 @@ static void gleam_ring_free(struct gleam_ring_mem *ring)
 		if (ring->pages[i])
 			__free_page(ring->pages[i]);
 	kvfree(ring->pages);
+	atomic64_sub(ring->info.region_size, &gleam_ring_mem);
 	kfree(ring);
 }
 
@@ -78,7 +124,10 @@ static void gleam_ring_write_layout(struct gleam_ring_mem *ring)
  * Each part starts on a page so that the application and gleamd can map
  * the region whole, and so that the control blocks of the two directions
  * never share a page with data.  The size is the caller's to choose, so a
- * failed allocation is an answer (ENOMEM), not a warning in the log.
+ * failed allocation is an answer (ENOMEM), not a warning in the log; and
+ * since any user who may open a node may ask, the allocation fails rather
+ * than call the OOM killer (__GFP_RETRY_MAYFAIL), and rings together stay
+ * under gleam_ring_mem_max.
  */
 static struct gleam_ring_mem *gleam_ring_alloc(u32 sq_shift, u32 cq_shift)
 {
@@ -105,14 +154,17 @@ static struct gleam_ring_mem *gleam_ring_alloc(u32 sq_shift, u32 cq_shift)
 	info->cq_data_off = info->sq_data_off + (1ULL << sq_shift);
 	info->region_size = info->cq_data_off + (1ULL << cq_shift);
 	ring->nr_pages = info->region_size >> PAGE_SHIFT;
+	if (!gleam_ring_mem_charge(info->region_size))
+		goto out_free_ring;
 
 	ring->pages = kvcalloc(ring->nr_pages, sizeof(*ring->pages),
-			       GFP_KERNEL_ACCOUNT | __GFP_NOWARN);
+			       GFP_KERNEL_ACCOUNT | __GFP_RETRY_MAYFAIL |
+			       __GFP_NOWARN);
 	if (!ring->pages)
-		goto out_free_ring;
+		goto out_uncharge;
 	for (i = 0; i < ring->nr_pages; i++) {
 		ring->pages[i] = alloc_page(GFP_KERNEL_ACCOUNT | __GFP_ZERO |
-					    __GFP_NOWARN);
+					    __GFP_RETRY_MAYFAIL | __GFP_NOWARN);
 		if (!ring->pages[i])
 			goto out_free_pages;
 		if (fatal_signal_pending(current)) {
@@ -127,6 +179,8 @@ static struct gleam_ring_mem *gleam_ring_alloc(u32 sq_shift, u32 cq_shift)
 out_free_pages:
 	gleam_ring_free(ring);
 	return ERR_PTR(err);
+out_uncharge:
+	atomic64_sub(info->region_size, &gleam_ring_mem);
 out_free_ring:
 	kfree(ring);
 	return ERR_PTR(err);

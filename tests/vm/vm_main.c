@@ -475,6 +475,159 @@ static int t_app_api(void)
 	return 0;
 }
 
+#define PARAM_RING_MEM	"/sys/module/gleam_vgpu/parameters/ring_mem_max_mb"
+#define RING_MEM_FDS	16
+
+static uint64_t ring_size(unsigned int shift)
+{
+	return 3 * 4096 + (2ULL << shift);
+}
+
+static int setup_shift(int fd, unsigned int shift)
+{
+	struct gleam_vgpu_setup su;
+
+	memset(&su, 0, sizeof(su));
+	su.sq_shift = shift;
+	su.cq_shift = shift;
+	return raw_ioctl(fd, GLEAM_VGPU_IOC_SETUP, &su);
+}
+
+/*
+ * Sessions on both nodes, each with rings of 2 << shift, until one is
+ * refused: how many fit, and the refusal.  fds[0..*fit] are left open.
+ */
+static int fill_rings(int *fds, unsigned int shift, unsigned int *fit)
+{
+	char path[32];
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < RING_MEM_FDS; i++) {
+		vgpu_path(path, sizeof(path), i % 2);
+		fds[i] = open(path, O_RDWR);
+		if (fds[i] < 0) {
+			err = -errno;
+			break;
+		}
+		err = setup_shift(fds[i], shift);
+		if (err)
+			break;
+	}
+	*fit = i;
+	return err;
+}
+
+static void close_fds(int *fds, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n && i < RING_MEM_FDS; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/*
+ * A ring larger than the whole bound (shifts of 26 in a 512 MiB VM) is
+ * refused whatever else is held, leaves nothing behind, and leaves the
+ * session free to set up a ring that fits, or to close.
+ */
+static int ring_mem_too_big(unsigned int big)
+{
+	struct gleam_vgpu_setup su;
+	uint64_t v;
+	void *m;
+	int fd, err;
+
+	fd = open("/dev/vgpu0", O_RDWR);
+	VM_CHECK(fd >= 0, "open vgpu0");
+	VM_CHECK(setup_shift(fd, big) == -ENOMEM, "shifts %u past the bound",
+		 big);
+	VM_CHECK(setup_shift(fd, big) == -ENOMEM, "second try past the bound");
+	VM_CHECK(!sysfs_u64(0, "ring_bytes", &v) && v == 0,
+		 "ring_bytes %" PRIu64 " after ENOMEM", v);
+	memset(&su, 0, sizeof(su));
+	err = raw_ioctl(fd, GLEAM_VGPU_IOC_SETUP, &su);
+	VM_CHECK(!err, "default SETUP after ENOMEM: %s", vm_err(err));
+	m = mmap(NULL, su.ring.region_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 fd, 0);
+	VM_CHECK(m != MAP_FAILED, "mmap: %s", strerror(errno));
+	VM_CHECK(((struct gleam_ring_layout *)m)->magic == GLEAM_RING_MAGIC,
+		 "layout page");
+	munmap(m, su.ring.region_size);
+	VM_CHECK(!close(fd), "close: %s", strerror(errno));
+
+	/* a session refused for memory, and closed with no ring */
+	fd = open("/dev/vgpu1", O_RDWR);
+	VM_CHECK(fd >= 0, "open vgpu1");
+	VM_CHECK(setup_shift(fd, big) == -ENOMEM, "vgpu1 past the bound");
+	VM_CHECK(!close(fd), "close of a refused session: %s",
+		 strerror(errno));
+	return 0;
+}
+
+/*
+ * The rings of all sessions together stay under ring_mem_max_mb (a quarter
+ * of RAM by default: some 114 MiB here).  A setup past it is refused with
+ * ENOMEM and costs nothing; a ring kept by a mapping after its file closed
+ * counts until it is unmapped, and then all of it comes back.
+ */
+static int t_ring_mem(void)
+{
+	unsigned int big, fill, fit, fit2;
+	int fds[RING_MEM_FDS], err;
+	uint64_t max;
+	void *m;
+
+	VM_CHECK(!read_u64(PARAM_RING_MEM, &max) && max,
+		 "no ring_mem_max_mb");
+	printf("  ring memory bound %" PRIu64 " MiB\n", max);
+	max <<= 20;
+
+	for (big = GLEAM_RING_MIN_SHIFT; big < GLEAM_RING_MAX_SHIFT &&
+	     ring_size(big) <= max; big++)
+		;
+	if (ring_size(big) > max) {
+		if (ring_mem_too_big(big))
+			return -1;
+	} else {
+		printf("  no ring is larger than the bound: not tried\n");
+	}
+
+	/* rings of a quarter of the bound or less, until one is refused */
+	for (fill = GLEAM_RING_MIN_SHIFT; fill < GLEAM_RING_MAX_SHIFT &&
+	     4 * ring_size(fill + 1) <= max; fill++)
+		;
+	VM_CHECK(8 * ring_size(fill) > max, "bound too large to fill");
+	err = fill_rings(fds, fill, &fit);
+	VM_CHECK(err == -ENOMEM && fit, "%u rings of %" PRIu64 " KiB, then %s",
+		 fit, ring_size(fill) >> 10, vm_err(err));
+	printf("  %u rings of %" PRIu64 " KiB fit\n", fit,
+	       ring_size(fill) >> 10);
+
+	/* the first outlives its file: fds[fit] stays refused until unmap */
+	m = mmap(NULL, ring_size(fill), PROT_READ | PROT_WRITE, MAP_SHARED,
+		 fds[0], 0);
+	VM_CHECK(m != MAP_FAILED, "mmap: %s", strerror(errno));
+	memset((char *)m + ring_size(fill) - 4096, 0x5a, 4096);
+	VM_CHECK(!close(fds[0]), "close of a mapped session");
+	fds[0] = -1;
+	VM_CHECK(setup_shift(fds[fit], fill) == -ENOMEM,
+		 "a mapped ring stopped counting when its file closed");
+	munmap(m, ring_size(fill));
+	err = setup_shift(fds[fit], fill);
+	VM_CHECK(!err, "SETUP after the unmap: %s", vm_err(err));
+	close_fds(fds, fit + 1);
+
+	/* nothing was kept by the refusals, the closes or the unmap */
+	err = fill_rings(fds, fill, &fit2);
+	close_fds(fds, fit2 + 1);
+	VM_CHECK(err == -ENOMEM && fit2 == fit,
+		 "%u rings fit the second time, not %u; then %s", fit2, fit,
+		 vm_err(err));
+	return 0;
+}
+
 /* A session set up before any daemon is announced to the first one. */
 static int t_announce_late(void)
 {
@@ -874,6 +1027,7 @@ static const struct {
 	{ "permissions", t_permissions },
 	{ "nr_vgpus", t_nr_vgpus },
 	{ "app_api", t_app_api },
+	{ "ring_mem", t_ring_mem },
 	{ "announce_late", t_announce_late },
 	{ "echo", t_echo },
 	{ "kill_app_waiting", t_kill_app },
