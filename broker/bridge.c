@@ -376,12 +376,13 @@ static void post_send(struct bridge *b)
  */
 static void measure_link(struct bridge *b, int sent)
 {
-	uint64_t acked, busy;
+	uint64_t acked, busy, named;
 
 	b->tx_since += (uint64_t)sent;
 	if (b->tx_since < (1u << 20) || !tcp_acked_busy(b->tcp, &acked, &busy))
 		return;
 	b->tx_since = 0;
+	named = b->cc ? ccache_stats(b->cc)->uploads : 0;
 	/*
 	 * The kernel counts busy time in ticks (4 ms at HZ=250): while its
 	 * clock has not moved, the bytes go on counting from the same base,
@@ -392,13 +393,14 @@ static void measure_link(struct bridge *b, int sent)
 		if (busy == b->tx_busy_us || acked == b->tx_acked)
 			return;
 		pack_link_note(b->linkp ? b->linkp : &b->link, acked - b->tx_acked,
-			       (busy - b->tx_busy_us) * 1000);
+			       (busy - b->tx_busy_us) * 1000, named == b->tx_named);
 		if (b->pk)
 			pack_note_send(b->pk, acked - b->tx_acked, (busy - b->tx_busy_us) * 1000);
 	}
 	b->tx_based = true;
 	b->tx_acked = acked;
 	b->tx_busy_us = busy;
+	b->tx_named = named;
 }
 
 int bridge_tls_start(struct bridge *b, struct ssl_ctx_st *ctx, bool server, const char *host)
@@ -1062,7 +1064,12 @@ static void fill_out(struct bridge *b)
 		return;
 	if (!bridge_out_fresh(b))
 		return;
-	if (b->cc) {
+	/*
+	 * With the cache, what it need not hold back goes as it would
+	 * without one: from the ring, large messages on the stripes.
+	 */
+	if (b->cc && (!(p = gl_ring_peek(b->out_dir, sizeof(struct gleam_rec), GLEAM_REC_MAX, &len)) ||
+		      !ccache_passes(b, p, len))) {
 		ccache_fill_out(b);
 		return;
 	}
@@ -1071,7 +1078,12 @@ static void fill_out(struct bridge *b)
 	while (b->olen + b->ins_bytes + GLEAM_REC_MAX <= b->ocap &&
 	       (p = gl_ring_peek(b->out_dir, records ? sizeof(struct gleam_rec) :
 				 sizeof(struct gleam_reply), GLEAM_REC_MAX, &len))) {
-		uint32_t hlen = out_head_len(b, p, len, records);
+		uint32_t hlen;
+
+		/* The first was let through above; one the cache must see ends the frame. */
+		if (b->cc && n && !ccache_passes(b, p, len))
+			break;
+		hlen = out_head_len(b, p, len, records);
 
 		if (len >= DIRECT_MIN)
 			ring_going_large(b);

@@ -53,6 +53,7 @@ bool ccache_have(struct bridge *b, const void *p, uint32_t len);
  */
 void ccache_fill_out(struct bridge *b);
 bool ccache_idle(const struct bridge *b);
+bool ccache_passes(struct bridge *b, const void *p, uint32_t len);
 /*
  * The connection was replaced: questions in flight and pins are forgotten
  * (the server's are given back first), and what waited is asked again.

@@ -205,6 +205,40 @@ bool ccache_idle(const struct bridge *b)
 	return !b->cc || !b->cc->head;
 }
 
+static bool worth_naming(struct bridge *b, struct ccache *c, const struct gleam_rec *h,
+			 const unsigned char *data, uint32_t n);
+
+/*
+ * Whether the record at p (len bytes, in the ring) may go as it would
+ * without the cache: nothing is queued before it, no pins wait to be given
+ * back, and it is not one to name.  The bridge then sends it, and those
+ * after it that pass too, as it sends without a cache (large ones from
+ * the ring, on stripes); the first that does not pass waits for
+ * ccache_fill_out.  The header and arguments are read from a copy, as
+ * the bridge reads them; the answer only routes the record, which is
+ * checked again on the bridge's own copy either way.
+ */
+bool ccache_passes(struct bridge *b, const void *p, uint32_t len)
+{
+	unsigned char head[256];
+	const struct gleam_rec *h = (const void *)head;
+	struct ccache *c = b->cc;
+	uint32_t doff, n = MIN(len, (uint32_t)sizeof(head));
+	uint64_t dlen;
+
+	if (c->head || c->release_all || c->nrelease)
+		return false;
+	if (!c->ready || n < sizeof(*h))
+		return true;
+	memcpy(head, p, n);
+	memcpy(head, &len, 4);
+	if (!bridge_header_ok(NULL, h, len, true) || !upload_shape(h, len, &doff, &dlen) ||
+	    doff > n || !region_ok(dlen, len - doff) || len - doff < c->threshold ||
+	    len - doff > c->chunk_size)
+		return true;
+	return !worth_naming(b, c, h, (const unsigned char *)p + doff, len - doff);
+}
+
 bool ccache_info(struct bridge *b, const void *p, uint32_t len)
 {
 	struct gleam_cache_info i;
@@ -306,8 +340,9 @@ static void settle(struct ccache *c)
 }
 
 /*
- * GLEAM_CACHE_NAME=auto: copies named only where it pays (worth_naming);
- * otherwise, the default, every upload is named however fast the link.
+ * GLEAM_CACHE_NAME=always: every upload is named however fast the link;
+ * otherwise (auto, the default) copies are named only where it pays
+ * (worth_naming).
  */
 static int name_always = -1;
 
@@ -335,14 +370,14 @@ static void sample_hash(struct ccache *c, const void *data, uint32_t n)
  * costs its hashing here and again at the server, one thread each, before
  * the worker may use it; sent as it is, it costs the link's time.  So a
  * copy is named while the link is slower than one thread hashes (a hit
- * then saves more than a miss costs) or not yet measured, and sent as it
- * is on a link that outruns hashing (loopback, a fast LAN on a machine with
- * few cores).  Module and library images are always named: the same ones
- * are loaded by every process, and hits are the rule.  Only with
- * GLEAM_CACHE_NAME=auto: a client that names its first copies measures
- * the link while the server hashes them, and while every later name hits
- * little crosses to measure it again, so the choice can stay with naming
- * (Documentation/cache.md).
+ * then saves more than a miss costs), and sent as it is on a link that
+ * outruns hashing (loopback, a fast LAN on a machine with few cores).  The
+ * link is the one measured while nothing named crossed (pack.h): a named
+ * upload waits for the server's answer and hashing, so that a link
+ * measured while naming looks as slow as naming is, and naming would
+ * never stop.  Until it is measured, copies go as they are: the first MiB
+ * or two measure it.  Module and library images are always named: the
+ * same ones are loaded by every process, and hits are the rule.
  */
 static bool worth_naming(struct bridge *b, struct ccache *c, const struct gleam_rec *h,
 			 const unsigned char *data, uint32_t n)
@@ -352,12 +387,15 @@ static bool worth_naming(struct bridge *b, struct ccache *c, const struct gleam_
 	if (name_always < 0) {
 		const char *e = getenv("GLEAM_CACHE_NAME");
 
-		name_always = !e || strcmp(e, "auto");
+		name_always = e && !strcmp(e, "always");
 	}
-	link = (b->linkp ? b->linkp : &b->link)->bps;
-	if (name_always || (h->fn != GL_FN_cuMemcpyHtoD && h->fn != GL_FN_cuMemcpyHtoDAsync) ||
-	    link <= 0)
+	link = (b->linkp ? b->linkp : &b->link)->plain.bps;
+	if (name_always || (h->fn != GL_FN_cuMemcpyHtoD && h->fn != GL_FN_cuMemcpyHtoDAsync))
 		return true;
+	if (link <= 0) {
+		c->st.raw++;
+		return false;
+	}
 	if (!c->hash_bps || c->copies % HASH_SAMPLE_EVERY == 0)
 		sample_hash(c, data, n);
 	c->copies++;

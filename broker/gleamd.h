@@ -260,6 +260,7 @@ struct bridge {
 	struct pack_link link, *linkp;
 	uint64_t tx_since;		/* bytes sent since the link was last measured */
 	uint64_t tx_acked, tx_busy_us;	/* TCP_INFO, at the last sample */
+	uint64_t tx_named;		/* the cache's uploads named, at the last sample */
 	bool tx_based;			/* those are set */
 	/* Client: where the link's totals are counted too (gleamctl stats), or NULL. */
 	uint64_t *link_pack;		/* [0] raw, [1] on the wire */

@@ -144,7 +144,7 @@ int pack_pick(const struct pack_est *est, double link_bps, size_t n)
 	return pick;
 }
 
-void pack_link_note(struct pack_link *l, uint64_t bytes, uint64_t ns)
+static void link_est_note(struct pack_link_est *l, uint64_t bytes, uint64_t ns)
 {
 	double r;
 
@@ -167,12 +167,19 @@ void pack_link_note(struct pack_link *l, uint64_t bytes, uint64_t ns)
 			l->bps = l->recent[i];
 }
 
+void pack_link_note(struct pack_link *l, uint64_t bytes, uint64_t ns, bool plain)
+{
+	link_est_note(&l->all, bytes, ns);
+	if (plain)
+		link_est_note(&l->plain, bytes, ns);
+}
+
 void pack_note_send(struct packer *p, uint64_t bytes, uint64_t ns)
 {
-	struct pack_link l = { .n = p->link_n, .tx_bytes = p->tx_bytes, .tx_ns = p->tx_ns };
+	struct pack_link_est l = { .n = p->link_n, .tx_bytes = p->tx_bytes, .tx_ns = p->tx_ns };
 
 	memcpy(l.recent, p->link_recent, sizeof(l.recent));
-	pack_link_note(&l, bytes, ns);
+	link_est_note(&l, bytes, ns);
 	memcpy(p->link_recent, l.recent, sizeof(l.recent));
 	p->link_n = l.n;
 	p->tx_bytes = l.tx_bytes;

@@ -31,15 +31,29 @@
  * The link's rate as the bridge measures it, packing or not: the best of
  * the last PACK_LINK_SAMPLES samples of a MiB or more each.
  */
-struct pack_link {
+struct pack_link_est {
 	double bps;			/* bytes/s; 0: not yet */
 	double recent[PACK_LINK_SAMPLES];
 	uint32_t n;
 	uint64_t tx_bytes, tx_ns;	/* since the last sample */
 };
 
-/* The link carried bytes in ns of being busy: its rate, once enough was sent. */
-void pack_link_note(struct pack_link *l, uint64_t bytes, uint64_t ns);
+struct pack_link {
+	struct pack_link_est all;
+	/*
+	 * From the samples in which nothing named crossed: naming's choice
+	 * (cache_client.c) reads this one, since a named upload waits for
+	 * the server's answer and its hashing, and makes the link look as
+	 * slow as naming is.
+	 */
+	struct pack_link_est plain;
+};
+
+/*
+ * The link carried bytes in ns of being busy, plain if nothing named
+ * crossed meanwhile: its rates, once enough was sent.
+ */
+void pack_link_note(struct pack_link *l, uint64_t bytes, uint64_t ns, bool plain);
 
 /* What is known of one method: a moving average of ratio and speed. */
 struct pack_est {

@@ -221,7 +221,13 @@ class Daemons(Procs):
     def link(self, name, rate, delay, cache=False, env=None):
         """A client gleamd for this profile, through linkem unless loopback.
         Without cache it never names uploads: the rows that measure the link
-        go through it, so that what they send is what the link carries."""
+        go through it, so that what they send is what the link carries.
+        With it, every upload is named (GLEAM_CACHE_NAME=always unless the
+        environment says otherwise): the cold and warm rows measure naming
+        at every link, where the default (auto) would send copies on a link
+        faster than hashing as they are."""
+        if cache and "GLEAM_CACHE_NAME" not in os.environ:
+            env = dict(env or {}, GLEAM_CACHE_NAME="always")
         return self.client_via(name, "127.0.0.1:%d" % self.port, rate, delay,
                                self.port + 1 + len(self.procs),
                                ["--cache", "on" if cache else "off"], env)

@@ -108,12 +108,11 @@ if GLEAM_SOCKET=$TMP/other.sock run_upload second-client 1 8; then
 fi
 kill "$C2PID" 2>/dev/null
 
-# 2c. Naming where it pays (GLEAM_CACHE_NAME=auto): whatever the client
-# decides for the copies (on loopback they cross as they are once the link
-# measures faster than hashing, but a client that starts by naming can stay
-# with it: Documentation/cache.md), they arrive intact, and module images
-# are still named, so that a second load finds them.
-GLEAM_CACHE_NAME=auto "$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$TMP/auto.sock" \
+# 2c. Naming where it pays (GLEAM_CACHE_NAME=auto, the default, as a
+# client without the variable has it): on loopback the link measures faster
+# than one thread hashes, so copies cross as they are and arrive intact,
+# and module images are still named, so that a second load finds them.
+env -u GLEAM_CACHE_NAME "$BIN/gleamd" client --server "127.0.0.1:$PORT" --socket "$TMP/auto.sock" \
 	--state-dir "$(dirname "$TMP/auto.sock")" >>"$TMP/client3.log" 2>&1 &
 C3PID=$!
 GLEAM_SOCKET=$TMP/auto.sock poll 100 "" "$BIN/gleamctl" status
@@ -123,7 +122,7 @@ for try in 1 2 3; do
 	raw=$(GLEAM_SOCKET=$TMP/auto.sock last raw)
 	saved=$(GLEAM_SOCKET=$TMP/auto.sock last bytes_saved)
 	why="$raw copies raw, $saved bytes as names"
-	if [ "$try" -gt 1 ] && [ "$saved" -gt 0 ]; then
+	if [ "$try" -gt 1 ] && [ "$saved" -gt 0 ] && [ "$raw" -gt 0 ]; then
 		ok "naming where it pays: intact, images found again ($why)"
 		why=
 		break
