@@ -346,6 +346,11 @@ static void settle(struct ccache *c)
  */
 static int name_always = -1;
 
+/* Plain samples of the link taken before copies may be named. */
+#define PLAIN_SAMPLES_MIN	4
+/* Copies named, in bytes, before the link is measured again. */
+#define NAMED_REMEASURE		(1ULL << 30)
+
 /* What a sample of the hashing speed hashes, and how often one is taken. */
 #define HASH_SAMPLE		(256U << 10)
 #define HASH_SAMPLE_EVERY	256
@@ -375,24 +380,36 @@ static void sample_hash(struct ccache *c, const void *data, uint32_t n)
  * link is the one measured while nothing named crossed (pack.h): a named
  * upload waits for the server's answer and hashing, so that a link
  * measured while naming looks as slow as naming is, and naming would
- * never stop.  Until it is measured, copies go as they are: the first MiB
- * or two measure it.  Module and library images are always named: the
- * same ones are loaded by every process, and hits are the rule.
+ * never stop.  Until it is measured, copies go as they are: the first
+ * PLAIN_SAMPLES_MIN samples (a MiB or more each) measure it.  One is not
+ * enough: the kernel counts busy time in ticks, and a first sample that
+ * straddles one reads loopback at 1 GB/s; naming from then on, no plain
+ * sample would come to correct it.  For the same reason, after every GiB
+ * of copies named (NAMED_REMEASURE) the link is measured again: on a slow
+ * link that sends a few MiB as they are, 0.4% of what was named; on a fast
+ * one that looked slow for a while (loopback on a busy machine), naming
+ * stops within seconds.  A copy is named only where the link is at most
+ * half as fast as one thread hashes: a hit saves the link's time for the
+ * hashing's, a miss costs the hashing twice on top, so that near the
+ * even point naming pays only if nearly every name hits.  Module and
+ * library images are always named: the same ones are loaded by every
+ * process, and hits are the rule.
  */
 static bool worth_naming(struct bridge *b, struct ccache *c, const struct gleam_rec *h,
 			 const unsigned char *data, uint32_t n)
 {
-	double link;
+	struct pack_link *lk = b->linkp ? b->linkp : &b->link;
+	const struct pack_link_est *l = &lk->plain;
+	double link = l->bps;
 
 	if (name_always < 0) {
 		const char *e = getenv("GLEAM_CACHE_NAME");
 
 		name_always = e && !strcmp(e, "always");
 	}
-	link = (b->linkp ? b->linkp : &b->link)->plain.bps;
 	if (name_always || (h->fn != GL_FN_cuMemcpyHtoD && h->fn != GL_FN_cuMemcpyHtoDAsync))
 		return true;
-	if (link <= 0) {
+	if (l->n < PLAIN_SAMPLES_MIN || link <= 0) {
 		c->st.raw++;
 		return false;
 	}
@@ -401,9 +418,16 @@ static bool worth_naming(struct bridge *b, struct ccache *c, const struct gleam_
 	c->copies++;
 	if (c->copies % 64 == 1)
 		gl_dbg("cache: link %.2f GB/s, hashing %.2f GB/s: copies %s", link / 1e9,
-		       c->hash_bps / 1e9, link < c->hash_bps ? "named" : "sent as they are");
-	if (link < c->hash_bps)
+		       c->hash_bps / 1e9, 2 * link <= c->hash_bps ? "named" : "sent as they are");
+	if (2 * link <= c->hash_bps) {
+		lk->named += n;
+		if (lk->named >= NAMED_REMEASURE) {
+			gl_dbg("cache: %llu MiB named since the link was measured: measuring it again",
+			       (unsigned long long)(lk->named >> 20));
+			pack_link_forget_plain(lk);
+		}
 		return true;
+	}
 	c->st.raw++;
 	return false;
 }

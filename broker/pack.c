@@ -167,6 +167,12 @@ static void link_est_note(struct pack_link_est *l, uint64_t bytes, uint64_t ns)
 			l->bps = l->recent[i];
 }
 
+void pack_link_forget_plain(struct pack_link *l)
+{
+	memset(&l->plain, 0, sizeof(l->plain));
+	l->named = 0;
+}
+
 void pack_link_note(struct pack_link *l, uint64_t bytes, uint64_t ns, bool plain)
 {
 	link_est_note(&l->all, bytes, ns);

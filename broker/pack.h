@@ -47,6 +47,7 @@ struct pack_link {
 	 * slow as naming is.
 	 */
 	struct pack_link_est plain;
+	uint64_t named;			/* bytes of copies named since plain was forgotten */
 };
 
 /*
@@ -54,6 +55,8 @@ struct pack_link {
  * crossed meanwhile: its rates, once enough was sent.
  */
 void pack_link_note(struct pack_link *l, uint64_t bytes, uint64_t ns, bool plain);
+/* The plain samples forgotten: the link is to be measured again. */
+void pack_link_forget_plain(struct pack_link *l);
 
 /* What is known of one method: a moving average of ratio and speed. */
 struct pack_est {
