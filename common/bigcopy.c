@@ -154,7 +154,13 @@ unsigned int gl_bigcopy_threads(void)
 	return bc.threads;
 }
 
-/* Helpers up to the count wanted; lock held.  Signals stay with the program's threads. */
+/*
+ * Helpers up to the count wanted; lock held.  Signals stay with the
+ * program's threads, but for the faults a helper's own access raises: a
+ * program that maps its buffers lazily from a SIGSEGV (or SIGBUS) handler
+ * has it run in the helper that touched the page, as it would in its own
+ * thread; blocked, such a fault kills the process.
+ */
 static void start_helpers(void)
 {
 	sigset_t all, old;
@@ -162,6 +168,8 @@ static void start_helpers(void)
 	if (bc.started + 1 >= bc.threads)
 		return;
 	sigfillset(&all);
+	sigdelset(&all, SIGSEGV);
+	sigdelset(&all, SIGBUS);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	while (bc.started + 1 < bc.threads) {
 		pthread_attr_t at;

@@ -9,11 +9,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -314,5 +317,60 @@ START_TEST(test_bigcopy_fork)
 }
 END_TEST
 
+/* Pages made readable and writable by the program's SIGSEGV handler, as they are touched. */
+static unsigned char *lazy_base;
+static size_t lazy_len;
+static atomic_uint lazy_faults;
+
+static void lazy_fault(int sig, siginfo_t *si, void *uc)
+{
+	uintptr_t a = (uintptr_t)si->si_addr & ~(uintptr_t)4095;
+
+	(void)sig;
+	(void)uc;
+	if (a < (uintptr_t)lazy_base || a >= (uintptr_t)lazy_base + lazy_len)
+		abort();
+	mprotect((void *)a, 4096, PROT_READ | PROT_WRITE);
+	atomic_fetch_add(&lazy_faults, 1);
+}
+
+/* Copies into and out of such pages: the helpers' faults reach the handler. */
+START_TEST(test_bigcopy_lazy_pages)
+{
+	size_t n = 8u << 20;
+	unsigned char *src = malloc(n), *back = malloc(n);
+	struct sigaction sa = { .sa_sigaction = lazy_fault, .sa_flags = SA_SIGINFO }, old;
+
+	/*
+	 * Memcheck takes the first touch of a page not yet mapped for an
+	 * invalid access, before the program's handler maps it.
+	 */
+	if (getenv("GLEAM_UNIT_VALGRIND")) {
+		free(src);
+		free(back);
+		return;
+	}
+	ck_assert(src && back);
+	setenv("GLEAM_COPY_THREADS", "4", 1);
+	lazy_len = 2 * n;
+	lazy_base = mmap(NULL, lazy_len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ck_assert(lazy_base != MAP_FAILED);
+	ck_assert_int_eq(sigaction(SIGSEGV, &sa, &old), 0);
+	fill_pattern(src, n, 9);
+	/* Into pages not yet there, then out of them into more such pages. */
+	gl_bigcopy(lazy_base, src, n);
+	gl_bigcopy(lazy_base + n, lazy_base, n);
+	memcpy(back, lazy_base + n, n);
+	ck_assert(!memcmp(back, src, n));
+	ck_assert_uint_ge(atomic_load(&lazy_faults), 2 * n / 4096);
+	ck_assert_uint_ge(copy_threads(), 3);
+	sigaction(SIGSEGV, &old, NULL);
+	munmap(lazy_base, lazy_len);
+	free(src);
+	free(back);
+}
+END_TEST
+
 UNIT_SUITE(util, "util", test_secret_eq, test_peer_name, test_escape, test_ident, test_private_dir,
-	   test_parse_size, test_buf, test_harmless, test_bigcopy_sizes, test_bigcopy_concurrent, test_bigcopy_fork);
+	   test_parse_size, test_buf, test_harmless, test_bigcopy_sizes, test_bigcopy_concurrent, test_bigcopy_fork,
+	   test_bigcopy_lazy_pages);
