@@ -114,12 +114,27 @@ if ! running; then
 			fi
 		fi
 		server=127.0.0.1:$port
-		# A port someone else holds is theirs: never carry on with what answers there.
-		if "$bindir/gleamctl" server-info "$server" >/dev/null 2>&1; then
+		# A port someone else holds is theirs: never carry on with what answers
+		# there.  A server gleamd on loopback answers at once; a program that
+		# takes the connection and says nothing is given 2 s, not 5.
+		info=$(timeout 2 "$bindir/gleamctl" server-info "$server" 2>&1) && rc=0 || rc=$?
+		case $rc in
+		0)
 			echo "gleam-run: port $port already has a server gleamd that is not ours;" \
 				"set GLEAM_PORT to a free port (or GLEAM_SERVER=$server to use it)" >&2
 			exit 127
-		fi
+			;;
+		*)
+			case $info in
+			*"Connection refused"*) ;;
+			*)
+				echo "gleam-run: port $port is taken by another program; set GLEAM_PORT" \
+					"to a free port" >&2
+				exit 127
+				;;
+			esac
+			;;
+		esac
 		if ! credentials; then
 			echo "gleam-run: cannot make credentials in $rundir/tls" >&2
 			exit 127

@@ -328,16 +328,20 @@ static int server_connect(const char *addr, long timeout_s)
 	return fd;
 }
 
+/* How long server-info waits for an answer. */
+#define SERVER_INFO_WAIT_S	5
+
 static int server_info(const char *addr, struct gleam_server_info *info,
 		       struct gleam_gpu_info *gpus)
 {
-	int fd = server_connect(addr, 5), err;
+	int fd = server_connect(addr, SERVER_INFO_WAIT_S), err;
 
 	if (fd < 0)
 		return fd;
 	err = info_exchange(fd, info, gpus);
 	srv_close(fd);
-	return err;
+	/* A read that gave up: something took the connection and never answered. */
+	return err == -EAGAIN || err == -EWOULDBLOCK ? -ETIMEDOUT : err;
 }
 
 /*
@@ -375,8 +379,12 @@ static void print_info(FILE *out, const char *addr, int err, struct gleam_server
 		/* A name that does not resolve is said so, not taken for a missing route. */
 		bool addr_err = err == -EINVAL || err == -ENXIO || err == -EAGAIN;
 
-		fprintf(out, json ? "\",\"error\":\"%s%s\"}" : ": %s%s\n",
-			json || addr_err ? "" : "unreachable: ", gl_addr_strerror(err));
+		if (err == -ETIMEDOUT && !json)
+			fprintf(out, ": took the connection but did not answer in %d s "
+				"(not a server gleamd?)\n", SERVER_INFO_WAIT_S);
+		else
+			fprintf(out, json ? "\",\"error\":\"%s%s\"}" : ": %s%s\n",
+				json || addr_err ? "" : "unreachable: ", gl_addr_strerror(err));
 		return;
 	}
 	info->backend[sizeof(info->backend) - 1] = 0;

@@ -6,7 +6,8 @@
 # systemd accepts, configurations gleamd reads, man pages groff renders
 # without a warning, a dkms.conf DKMS builds the module from, binaries that
 # say their version, an installed gleam-run that runs a program on the
-# installed libraries, systemd's readiness protocol and a socket gone after
+# installed libraries and refuses a port another program holds, systemd's
+# readiness protocol and a socket gone after
 # SIGTERM; then make uninstall leaves only the configuration.  Ends with
 # "N passed, N failed".
 set -u
@@ -141,6 +142,30 @@ else
 	bad "installed gleam-run: $(echo "$out" | tr '\n' ' ' | head -c 300)"
 fi
 "$R/usr/bin/gleam-run" --stop
+
+# A port that another program holds (it takes connections and says
+# nothing): refused, said, within seconds.
+python3 -c '
+import socket, sys, time
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(8); time.sleep(30)' "$GLEAM_PORT" &
+squat=$!
+pids+=($squat)
+for _ in $(seq 50); do
+	timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$GLEAM_PORT" 2>/dev/null && break
+	sleep 0.1
+done
+t0=$(date +%s%N)
+out=$("$R/usr/bin/gleam-run" true 2>&1)
+rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+kill $squat 2>/dev/null
+if [ $rc = 127 ] && echo "$out" | grep -q "port $GLEAM_PORT is taken by another program" && [ $ms -lt 4000 ]; then
+	ok "gleam-run refuses a port another program holds, and says so ($ms ms)"
+else
+	bad "gleam-run on a held port: exit $rc after $ms ms: $out"
+fi
+"$R/usr/bin/gleam-run" --stop >/dev/null 2>&1
 unset GLEAM_BACKEND
 
 # systemd's readiness protocol, and SIGTERM: goodbye, socket removed, exit 0.
