@@ -396,8 +396,9 @@ static void measure_link(struct bridge *b, int sent)
 	if (b->tx_based && busy >= b->tx_busy_us && acked >= b->tx_acked) {
 		if (busy - b->tx_busy_us < LINK_SAMPLE_BUSY_US || acked == b->tx_acked)
 			return;
-		pack_link_note(b->linkp ? b->linkp : &b->link, acked - b->tx_acked,
-			       (busy - b->tx_busy_us) * 1000, named == b->tx_named);
+		if (named == b->tx_named)
+			pack_link_note(b->linkp ? b->linkp : &b->link, acked - b->tx_acked,
+				       (busy - b->tx_busy_us) * 1000);
 		if (b->pk)
 			pack_note_send(b->pk, acked - b->tx_acked, (busy - b->tx_busy_us) * 1000);
 	}

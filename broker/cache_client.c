@@ -227,7 +227,8 @@ bool ccache_passes(struct bridge *b, const void *p, uint32_t len)
 
 	if (c->head || c->release_all || c->nrelease)
 		return false;
-	if (!c->ready || n < sizeof(*h))
+	/* Most records (launches, small copies) are too short to name: no copy of them. */
+	if (!c->ready || len < sizeof(*h) + c->threshold)
 		return true;
 	memcpy(head, p, n);
 	memcpy(head, &len, 4);
@@ -368,7 +369,7 @@ static uint64_t hash_copies;
 static void sample_hash(const void *data, uint32_t n)
 {
 	struct chunk_name scratch;
-	uint64_t t0 = gl_now_ns(), ns;
+	uint64_t t0, ns;
 	double bps;
 
 	n = MIN(n, HASH_SAMPLE);

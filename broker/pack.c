@@ -173,11 +173,9 @@ void pack_link_forget_plain(struct pack_link *l)
 	l->named = 0;
 }
 
-void pack_link_note(struct pack_link *l, uint64_t bytes, uint64_t ns, bool plain)
+void pack_link_note(struct pack_link *l, uint64_t bytes, uint64_t ns)
 {
-	link_est_note(&l->all, bytes, ns);
-	if (plain)
-		link_est_note(&l->plain, bytes, ns);
+	link_est_note(&l->plain, bytes, ns);
 }
 
 void pack_note_send(struct packer *p, uint64_t bytes, uint64_t ns)

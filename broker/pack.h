@@ -39,22 +39,18 @@ struct pack_link_est {
 };
 
 struct pack_link {
-	struct pack_link_est all;
 	/*
 	 * From the samples in which nothing named crossed: naming's choice
-	 * (cache_client.c) reads this one, since a named upload waits for
-	 * the server's answer and its hashing, and makes the link look as
-	 * slow as naming is.
+	 * (cache_client.c) reads it, since a named upload waits for the
+	 * server's answer and its hashing, and makes the link look as slow
+	 * as naming is.  (Packing keeps its own, from every sample.)
 	 */
 	struct pack_link_est plain;
 	uint64_t named;			/* bytes of copies named since plain was forgotten */
 };
 
-/*
- * The link carried bytes in ns of being busy, plain if nothing named
- * crossed meanwhile: its rates, once enough was sent.
- */
-void pack_link_note(struct pack_link *l, uint64_t bytes, uint64_t ns, bool plain);
+/* The link carried bytes in ns of being busy with nothing named: its rate, once enough was sent. */
+void pack_link_note(struct pack_link *l, uint64_t bytes, uint64_t ns);
 /* The plain samples forgotten: the link is to be measured again. */
 void pack_link_forget_plain(struct pack_link *l);
 
