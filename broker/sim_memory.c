@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "bigcopy.h"
 #include "util.h"
 #include "sim.h"
 
@@ -133,6 +134,8 @@ CUresult sim_cuMemGetInfo(size_t *free_b, size_t *total)
 
 /* ---- copies and fills ---- */
 
+#define SIM_COLD_MIN	(64u << 10)
+
 static CUresult htod(CUdeviceptr dst, const void *src, size_t n)
 {
 	void *d;
@@ -144,7 +147,15 @@ static CUresult htod(CUdeviceptr dst, const void *src, size_t n)
 	if (n) {
 		uint64_t t0 = gl_now_ns();
 
-		memcpy(d, src, n);
+		/*
+		 * Device memory is not the processor's: as a GPU's copy
+		 * engine does, the copy leaves the caches alone (a large
+		 * copy comes here in pieces of a ring's size).
+		 */
+		if (n >= SIM_COLD_MIN)
+			gl_copy_cold(d, src, n);
+		else
+			memcpy(d, src, n);
 		sim_ran_since(t0);
 	}
 	return CUDA_SUCCESS;

@@ -29,6 +29,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#if defined(__x86_64__)
+#include <emmintrin.h>
+#endif
+
 #include "bigcopy.h"
 #include "util.h"
 
@@ -44,6 +48,7 @@ static struct {
 	unsigned char *dst;
 	const unsigned char *src;
 	size_t n;
+	bool cold;
 	_Atomic uint64_t ticket;	/* parts:32, next part:32 */
 	atomic_uint done;		/* parts copied */
 	atomic_uint gen;		/* futex word: a job was posted */
@@ -80,6 +85,40 @@ static uint64_t mono_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+void gl_copy_cold(void *dst, const void *src, size_t n)
+{
+#if defined(__x86_64__)
+	unsigned char *d = dst;
+	const unsigned char *s = src;
+	size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+
+	if (n < 256) {
+		memcpy(d, s, n);
+		return;
+	}
+	memcpy(d, s, head);
+	d += head;
+	s += head;
+	n -= head;
+	for (; n >= 64; d += 64, s += 64, n -= 64) {
+		__m128i a = _mm_loadu_si128((const __m128i *)s);
+		__m128i b = _mm_loadu_si128((const __m128i *)(s + 16));
+		__m128i c = _mm_loadu_si128((const __m128i *)(s + 32));
+		__m128i e = _mm_loadu_si128((const __m128i *)(s + 48));
+
+		_mm_stream_si128((__m128i *)d, a);
+		_mm_stream_si128((__m128i *)(d + 16), b);
+		_mm_stream_si128((__m128i *)(d + 32), c);
+		_mm_stream_si128((__m128i *)(d + 48), e);
+	}
+	memcpy(d, s, n);
+	/* The stores are weakly ordered: whoever is told the copy is done sees them. */
+	_mm_sfence();
+#else
+	memcpy(dst, src, n);
+#endif
+}
+
 /* Takes parts of the posted job until none are left. */
 static void take_parts(void)
 {
@@ -91,7 +130,10 @@ static void take_parts(void)
 		if (i >= (uint32_t)(t >> 32))
 			return;
 		k = bc.n - off < PART ? bc.n - off : PART;
-		memcpy(bc.dst + off, bc.src + off, k);
+		if (bc.cold)
+			gl_copy_cold(bc.dst + off, bc.src + off, k);
+		else
+			memcpy(bc.dst + off, bc.src + off, k);
 		atomic_fetch_add(&bc.done, 1);
 	}
 }
@@ -193,13 +235,14 @@ static void start_helpers(void)
 }
 
 /* One job; lock held. */
-static void post(unsigned char *dst, const unsigned char *src, size_t n)
+static void post(unsigned char *dst, const unsigned char *src, size_t n, bool cold)
 {
 	unsigned int parts = (unsigned int)((n + PART - 1) / PART);
 
 	bc.dst = dst;
 	bc.src = src;
 	bc.n = n;
+	bc.cold = cold;
 	atomic_store(&bc.done, 0);
 	atomic_store(&bc.ticket, (uint64_t)parts << 32);
 	atomic_fetch_add(&bc.gen, 1);
@@ -215,18 +258,36 @@ static void post(unsigned char *dst, const unsigned char *src, size_t n)
 	}
 }
 
-void gl_bigcopy(void *dst, const void *src, size_t n)
+static void copy(void *dst, const void *src, size_t n, bool cold)
+{
+	if (cold)
+		gl_copy_cold(dst, src, n);
+	else
+		memcpy(dst, src, n);
+}
+
+static void bigcopy(void *dst, const void *src, size_t n, bool cold)
 {
 	if (n < GL_BIGCOPY_MIN || gl_bigcopy_threads() < 2 || pthread_mutex_trylock(&bc.lock)) {
-		memcpy(dst, src, n);
+		copy(dst, src, n, cold);
 		return;
 	}
 	start_helpers();
 	if (!bc.started) {
 		pthread_mutex_unlock(&bc.lock);
-		memcpy(dst, src, n);
+		copy(dst, src, n, cold);
 		return;
 	}
-	post(dst, src, n);
+	post(dst, src, n, cold);
 	pthread_mutex_unlock(&bc.lock);
+}
+
+void gl_bigcopy(void *dst, const void *src, size_t n)
+{
+	bigcopy(dst, src, n, false);
+}
+
+void gl_bigcopy_cold(void *dst, const void *src, size_t n)
+{
+	bigcopy(dst, src, n, true);
 }

@@ -26,4 +26,23 @@ unsigned int gl_bigcopy_threads(void);
  */
 void gl_bigcopy(void *dst, const void *src, size_t n);
 
+/*
+ * A copy whose destination is not read again soon.  A large transfer out
+ * of a ring arrives in pieces of at most the ring's size, each too small
+ * for the C library's memcpy to choose stores that bypass the cache, so
+ * each line of the destination is first read from memory, then written
+ * back: twice the memory traffic of the copy itself.  Where the whole
+ * transfer is GL_COPY_COLD_MIN bytes or more (its start leaves the cache
+ * before its end arrives anyway), its pieces go through these instead:
+ * non-temporal stores on x86-64 (memcpy elsewhere), and an ordinary
+ * memcpy of the unaligned head and the tail.  Both return with the
+ * stores globally visible.
+ */
+#define GL_COPY_COLD_MIN	(8u << 20)
+
+void gl_copy_cold(void *dst, const void *src, size_t n);
+
+/* gl_bigcopy() whose parts are copied with gl_copy_cold(). */
+void gl_bigcopy_cold(void *dst, const void *src, size_t n);
+
 #endif

@@ -220,8 +220,8 @@ static unsigned int copy_threads(void)
 
 START_TEST(test_bigcopy_sizes)
 {
-	static const size_t sizes[] = { 0, 1, (256u << 10) - 1, 256u << 10, (256u << 10) + 5,
-					(1u << 20) + 3, (9u << 20) + 77 };
+	static const size_t sizes[] = { 0, 1, 255, 256, 257, 319, (256u << 10) - 1, 256u << 10,
+					(256u << 10) + 5, (1u << 20) + 3, (9u << 20) + 77 };
 	size_t max = (9u << 20) + 77 + 64;
 	unsigned char *src = malloc(max), *dst = malloc(max), *guard = malloc(max);
 
@@ -230,15 +230,21 @@ START_TEST(test_bigcopy_sizes)
 	setenv("GLEAM_COPY_THREADS", "4", 1);
 	ck_assert_uint_eq(gl_bigcopy_threads(), 4);
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
-		for (size_t skew = 0; skew < 3; skew++) {
-			size_t n = sizes[i];
+		/* Plain, with stores past the cache, and the latter alone: the same bytes. */
+		for (size_t way = 0; way < 3 * 3; way++) {
+			size_t n = sizes[i], k = way % 3, at = 16 + 7 * k;
 
-			fill_pattern(src, max, (unsigned int)(i * 7 + skew));
+			fill_pattern(src, max, (unsigned int)(i * 7 + way));
 			memset(dst, 0xee, max);
-			gl_bigcopy(dst + 16 + skew, src + 3 * skew, n);
-			ck_assert(!memcmp(dst + 16 + skew, src + 3 * skew, n));
-			ck_assert(!memcmp(dst, guard, 16 + skew));
-			ck_assert(!memcmp(dst + 16 + skew + n, guard, max - 16 - skew - n));
+			if (way < 3)
+				gl_bigcopy(dst + at, src + 3 * k, n);
+			else if (way < 6)
+				gl_bigcopy_cold(dst + at, src + 3 * k, n);
+			else
+				gl_copy_cold(dst + at, src + 3 * k, n);
+			ck_assert(!memcmp(dst + at, src + 3 * k, n));
+			ck_assert(!memcmp(dst, guard, at));
+			ck_assert(!memcmp(dst + at + n, guard, max - at - n));
 		}
 	}
 	free(src);
