@@ -338,6 +338,7 @@ CUresult shim_connect(void)
 	const char *want = getenv("GLEAM_TRANSPORT");
 	bool vgpu = true, sock = true;
 	CUresult r;
+	int err;
 
 	if (want && !strcmp(want, "vgpu"))
 		sock = false;
@@ -346,8 +347,12 @@ CUresult shim_connect(void)
 	else if (want && *want && strcmp(want, "auto"))
 		gl_err("GLEAM_TRANSPORT=%s: not vgpu, socket or auto; trying both", want);
 	conn.next_tag = 1;
-	if (vgpu && !shim_vgpu_connect(&conn.ring, &conn.tp)) {
+	err = vgpu ? shim_vgpu_connect(&conn.ring, &conn.tp) : -ENODEV;
+	if (!err) {
 		r = CUDA_SUCCESS;
+	} else if (err == -EINVAL) {
+		gl_err("CUDA_VISIBLE_DEVICES names a /dev/vgpuN twice");
+		return CUDA_ERROR_INVALID_DEVICE;
 	} else if (!sock) {
 		gl_err("no /dev/vgpuN could be opened (GLEAM_TRANSPORT=vgpu)");
 		return CUDA_ERROR_NO_DEVICE;

@@ -28,7 +28,8 @@ struct shim_transport {
 /*
  * /dev/vgpuN (vgpu.c): open the first usable node and attach its ring.
  * -ENODEV when no node could be opened (the caller falls back to the
- * socket); *tp is set on success.
+ * socket), -EINVAL when CUDA_VISIBLE_DEVICES names one twice; *tp is set
+ * on success.
  */
 int shim_vgpu_connect(struct gl_ring *ring, const struct shim_transport **tp);
 

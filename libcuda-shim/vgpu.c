@@ -77,11 +77,13 @@ static const struct shim_transport vgpu_transport = {
 /*
  * The nodes this process may open, in index order; with CUDA_VISIBLE_DEVICES
  * only those it names, as indices into that list.  As CUDA does, the list
- * ends at the first entry that is not an index (a UUID, say), an index
- * beyond the list, or one named already.  Checking access instead of opening keeps
- * the probe free of sessions.
+ * ends at the first entry that is not an index (a UUID, say) or an index
+ * beyond the list, and a node named twice is an error: -EINVAL, which
+ * cuInit answers with CUDA_ERROR_INVALID_DEVICE as the driver does (and
+ * as gleamd's socket does).  Checking access instead of opening keeps the
+ * probe free of sessions.
  */
-static unsigned int candidates(unsigned int *out)
+static int candidates(unsigned int *out)
 {
 	unsigned int all[GLEAM_VGPU_MAX], nall = 0, n = 0;
 	const char *env = getenv("CUDA_VISIBLE_DEVICES");
@@ -112,16 +114,16 @@ static unsigned int candidates(unsigned int *out)
 		if (errno || (*end && *end != ',' && *end != ' '))
 			break;
 		env = end;
-		/* An index past the list, or one named already, ends it, as on the driver. */
+		/* An index past the list ends it, as on the driver. */
 		if (k >= nall)
 			break;
 		for (unsigned int j = 0; j < n; j++)
 			dup |= out[j] == all[k];
 		if (dup)
-			break;
+			return -EINVAL;
 		out[n++] = all[k];
 	}
-	return n;
+	return (int)n;
 }
 
 /*
@@ -142,10 +144,13 @@ static unsigned int ring_shift(void)
 
 int shim_vgpu_connect(struct gl_ring *ring, const struct shim_transport **tp)
 {
-	unsigned int idx[GLEAM_VGPU_MAX], n = candidates(idx);
-	unsigned int shift = ring_shift(), reply = shift;
+	unsigned int idx[GLEAM_VGPU_MAX], shift = ring_shift(), reply = shift;
+	int n = candidates(idx);
 	char path[32];
 	int err;
+
+	if (n < 0)
+		return n;
 
 	/*
 	 * gleamd stripes a session's large messages where it has 8 cores or
@@ -155,7 +160,7 @@ int shim_vgpu_connect(struct gl_ring *ring, const struct shim_transport **tp)
 	if (!shift && sysconf(_SC_NPROCESSORS_ONLN) >= 8)
 		reply = GL_RING_STRIPED_REPLY_SHIFT;
 
-	for (unsigned int i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), GLEAM_VGPU_PATH_FMT, idx[i]);
 		err = gleam_vgpu_app_open(&vg.app, path, shift, reply);
 		if (err) {

@@ -153,6 +153,19 @@ else
 	bad "socket and vgpu sessions together ($r1, $r2)"
 fi
 
+# A node named twice in CUDA_VISIBLE_DEVICES: cuInit answers
+# CUDA_ERROR_INVALID_DEVICE, as the driver does, and opens no session.
+s0=$(sysfs 1 sessions_opened)
+GLEAM_TRANSPORT=vgpu CUDA_VISIBLE_DEVICES=1,1 LD_LIBRARY_PATH=$G/lib \
+	$G/vm_cuda wait 1 >$T/twice.out 2>&1
+rc=$?
+if [ $rc -ne 0 ] && grep -q 'setup: CUDA_ERROR_INVALID_DEVICE' $T/twice.out &&
+   grep -q 'names a /dev/vgpuN twice' $T/twice.out && [ "$(sysfs 1 sessions_opened)" = "$s0" ]; then
+	ok "CUDA_VISIBLE_DEVICES=1,1: CUDA_ERROR_INVALID_DEVICE, no session"
+else
+	bad "CUDA_VISIBLE_DEVICES=1,1: exit $rc, $(tail -n 2 $T/twice.out | tr '\n' ' ')"
+fi
+
 # An application killed in the middle of a call: its session, server
 # session and worker go.
 GLEAM_TRANSPORT=vgpu CUDA_VISIBLE_DEVICES=1 LD_LIBRARY_PATH=$G/lib \
