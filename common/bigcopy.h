@@ -32,13 +32,14 @@ void gl_bigcopy(void *dst, const void *src, size_t n);
  * for the C library's memcpy to choose stores that bypass the cache, so
  * each line of the destination is first read from memory, then written
  * back: twice the memory traffic of the copy itself.  Where the whole
- * transfer is GL_COPY_COLD_MIN bytes or more (its start leaves the cache
- * before its end arrives anyway), its pieces go through these instead:
+ * transfer is GL_COPY_COLD_MIN bytes or more (as large as the last-level
+ * cache of most machines: its start leaves the cache before its end
+ * arrives anyway), its pieces go through these instead:
  * non-temporal stores on x86-64 (memcpy elsewhere), and an ordinary
  * memcpy of the unaligned head and the tail.  Both return with the
  * stores globally visible.
  */
-#define GL_COPY_COLD_MIN	(8u << 20)
+#define GL_COPY_COLD_MIN	(32u << 20)
 
 void gl_copy_cold(void *dst, const void *src, size_t n);
 

@@ -14,7 +14,9 @@ Environment: GLEAM_BENCH_GLEAMD_ARGS (options for both gleamd),
 GLEAM_COPY_CLIENT_ARGS (options for the client gleamd only, such as
 "--cache off"), GLEAM_COPY_SERVER_ARGS (for the server only),
 GLEAM_COPY_ENV (VAR=VALUE pairs for the program), GLEAM_COPY_KINDS and
-GLEAM_COPY_WAYS (default "pinned,pageable" and "htod,dtoh").
+GLEAM_COPY_WAYS (default "pinned,pageable" and "htod,dtoh"),
+GLEAM_BENCH_COPIES (copies timed back to back in each measurement, default
+1: a first copy's rate; the stream then moves as many bytes).
 """
 import json
 import os
@@ -41,6 +43,7 @@ def main():
         if way not in ("htod", "dtoh"):
             sys.exit("copy-bench: GLEAM_COPY_WAYS: %r is neither htod nor dtoh" % way)
     runs = int(os.environ.get("GLEAM_COPY_RUNS", "3"))
+    copies = max(1, int(os.environ.get("GLEAM_BENCH_COPIES", "1")))
     backend = os.environ.get("GLEAM_BACKEND", "sim")
     tmp = tempfile.mkdtemp(prefix="gleam-copy.")
     env = dict(os.environ)
@@ -73,7 +76,7 @@ def main():
                     best_tcp = best_gleam = 0.0
                     for _ in range(runs):
                         nbytes = mib << 20
-                        tcp = nbytes / tcp_stream(nbytes) / 1e9
+                        tcp = nbytes * copies / tcp_stream(nbytes * copies) / 1e9
                         argv = [os.path.join(BIN, "gleam-bench"), way, str(nbytes)]
                         if kind == "pageable":
                             argv.append("pageable")
