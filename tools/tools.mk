@@ -31,3 +31,12 @@ $(MEMBENCH): tools/gleam-membench.c
 	$(CC) $(OPT) $(WARN) -std=gnu11 -o $@ $< -pthread -ldl
 
 ALL_TARGETS += $(MEMBENCH)
+
+# Ways of sending a ring's bytes on one TCP connection (Documentation/design.md).
+SENDBENCH := $(BUILD)/bin/gleam-sendbench
+
+$(SENDBENCH): tools/gleam-sendbench.c
+	@mkdir -p $(dir $@)
+	$(CC) $(OPT) $(WARN) -std=gnu11 -o $@ $< -pthread
+
+ALL_TARGETS += $(SENDBENCH)
