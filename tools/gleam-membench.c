@@ -28,6 +28,8 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "size_arg.h"
+
 #define MAX_COUNTS 16
 
 static size_t size = 256UL << 20, ring_sz = 4UL << 20, piece = 1UL << 20;
@@ -39,21 +41,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return t.tv_sec + t.tv_nsec / 1e9;
-}
-
-static size_t parse_size(const char *s)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	switch (*end) {
-	case 'G': case 'g': v *= 1 << 30; break;
-	case 'M': case 'm': v *= 1 << 20; break;
-	case 'K': case 'k': v *= 1 << 10; break;
-	case 0: break;
-	default: return 0;
-	}
-	return (size_t)v;
 }
 
 struct job {
@@ -182,9 +169,9 @@ int main(int argc, char **argv)
 
 	while ((o = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (o) {
-		case 's': size = parse_size(optarg); break;
-		case 'r': ring_sz = parse_size(optarg); break;
-		case 'p': piece = parse_size(optarg); break;
+		case 's': size = size_arg(optarg); break;
+		case 'r': ring_sz = size_arg(optarg); break;
+		case 'p': piece = size_arg(optarg); break;
 		case 'n': reps = atoi(optarg); break;
 		case 'c': want_cuda = true; break;
 		case 'j': json = true; break;

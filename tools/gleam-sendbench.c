@@ -38,6 +38,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "size_arg.h"
+
 #ifndef SO_ZEROCOPY
 #define SO_ZEROCOPY 60
 #endif
@@ -69,21 +71,6 @@ static long busy_ticks(void)
 		v[0] = v[1] = v[2] = v[5] = v[6] = 0;
 	fclose(f);
 	return v[0] + v[1] + v[2] + v[5] + v[6];
-}
-
-static size_t parse_size(const char *s)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	switch (*end) {
-	case 'G': case 'g': v *= 1 << 30; break;
-	case 'M': case 'm': v *= 1 << 20; break;
-	case 'K': case 'k': v *= 1 << 10; break;
-	case 0: break;
-	default: fprintf(stderr, "gleam-sendbench: bad size %s\n", s); exit(2);
-	}
-	return (size_t)v;
 }
 
 static void die(const char *what)
@@ -237,17 +224,17 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 'b': total = parse_size(optarg); break;
-		case 'r': ring_sz = parse_size(optarg); break;
-		case 'p': piece_sz = parse_size(optarg); break;
+		case 'b': total = size_arg(optarg); break;
+		case 'r': ring_sz = size_arg(optarg); break;
+		case 'p': piece_sz = size_arg(optarg); break;
 		case 'j': json = true; break;
 		default:
 			fprintf(stderr, "usage: gleam-sendbench [--bytes 8G] [--ring 4M] [--piece 1M] [--json]\n");
 			return c == 'h' ? 0 : 2;
 		}
 	}
-	if (!piece_sz || piece_sz % 4096 || ring_sz % piece_sz || !total) {
-		fprintf(stderr, "gleam-sendbench: the piece must be whole pages and divide the ring\n");
+	if (!piece_sz || !ring_sz || piece_sz % 4096 || ring_sz % piece_sz || !total) {
+		fprintf(stderr, "gleam-sendbench: sizes must be positive, the piece whole pages dividing the ring\n");
 		return 2;
 	}
 	mfd = memfd_create("gleam-sendbench", 0);

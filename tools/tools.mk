@@ -26,7 +26,7 @@ ALL_TARGETS += $(EXPORT_PROBE)
 # The machine's ceilings for each step of a copy (Documentation/design.md).
 MEMBENCH := $(BUILD)/bin/gleam-membench
 
-$(MEMBENCH): tools/gleam-membench.c
+$(MEMBENCH): tools/gleam-membench.c tools/size_arg.h
 	@mkdir -p $(dir $@)
 	$(CC) $(OPT) $(WARN) -std=gnu11 -o $@ $< -pthread -ldl
 
@@ -35,7 +35,7 @@ ALL_TARGETS += $(MEMBENCH)
 # Ways of sending a ring's bytes on one TCP connection (Documentation/design.md).
 SENDBENCH := $(BUILD)/bin/gleam-sendbench
 
-$(SENDBENCH): tools/gleam-sendbench.c
+$(SENDBENCH): tools/gleam-sendbench.c tools/size_arg.h
 	@mkdir -p $(dir $@)
 	$(CC) $(OPT) $(WARN) -std=gnu11 -o $@ $< -pthread
 
