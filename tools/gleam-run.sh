@@ -44,11 +44,30 @@ rundir=$(dirname "$sock")
 port=${GLEAM_PORT:-7381}
 export GLEAM_SOCKET="$sock"
 
+# A process that has not exited (a child that has is a zombie until reaped: kill -0 passes).
+alive() {
+	[ -r "/proc/$1/status" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status"
+}
+
+# Ends both daemons and waits (up to 10 s) until they are gone: the next
+# gleam-run may start its own on the same port and socket at once.
 stop() {
+	pids=
 	for f in "$rundir/client.pid" "$rundir/server.pid"; do
-		[ -f "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
+		if [ -f "$f" ]; then
+			pid=$(cat "$f")
+			kill "$pid" 2>/dev/null && pids="$pids $pid"
+		fi
 		rm -f "$f"
 	done
+	for pid in $pids; do
+		for _ in $(seq 100); do
+			alive "$pid" || break
+			sleep 0.1
+		done
+		alive "$pid" && echo "gleam-run: gleamd (pid $pid) has not exited 10 s after SIGTERM" >&2
+	done
+	return 0
 }
 
 if [ "${1:-}" = "--version" ]; then
@@ -66,11 +85,6 @@ fi
 case $1 in
 --*) echo "gleam-run: unknown option '$1' (gleam-run --help)" >&2; exit 2 ;;
 esac
-
-# A process that has not exited (a child that has is a zombie until reaped: kill -0 passes).
-alive() {
-	[ -r "/proc/$1/status" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status"
-}
 
 running() {
 	"$bindir/gleamctl" status >/dev/null 2>&1

@@ -141,7 +141,17 @@ if [ "$(echo "$out" | head -n 1 | cut -d: -f1)" = "$R/usr/lib/gleam" ] &&
 else
 	bad "installed gleam-run: $(echo "$out" | tr '\n' ' ' | head -c 300)"
 fi
+daemons=$(cat "$D"/run/client.pid "$D"/run/server.pid 2>/dev/null)
 "$R/usr/bin/gleam-run" --stop
+left=
+for p in $daemons; do
+	[ -d /proc/$p ] && ! grep -q '^State:[[:space:]]*Z' /proc/$p/status 2>/dev/null && left="$left $p"
+done
+if [ -n "$daemons" ] && [ -z "$left" ]; then
+	ok "gleam-run --stop returns once both daemons have exited"
+else
+	bad "gleam-run --stop: daemons '$daemons', still running after it returned:$left"
+fi
 
 # A port that another program holds (it takes connections and says
 # nothing): refused, said, within seconds.
