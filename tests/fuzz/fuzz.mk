@@ -29,10 +29,10 @@ FUZZ_SRC_records := tests/fuzz/fuzz_records.c broker/worker.c broker/wk_custom.c
 	broker/wk_vmm.c \
 	$(SIM_SRCS) broker/backend_cuda.c broker/cluster_probe.c \
 	common/ring.c common/util.c common/image.c common/cubin.c common/cudarules.c \
-	common/cuarray.c \
+	common/cuarray.c common/bigcopy.c \
 	$(GEN_DIR)/worker_gen.c $(GEN_DIR)/api_gen.c $(GEN_DIR)/sim_stubs_gen.c
 # The sim reads compressed fat binaries.
-FUZZ_LIBS_records := -lzstd
+FUZZ_LIBS_records := -lzstd -lpthread
 # gleamd's own sources as broker.mk lists them; the harness stands in for
 # main.c (its loop and server_probe()) and builds client.c and server.c into
 # fz_role_*.c, to reach their static handlers.
