@@ -37,7 +37,9 @@ void gl_bigcopy(void *dst, const void *src, size_t n);
  * arrives anyway), its pieces go through these instead:
  * non-temporal stores on x86-64 (memcpy elsewhere), and an ordinary
  * memcpy of the unaligned head and the tail.  Both return with the
- * stores globally visible.
+ * stores globally visible.  The threshold is the shim's, for a reply's
+ * pieces; the sim copies to its device memory this way from 64 KiB up
+ * (broker/sim_memory.c), since nothing on the host reads that memory soon.
  */
 #define GL_COPY_COLD_MIN	(32u << 20)
 

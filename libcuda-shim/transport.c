@@ -523,12 +523,8 @@ static int drain_cq(void)
 					goto bad;
 				if (d.length >= GL_BIGCOPY_MIN)
 					ring_warm();
-				if (w->buf_len >= GL_COPY_COLD_MIN)
-					gl_bigcopy_cold((char *)w->buf + d.offset,
-							body + sizeof(d), d.length);
-				else
-					gl_bigcopy((char *)w->buf + d.offset,
-						   body + sizeof(d), d.length);
+				(w->buf_len >= GL_COPY_COLD_MIN ? gl_bigcopy_cold : gl_bigcopy)
+					((char *)w->buf + d.offset, body + sizeof(d), d.length);
 			}
 		} else {
 			size_t k = MIN(blen, w->out_len);
