@@ -4,9 +4,9 @@
  *
  * A session owns a ring region in the layout of uapi/gleam_ring.h.  Its
  * pages are allocated here, charged to the opener's memory cgroup and to
- * the module's bound on ring memory (ring_mem_max_mb), and mapped lazily
- * by the fault handler into the application (offset 0 of its file) and
- * into gleamd (through the control file).  The kernel writes the
+ * the module's bound on ring memory (ring_mem_max_mb), and mapped whole,
+ * as raw frames, into the application (offset 0 of its file) and into
+ * gleamd (through the control file).  The kernel writes the
  * layout page once and never reads the ring afterwards.
  */
 #include <linux/cred.h>
@@ -513,32 +513,29 @@ static void gleam_vm_close(struct vm_area_struct *vma)
 	gleam_session_put(vma->vm_private_data);
 }
 
-static vm_fault_t gleam_vm_fault(struct vm_fault *vmf)
-{
-	struct gleam_session *s = vmf->vma->vm_private_data;
-	struct gleam_ring_mem *ring = gleam_session_ring(s);
-	unsigned long idx = vmf->pgoff & GLEAM_MAP_PGMASK;
-
-	if (!ring || idx >= ring->nr_pages)
-		return VM_FAULT_SIGBUS;
-	vmf->page = ring->pages[idx];
-	get_page(vmf->page);
-	return 0;
-}
-
 static const struct vm_operations_struct gleam_vm_ops = {
 	.open = gleam_vm_open,
 	.close = gleam_vm_close,
-	.fault = gleam_vm_fault,
 };
 
 /*
  * Shared, whole, never executable.  Every check comes before the reference
  * is taken: a failed ->mmap is not followed by ->close.
+ *
+ * The region was allocated whole at setup, so every page is mapped here,
+ * as a raw frame (remap_pfn_range makes the mapping VM_IO | VM_PFNMAP):
+ * nothing is left to fault in, and no page can be taken by reference
+ * through the mapping (get_user_pages: vmsplice, O_DIRECT, a registered
+ * buffer), which would let it outlive the ring and its charge against
+ * gleam_ring_mem_max.  Reads and writes through the mapping, by the
+ * process or by the kernel on its behalf (a socket's copies), are as
+ * before.
  */
 int gleam_ring_mmap(struct gleam_session *s, struct vm_area_struct *vma)
 {
 	struct gleam_ring_mem *ring = gleam_session_ring(s);
+	unsigned long i;
+	int err;
 
 	if (!ring)
 		return -ENODEV;
@@ -550,6 +547,15 @@ int gleam_ring_mmap(struct gleam_session *s, struct vm_area_struct *vma)
 		return -EINVAL;
 	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
 	vma->vm_flags &= ~VM_MAYEXEC;
+	for (i = 0; i < ring->nr_pages; i++) {
+		/* On failure the caller unmaps whatever was mapped. */
+		err = remap_pfn_range(vma, vma->vm_start + (i << PAGE_SHIFT),
+				      page_to_pfn(ring->pages[i]), PAGE_SIZE,
+				      vma->vm_page_prot);
+		if (err)
+			return err;
+		cond_resched();
+	}
 	vma->vm_ops = &gleam_vm_ops;
 	vma->vm_private_data = s;
 	kref_get(&s->ref);

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -628,6 +629,58 @@ static int t_ring_mem(void)
 	return 0;
 }
 
+/*
+ * A ring's pages cannot be taken by reference through its mapping: a pipe
+ * holding them (vmsplice) would keep them past the ring's free, outside
+ * ring_mem_max_mb.  Copies through the mapping (read and write on a pipe,
+ * as a socket's copies are) work on every page, the last included.
+ */
+static int t_ring_by_ref(void)
+{
+	struct gleam_vgpu_setup su;
+	unsigned char buf[4096];
+	struct iovec iov;
+	int fd, p[2], err;
+	unsigned char *m;
+	ssize_t n;
+
+	fd = open("/dev/vgpu0", O_RDWR);
+	VM_CHECK(fd >= 0, "open vgpu0");
+	memset(&su, 0, sizeof(su));
+	err = raw_ioctl(fd, GLEAM_VGPU_IOC_SETUP, &su);
+	VM_CHECK(!err, "SETUP: %s", vm_err(err));
+	m = mmap(NULL, su.ring.region_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 fd, 0);
+	VM_CHECK(m != MAP_FAILED, "mmap: %s", strerror(errno));
+	VM_CHECK(!pipe(p), "pipe");
+
+	iov.iov_base = m + su.ring.sq_data_off;
+	iov.iov_len = sizeof(buf);
+	n = vmsplice(p[1], &iov, 1, 0);
+	VM_CHECK(n < 0 && errno == EFAULT,
+		 "vmsplice of ring pages: %zd (%s), not EFAULT", n,
+		 n < 0 ? strerror(errno) : "taken by reference");
+
+	memset(m + su.ring.region_size - sizeof(buf), 0x3c, sizeof(buf));
+	VM_CHECK(write(p[1], m + su.ring.region_size - sizeof(buf),
+		       sizeof(buf)) == (ssize_t)sizeof(buf),
+		 "write from the ring: %s", strerror(errno));
+	VM_CHECK(read(p[0], buf, sizeof(buf)) == (ssize_t)sizeof(buf) &&
+		 buf[0] == 0x3c && buf[sizeof(buf) - 1] == 0x3c,
+		 "what was written from the ring");
+	buf[7] = 0xc3;
+	VM_CHECK(write(p[1], buf, sizeof(buf)) == (ssize_t)sizeof(buf), "write");
+	VM_CHECK(read(p[0], m + su.ring.sq_data_off, sizeof(buf)) ==
+		 (ssize_t)sizeof(buf) && m[su.ring.sq_data_off + 7] == 0xc3,
+		 "read into the ring: %s", strerror(errno));
+
+	close(p[0]);
+	close(p[1]);
+	munmap(m, su.ring.region_size);
+	VM_CHECK(!close(fd), "close: %s", strerror(errno));
+	return 0;
+}
+
 /* A session set up before any daemon is announced to the first one. */
 static int t_announce_late(void)
 {
@@ -1028,6 +1081,7 @@ static const struct {
 	{ "nr_vgpus", t_nr_vgpus },
 	{ "app_api", t_app_api },
 	{ "ring_mem", t_ring_mem },
+	{ "ring_by_ref", t_ring_by_ref },
 	{ "announce_late", t_announce_late },
 	{ "echo", t_echo },
 	{ "kill_app_waiting", t_kill_app },
