@@ -1282,6 +1282,7 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 {
 	struct worker w = { .bell = bell_fd, .features = features };
 	const char *spin = getenv("GLEAM_WORKER_SPIN_US");
+	const char *dma = getenv("GLEAM_WORKER_DMA");
 	uint64_t spin_ns;
 	int err;
 
@@ -1296,9 +1297,10 @@ int worker_main(int ring_fd, int bell_fd, const char *backend, const char *cuda_
 	/*
 	 * Copies to the device read the record ring by DMA through a second
 	 * mapping where the backend page-locks one (wk_custom.c, htod());
-	 * without it they go through the driver's staging.
+	 * without it (or with GLEAM_WORKER_DMA=0, for comparison) they go
+	 * through the driver's staging.
 	 */
-	if (!err && w.be->pin_records) {
+	if (!err && w.be->pin_records && !(dma && !strcmp(dma, "0"))) {
 		void *m = mmap(NULL, w.ring.region_size, PROT_READ | PROT_WRITE, MAP_SHARED,
 			       ring_fd, 0);
 

@@ -82,6 +82,14 @@ $(BENCH_BIN): tests/bench/gleam-bench.c tests/lib/cuctx.h
 
 ALL_TARGETS += $(BENCH_BIN)
 
+# Copies timed as CUDA programs commonly time them, with the runtime API.
+BWTEST_BIN := $(BUILD)/bin/gleam-bwtest
+$(BWTEST_BIN): tests/bench/gleam-bwtest.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) -O2 -o $@ $<
+
+ALL_TARGETS += $(BWTEST_BIN)
+
 # Every document in Documentation/ is listed in its index.
 .PHONY: check-docs
 check-docs:

@@ -62,6 +62,15 @@ VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED: 1 HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORT
 	fi
 done
 
+# Copies timed as CUDA programs commonly time them (cudart, events around
+# cudaMemcpyAsync from cudaHostAlloc memory, the host's clock around
+# cudaMemcpy from malloc): the bytes arrive right each way.
+if gleam "$BIN/gleam-bwtest" 4 3 >"$TMP/bwtest.out" 2>&1 && grep -q '"ok":true}$' "$TMP/bwtest.out"; then
+	ok "gleam-bwtest: pinned and pageable copies each way, the bytes right ($(grep -c 'GB/s' "$TMP/bwtest.out") kinds timed)"
+else
+	bad "gleam-bwtest: $(tail -n 2 "$TMP/bwtest.out" | tr '\n' ' ')"
+fi
+
 # Uploads each followed by a synchronisation, as PyTorch loads a model: the
 # synchronisations with nothing to wait for cost no round trip (asynchronous
 # mode), every one does in the synchronous mode, and the data is right.
