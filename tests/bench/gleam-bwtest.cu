@@ -54,6 +54,50 @@ static void fill(unsigned char *p, size_t n, unsigned int round)
 }
 
 /*
+ * Where the first wrong bytes came from, as far as can be told: the
+ * pattern is different at every 8-byte word, so a word found at another
+ * offset of what was sent (or of the other kind's pattern, sent before)
+ * names the bytes that took its place.
+ */
+static void origin(const unsigned char *got, const unsigned char *want, size_t n, size_t first)
+{
+	size_t w = first & ~(size_t)7;
+	uint64_t v;
+
+	if (w + 16 > n)
+		return;
+	w += 8;		/* a whole word past the first wrong byte */
+	memcpy(&v, got + w, 8);
+	if (!v) {
+		fprintf(stderr, "gleam-bwtest: the word at %zu is zero\n", w);
+		return;
+	}
+	for (size_t i = 0; i + 8 <= n; i += 8)
+		if (!memcmp(want + i, &v, 8)) {
+			fprintf(stderr, "gleam-bwtest: the word at %zu is the one sent at %zu (%+lld bytes)\n",
+				w, i, (long long)i - (long long)w);
+			return;
+		}
+	for (unsigned int round = 0; round < 2; round++) {
+		unsigned char *other = (unsigned char *)malloc(n);
+
+		if (!other)
+			return;
+		fill(other, n, round);
+		for (size_t i = 0; i + 8 <= n; i += 8)
+			if (!memcmp(other + i, &v, 8)) {
+				fprintf(stderr, "gleam-bwtest: the word at %zu is pattern %u's at %zu\n",
+					w, round, i);
+				free(other);
+				return;
+			}
+		free(other);
+	}
+	fprintf(stderr, "gleam-bwtest: the word at %zu (0x%016llx) was never sent\n", w,
+		(unsigned long long)v);
+}
+
+/*
  * Whether got holds want; if not, says where they differ: the first and
  * last wrong byte, and how many 4 KiB pages hold one.
  */
@@ -78,6 +122,7 @@ static bool same(const unsigned char *got, const unsigned char *want, size_t n, 
 	}
 	fprintf(stderr, "gleam-bwtest: %s: wrong bytes from offset %zu (0x%zx) to %zu (0x%zx), in %zu pages of 4 KiB\n",
 		what, first, first, last, last, pages);
+	origin(got, want, n, first);
 	return false;
 }
 

@@ -9,7 +9,7 @@
 # table.  Logs and results go to $OUT (default build/gpu).
 #
 # GLEAM_GPU_DEADLINE (seconds) leaves out the parts that would begin
-# later.  GLEAM_GPU_PARTS chooses parts (default all): gpu-check occupancy torch
+# later.  GLEAM_GPU_PARTS chooses parts (default all): gpu-check bytes occupancy torch
 # jax twogpu cudart visible nvml cache resume silent outage kill probe tls bench.  GLEAM_SKIP_BENCH=1
 # leaves the benchmarks out.
 set -u
@@ -21,7 +21,7 @@ mkdir -p "$OUT"
 export BUILD
 
 nvidia-smi -L || { echo "SKIP: no NVIDIA GPU"; exit 77; }
-PARTS=${GLEAM_GPU_PARTS:-gpu-check occupancy torch jax twogpu cudart visible nvml cache resume silent outage kill probe tls bench}
+PARTS=${GLEAM_GPU_PARTS:-gpu-check bytes occupancy torch jax twogpu cudart visible nvml cache resume silent outage kill probe tls bench}
 [ "${GLEAM_SKIP_BENCH:-0}" = 1 ] && PARTS=${PARTS/bench/}
 # GLEAM_GPU_DEADLINE: seconds this script may take; a part not begun by
 # then is left out, and the table says so.
@@ -40,7 +40,7 @@ part() {
 	return 1
 }
 # A part not run: its verdict says so, and does not fail the run.
-check_rc=0 occ_rc=0 torch_rc=0 jax_rc=0 split_rc=0 vis_fail=0 nvml_rc=0 tls_rc=0 cache_rc=0 resume_rc=0 silent_rc=0 outage_rc=0 kill_rc=0 bench_rc=0 cudart_fail=0 expect_fail=0
+check_rc=0 bytes_rc=0 occ_rc=0 torch_rc=0 jax_rc=0 split_rc=0 vis_fail=0 nvml_rc=0 tls_rc=0 cache_rc=0 resume_rc=0 silent_rc=0 outage_rc=0 kill_rc=0 bench_rc=0 cudart_fail=0 expect_fail=0
 torch_res=skipped
 mem_before=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
 
@@ -48,6 +48,13 @@ mem_before=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | 
 if part gpu-check; then
 	GLEAM_SKIP_TORCH=1 OUT=$OUT/gpu-check tests/gpu/gpu-check.sh "$@" >"$OUT/gpu-check.log" 2>&1
 	check_rc=$?
+fi
+
+# Large copies through plain TCP, stripes, copy threads and DMA from the
+# record ring, run after run: every byte checked (tests/gpu/bytes.sh).
+if part bytes; then
+	OUT=$OUT/bytes tests/gpu/bytes.sh >"$OUT/bytes.log" 2>&1
+	bytes_rc=$?
 fi
 
 # Gleam's reading of module images and its occupancy rules against the
@@ -277,6 +284,8 @@ mem_after=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | h
 echo "== gpu-check"
 sed -n '/^program/,$p' "$OUT/gpu-check.log" 2>/dev/null
 grep '^FAIL' "$OUT/gpu-check.log" 2>/dev/null
+echo "== large copies byte for byte (bytes.sh, exit $bytes_rc)"
+grep -E '^(FAIL|    |[a-z-]+: [0-9]+ of)' "$OUT/bytes.log" 2>/dev/null
 echo "== image reading and occupancy against the driver (exit $occ_rc)"
 sed -n '/^== kernels/,$p' "$OUT/occupancy.log" 2>/dev/null | grep -E '^(==|names|attributes|parameters|occupancy|dynamic|best|active|cluster|loads)'
 echo "== cuBLAS and PyTorch (torch-check, exit $torch_rc)"
@@ -318,6 +327,7 @@ echo
 # part name verdict: the summary line, "skipped" for a part not run.
 verdict() { if part "$1"; then echo "$2"; else echo skipped; fi; }
 printf '%-22s %s\n' "gpu-check" "$(verdict gpu-check "$([ $check_rc -eq 0 ] && echo PASS || echo FAIL)")"
+printf '%-22s %s\n' "large copies' bytes" "$(verdict bytes "$([ $bytes_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "occupancy, lookups" "$(verdict occupancy "$([ $occ_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "cuBLAS, PyTorch" "$torch_res"
 printf '%-22s %s\n' "JAX" "$jax_res"
@@ -333,6 +343,6 @@ printf '%-22s %s\n' "silent link" "$(verdict silent "$([ $silent_rc -eq 0 ] && e
 printf '%-22s %s\n' "links that die" "$(verdict outage "$([ $outage_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "kills" "$(verdict kill "$([ $kill_rc -eq 0 ] && echo PASS || echo FAIL)")"
 printf '%-22s %s\n' "bench" "$(verdict bench "$([ $bench_rc -eq 0 ] && echo ran || echo FAIL)")"
-[ $check_rc -eq 0 ] && [ $occ_rc -eq 0 ] && { [ $torch_rc -eq 0 ] || [ $torch_rc -eq 77 ]; } &&
+[ $check_rc -eq 0 ] && [ $bytes_rc -eq 0 ] && [ $occ_rc -eq 0 ] && { [ $torch_rc -eq 0 ] || [ $torch_rc -eq 77 ]; } &&
 	{ [ $jax_rc -eq 0 ] || [ $jax_rc -eq 77 ]; } && [ $split_rc -eq 0 ] && [ $vis_fail -eq 0 ] && [ $nvml_rc -eq 0 ] &&
 	[ $tls_rc -eq 0 ] && [ $expect_fail -eq 0 ] && [ $cudart_fail -eq 0 ] && [ $bench_rc -eq 0 ] && [ $resume_rc -eq 0 ] && [ $cache_rc -eq 0 ] && [ $silent_rc -eq 0 ] && [ $outage_rc -eq 0 ] && [ $kill_rc -eq 0 ]
