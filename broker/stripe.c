@@ -422,7 +422,15 @@ static bool slots_done(struct bridge *b)
 	}
 	if (!published)
 		return true;
-	gl_ring_commit_to(b->in_dir, sp->first != sp->next ? stripes_first_pos(b) : b->in_dir->pos);
+	/*
+	 * Up to the first message not yet whole: the next slot still coming,
+	 * or a large message the session's connection is reading straight
+	 * into the ring (bridge.c, direct_begin), whose room lies past every
+	 * slot reserved before it.  Published with its tail still coming, it
+	 * was replayed with the bytes an earlier message left there.
+	 */
+	gl_ring_commit_to(b->in_dir, sp->first != sp->next ? stripes_first_pos(b) :
+				     b->direct ? b->direct_pos : b->in_dir->pos);
 	return bridge_in_done(b);
 }
 

@@ -240,9 +240,23 @@ static CUresult htod(struct wk_call *k, bool async)
 	locked = a->ByteCount >= WK_IN_PLACE_MIN ?
 		 locked_src(k->w, tail, tail_len, src, (size_t)a->ByteCount) : NULL;
 	if (!async) {
-		k->w->dma_htod += locked != NULL;
-		return be->op.f_cuMemcpyHtoD((CUdeviceptr)a->dstDevice, locked ? locked : src,
-					     (size_t)a->ByteCount);
+		if (!locked)
+			return be->op.f_cuMemcpyHtoD((CUdeviceptr)a->dstDevice, src,
+						     (size_t)a->ByteCount);
+		k->w->dma_htod++;
+		r = be->op.f_cuMemcpyHtoD((CUdeviceptr)a->dstDevice, locked, (size_t)a->ByteCount);
+		/*
+		 * The room goes back when this returns.  From page-locked memory
+		 * the copy is complete on return, by the driver's word; the
+		 * legacy stream, where it ran, is waited for all the same, as
+		 * the asynchronous form below waits for its stream, so that the
+		 * room is given back only once the device is known to have read
+		 * it.  Its error, if any, is the stream's, for whoever next
+		 * synchronises.
+		 */
+		if (!r)
+			be->op.f_cuStreamSynchronize(CU_STREAM_LEGACY);
+		return r;
 	}
 	r = wk_stream(k->w, a->hStream, &s);
 	if (!r)
