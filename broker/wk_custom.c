@@ -215,11 +215,13 @@ static bool stream_idle(const struct gl_backend *be, CUstream s)
  * returns: the driver must have taken them by then.  From the ring's
  * first mapping (pageable to the driver) it copies them into its staging
  * before it returns.  From the page-locked second mapping the device reads
- * them by DMA, at several times the rate (gleam-membench), and a
- * synchronous copy returns when it has; an asynchronous one is read from
- * there only when its stream is idle, and waited for: with nothing before
- * it, it ends in the time its bytes take, and depends on no record behind
- * it.  A busy stream's copy is staged as before.
+ * them by DMA, at several times the rate (gleam-membench): such a copy is
+ * queued on its stream and the stream waited for, so that the room goes
+ * back only once the device has read it.  A synchronous copy runs so on
+ * the legacy stream, as it would have; an asynchronous one only when its
+ * stream is idle: with nothing before it, it ends in the time its bytes
+ * take, and depends on no record behind it.  A busy stream's copy is
+ * staged as before.
  */
 static CUresult htod(struct wk_call *k, bool async)
 {
@@ -228,7 +230,7 @@ static CUresult htod(struct wk_call *k, bool async)
 	const unsigned char *tail = k->tail;
 	size_t tail_len = k->tail_len;
 	const void *src, *locked;
-	CUstream s = NULL;
+	CUstream s = CU_STREAM_LEGACY;
 	CUresult r;
 
 	a = wk_args(k, async ? sizeof(*a) : sizeof(struct gl_a_cuMemcpyHtoD));
@@ -239,43 +241,29 @@ static CUresult htod(struct wk_call *k, bool async)
 		return CUDA_ERROR_INVALID_VALUE;
 	locked = a->ByteCount >= WK_IN_PLACE_MIN ?
 		 locked_src(k->w, tail, tail_len, src, (size_t)a->ByteCount) : NULL;
-	if (!async) {
-		if (!locked)
-			return be->op.f_cuMemcpyHtoD((CUdeviceptr)a->dstDevice, src,
-						     (size_t)a->ByteCount);
-		k->w->dma_htod++;
-		r = be->op.f_cuMemcpyHtoD((CUdeviceptr)a->dstDevice, locked, (size_t)a->ByteCount);
-		/*
-		 * The room goes back when this returns.  From page-locked memory
-		 * the copy is complete on return, by the driver's word; the
-		 * legacy stream, where it ran, is waited for all the same, as
-		 * the asynchronous form below waits for its stream, so that the
-		 * room is given back only once the device is known to have read
-		 * it.  Its error, if any, is the stream's, for whoever next
-		 * synchronises.
-		 */
+	if (!async && !locked)
+		return be->op.f_cuMemcpyHtoD((CUdeviceptr)a->dstDevice, src, (size_t)a->ByteCount);
+	if (async) {
+		r = wk_stream(k->w, a->hStream, &s);
 		if (!r)
-			be->op.f_cuStreamSynchronize(CU_STREAM_LEGACY);
-		return r;
+			r = wk_not_capturing(k, s);
+		if (r)
+			return r;
+		if (!locked || !stream_idle(be, s))
+			return be->op.f_cuMemcpyHtoDAsync((CUdeviceptr)a->dstDevice, src,
+							  (size_t)a->ByteCount, s);
 	}
-	r = wk_stream(k->w, a->hStream, &s);
-	if (!r)
-		r = wk_not_capturing(k, s);
+	k->w->dma_htod++;
+	r = be->op.f_cuMemcpyHtoDAsync((CUdeviceptr)a->dstDevice, locked, (size_t)a->ByteCount, s);
 	if (r)
 		return r;
-	if (locked && stream_idle(be, s)) {
-		k->w->dma_htod++;
-		r = be->op.f_cuMemcpyHtoDAsync((CUdeviceptr)a->dstDevice, locked,
-					       (size_t)a->ByteCount, s);
-		/*
-		 * Its error is the copy's; the stream's own goes to whoever
-		 * next synchronises, as it would have.
-		 */
-		if (!r)
-			be->op.f_cuStreamSynchronize(s);
-		return r;
-	}
-	return be->op.f_cuMemcpyHtoDAsync((CUdeviceptr)a->dstDevice, src, (size_t)a->ByteCount, s);
+	r = be->op.f_cuStreamSynchronize(s);
+	/*
+	 * A synchronous copy returns what waiting for it says, as the driver's
+	 * own would; an asynchronous one's error is the copy's, and the
+	 * stream's own goes to whoever next synchronises, as it would have.
+	 */
+	return async ? CUDA_SUCCESS : r;
 }
 
 CUresult wk_cuMemcpyHtoD(struct wk_call *k)
