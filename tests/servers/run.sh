@@ -19,6 +19,37 @@ PORT2=$((PORT + 1))
 export GLEAM_STRIPES=4
 export LD_LIBRARY_PATH=$BUILD/lib
 
+# A program of the test, ended after $1 seconds, its output line by line
+# so that one ended shows how far it got.  One that runs out of time first
+# has what the client gleamd says of its sessions, and the ends of the
+# daemons' logs, written to the test's own output (fd 3), then ends with
+# status 124 as under timeout(1).
+exec 3>&1
+prog() {
+	local secs=$1 pid n=0
+	shift
+	stdbuf -oL "$@" &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		if [ $n -ge $((secs * 10)) ]; then
+			{
+				echo "still running after $secs s: $*; the client gleamd's view:"
+				"$BIN/gleamctl" stats 2>&1 | sed 's/^/    /'
+				for log in client server server2 linkem; do
+					echo "  the end of $log.log:"
+					tail -n 12 "$TMP/$log.log" 2>/dev/null | sed 's/^/    /'
+				done
+			} >&3
+			kill -9 "$pid" 2>/dev/null
+			wait "$pid" 2>/dev/null
+			return 124
+		fi
+		sleep 0.1
+		n=$((n + 1))
+	done
+	wait "$pid"
+}
+
 # The UUID a sim server at 127.0.0.1:$1 gives its GPU 0 (Documentation/sim.md).
 uuid() {
 	python3 -c "
@@ -54,7 +85,7 @@ else
 fi
 
 uuids() {
-	CUDA_VISIBLE_DEVICES=$1 timeout 60 "$BUILD/tests/programs/devinfo" 2>&1 |
+	CUDA_VISIBLE_DEVICES=$1 prog 60 "$BUILD/tests/programs/devinfo" 2>&1 |
 		grep -E '^(devices|  uuid|FAIL)' | tr '\n' ' '
 }
 for order in "$U1,$U2|${U1#GPU-} ${U2#GPU-}" "$U2,$U1|${U2#GPU-} ${U1#GPU-}"; do
@@ -81,7 +112,7 @@ cuMemcpyPeerAsync back from device 1 to device 0 ok
 device 1 reaches device 0: no
 peers: PASS"
 for v in "$U1,$U2" "$U2,$U1"; do
-	out=$(CUDA_VISIBLE_DEVICES=$v timeout 120 "$BUILD/tests/programs/peers" all 2>&1)
+	out=$(CUDA_VISIBLE_DEVICES=$v prog 120 "$BUILD/tests/programs/peers" all 2>&1)
 	if [ "$out" = "$want_peers" ]; then
 		ok "CUDA_VISIBLE_DEVICES=$v: peer copies across the two servers both ways, sync and async; no direct access"
 	else
@@ -91,7 +122,7 @@ done
 # A 2D copy between the two servers' memory is not carried: the driver's
 # error for an unsupported feature, said once on stderr, and the session
 # goes on.
-out=$(CUDA_VISIBLE_DEVICES=$U1,$U2 timeout 60 "$BUILD/tests/programs/twogpus" 2d 2>"$TMP/2d.err")
+out=$(CUDA_VISIBLE_DEVICES=$U1,$U2 prog 60 "$BUILD/tests/programs/twogpus" 2d 2>"$TMP/2d.err")
 if [ "$out" = "cuMemcpy2D from device 0 to device 1: CUDA_ERROR_NOT_SUPPORTED" ] &&
 	grep -q "2D and 3D copies with an end on another server" "$TMP/2d.err"; then
 	ok "a 2D copy between two servers' memory: CUDA_ERROR_NOT_SUPPORTED, said on stderr"
@@ -102,7 +133,7 @@ fi
 # The two-device program (tests/programs/twogpus.c) over the two servers,
 # in both orders: what NVIDIA's driver prints on a machine of two GPUs.
 for v in "$U1,$U2" "$U2,$U1"; do
-	out=$(CUDA_VISIBLE_DEVICES=$v timeout 120 "$BUILD/tests/programs/twogpus" 2>&1)
+	out=$(CUDA_VISIBLE_DEVICES=$v prog 120 "$BUILD/tests/programs/twogpus" 2>&1)
 	if [ "$out" = "$(cat "$ROOT/tests/programs/expected/twogpus.out")" ]; then
 		ok "twogpus over two servers (CUDA_VISIBLE_DEVICES=$v) prints what it prints on NVIDIA's driver"
 	else
@@ -121,7 +152,7 @@ fi
 # gets them as devices 0..N-1 in that order, without CUDA_VISIBLE_DEVICES;
 # its CUDA_VISIBLE_DEVICES then picks among them.
 assigned() {
-	timeout 60 "$BUILD/tests/programs/devinfo" 2>&1 | grep -E '^(devices|  uuid|FAIL)' | tr '\n' ' '
+	prog 60 "$BUILD/tests/programs/devinfo" 2>&1 | grep -E '^(devices|  uuid|FAIL)' | tr '\n' ' '
 }
 for pin in "$U2,127.0.0.1:$PORT:0|${U2#GPU-} ${U1#GPU-}|2" \
 	"127.0.0.1:$PORT:0,127.0.0.1:$LPORT2:0|${U1#GPU-} ${U2#GPU-}|2" "$U2|${U2#GPU-}|1"; do
@@ -148,7 +179,7 @@ if [ "$got" = "devices: 1   uuid: ${U2#GPU-} " ]; then
 else
 	bad "CUDA_VISIBLE_DEVICES=1 under a pin of two GPUs: $got"
 fi
-out=$(timeout 120 "$BUILD/tests/programs/peers" all 2>&1)
+out=$(prog 120 "$BUILD/tests/programs/peers" all 2>&1)
 if [ "$out" = "$want_peers" ]; then
 	ok "peer copies across the two servers of a pin"
 else
@@ -186,7 +217,7 @@ fi
 # Forty rounds of it take a few seconds on the sim: the cut is at one.
 for v in "$U1,$U2" "$U2,$U1"; do
 	t0=$(date +%s.%N)
-	CUDA_VISIBLE_DEVICES=$v timeout 120 "$BUILD/tests/programs/twogpus" 40 \
+	CUDA_VISIBLE_DEVICES=$v prog 120 "$BUILD/tests/programs/twogpus" 40 \
 		>"$TMP/cut.out" 2>"$TMP/cut.err" &
 	pid=$!
 	sleep 1
