@@ -409,18 +409,48 @@ static struct cache_stats cache_sum(const struct client_role *cr)
 	return t;
 }
 
-/* One live session's line of gleamctl status. */
+/*
+ * Where a session's connection stands: "up"; "reaching" its server for
+ * the first time; "away" since its link dropped, for *away_s seconds,
+ * being taken up again; "split" for the head of a session over several
+ * servers, which has none (its parts do).
+ */
+static const char *sess_state(const struct csess *s, double *away_s)
+{
+	*away_s = 0;
+	if (s->nparts)
+		return "split";
+	if (s->b.detached && s->b.detached_at) {
+		*away_s = (double)(gl_now_ns() - MIN(s->b.detached_at, gl_now_ns())) / 1e9;
+		return "away";
+	}
+	return s->b.hello_done && !s->b.detached ? "up" : "reaching";
+}
+
+/* One live session's line of gleamctl status (a part's indented under its head). */
 static void status_text_session(struct gl_buf *b, const struct csess *s)
 {
 	const struct sess_stats *st = &s->b.st;
+	char id[24], state[32];
+	double away;
+	const char *what = sess_state(s, &away);
 
-	gl_buf_printf(b, "%-6llu %-16s %7d %10llu %10llu %9llu %9.1f %8llu %12llu %12llu %-8s %s\n",
-		      (unsigned long long)s->id, s->program, (int)s->pid,
+	snprintf(id, sizeof(id), "%s%llu", s->head ? "  " : "", (unsigned long long)s->id);
+	if (away > 0)
+		snprintf(state, sizeof(state), "%s %.1f s", what, away);
+	else
+		snprintf(state, sizeof(state), "%s", what);
+	gl_buf_printf(b, "%-6s %-16s %7d %10llu %10llu %9llu %9.1f %8llu %12llu %12llu %-8s %-21s %s\n",
+		      id, s->program, (int)s->pid,
 		      (unsigned long long)st->records, (unsigned long long)st->replies,
 		      (unsigned long long)st->batches,
 		      st->batches ? (double)st->records / (double)st->batches : 0.0,
 		      (unsigned long long)st->waits, (unsigned long long)st->bytes_out,
-		      (unsigned long long)st->bytes_in, s->via, s->srv ? s->srv->name : "-");
+		      (unsigned long long)st->bytes_in, s->via,
+		      s->srv ? s->srv->name : s->nparts ? "(its parts')" : "-", state);
+	for (unsigned int i = 0; i < s->nparts; i++)
+		if (s->part[i])
+			status_text_session(b, s->part[i]);
 }
 
 /* gleamctl status: servers, live sessions, what the cache saved. */
@@ -442,9 +472,9 @@ static void status_text(const struct client_role *cr, struct gl_buf *b)
 		gl_buf_printf(b, "server: %s\n", cr->cfg->server);
 	gl_buf_printf(b, "sessions: %llu since start\n", (unsigned long long)cr->sessions_total);
 	status_vgpu(cr, b, false);
-	gl_buf_printf(b, "%-6s %-16s %7s %10s %10s %9s %9s %8s %12s %12s %-8s %s\n",
+	gl_buf_printf(b, "%-6s %-16s %7s %10s %10s %9s %9s %8s %12s %12s %-8s %-21s %s\n",
 		      "id", "program", "pid", "records", "replies", "batches", "rec/batch", "waits",
-		      "bytes out", "bytes in", "via", "server");
+		      "bytes out", "bytes in", "via", "server", "state");
 	for (struct csess *s = cr->sessions; s; s = s->next) {
 		if (s->control || !s->local_hello)
 			continue;
@@ -476,6 +506,33 @@ static void status_json_stats(struct gl_buf *b, const struct sess_stats *st)
 	json_u64s(b, names, v, ARRAY_SIZE(v));
 }
 
+/* One live session's object; a head's parts in its "parts". */
+static void status_json_session(struct gl_buf *b, const struct csess *s)
+{
+	double away;
+	const char *state = sess_state(s, &away);
+
+	gl_buf_printf(b, "{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"uid\":%u,"
+		      "\"via\":\"%s\",\"to\":\"%s\",\"gpu\":%d,\"server_session\":%llu,"
+		      "\"state\":\"%s\",\"away_s\":%.3f,",
+		      (unsigned long long)s->id, s->program, (int)s->pid, (unsigned int)s->uid, s->via,
+		      s->srv ? s->srv->name : "", s->gpu, (unsigned long long)s->server_session, state,
+		      away);
+	status_json_stats(b, &s->b.st);
+	cache_json(b, s->b.cc ? ccache_stats(s->b.cc) : &no_cache);
+	if (s->nparts) {
+		gl_buf_printf(b, ",\"parts\":[");
+		for (unsigned int i = 0, n = 0; i < s->nparts; i++) {
+			if (!s->part[i])
+				continue;
+			gl_buf_printf(b, "%s", n++ ? "," : "");
+			status_json_session(b, s->part[i]);
+		}
+		gl_buf_printf(b, "]");
+	}
+	gl_buf_printf(b, "}");
+}
+
 /* gleamctl status --json: the same, and the sessions that ended lately. */
 static void status_json(const struct client_role *cr, struct gl_buf *b)
 {
@@ -499,14 +556,8 @@ static void status_json(const struct client_role *cr, struct gl_buf *b)
 		if (s->control || !s->local_hello)
 			continue;
 		bridge_ring_stats(&s->b.ring, &s->b.st);
-		gl_buf_printf(b, "%s{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"uid\":%u,"
-			      "\"via\":\"%s\",\"to\":\"%s\",\"gpu\":%d,\"server_session\":%llu,",
-			      first ? "" : ",", (unsigned long long)s->id, s->program, (int)s->pid,
-			      (unsigned int)s->uid, s->via, s->srv ? s->srv->name : "", s->gpu,
-			      (unsigned long long)s->server_session);
-		status_json_stats(b, &s->b.st);
-		cache_json(b, s->b.cc ? ccache_stats(s->b.cc) : &no_cache);
-		gl_buf_printf(b, "}");
+		gl_buf_printf(b, "%s", first ? "" : ",");
+		status_json_session(b, s);
 		first = false;
 	}
 	gl_buf_printf(b, "],\"ended\":[");

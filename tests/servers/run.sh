@@ -34,6 +34,7 @@ prog() {
 		if [ $n -ge $((secs * 10)) ]; then
 			{
 				echo "still running after $secs s: $*; the client gleamd's view:"
+				"$BIN/gleamctl" status 2>&1 | sed 's/^/    /'
 				"$BIN/gleamctl" stats 2>&1 | sed 's/^/    /'
 				for log in client server server2 linkem; do
 					echo "  the end of $log.log:"
@@ -222,6 +223,21 @@ for v in "$U1,$U2" "$U2,$U1"; do
 	pid=$!
 	sleep 1
 	"$BIN/linkem" --ctl "$CTL" cut 1s >/dev/null
+	# Meanwhile gleamctl status shows the session split over two parts,
+	# the second's link away (its program still running when asked).
+	sleep 0.3
+	st=$("$BIN/gleamctl" status)
+	js=$("$BIN/gleamctl" status --json)
+	if kill -0 "$pid" 2>/dev/null; then
+		if grep -q "^[0-9].* twogpus .* split$" <<<"$st" &&
+			grep -q "^  [0-9].* twogpus .* 127.0.0.1:$LPORT2 *away [0-9.]* s$" <<<"$st" &&
+			grep -q '"state":"split".*"parts":\[.*"state":"away"' <<<"$js" &&
+			grep -q '"parts":\[.*"state":"up"' <<<"$js"; then
+			ok "gleamctl status shows the session split in two parts, the cut one away"
+		else
+			bad "gleamctl status during the cut:"; echo "$st"
+		fi
+	fi
 	wait "$pid"
 	rc=$?
 	"$BIN/linkem" --ctl "$CTL" restore >/dev/null
