@@ -163,6 +163,33 @@ static void post_accept(struct client_role *cr)
 }
 
 /*
+ * A session's counters brought up to date: the ring's, and the replies it
+ * took (counted as the bridge takes them in).  A split session's are its
+ * parts' together: it carries nothing itself.
+ */
+static void sess_count(struct csess *s)
+{
+	struct sess_stats *st = &s->b.st;
+
+	bridge_ring_stats(&s->b.ring, st);
+	st->replies = s->b.in_count;
+	if (s->nparts)
+		st->records = st->batches = st->waits = st->bytes_out = st->bytes_in = 0;
+	for (unsigned int i = 0; i < s->nparts; i++) {
+		const struct csess *pt = s->part[i];
+
+		if (!pt)
+			continue;
+		st->records += pt->b.st.records;
+		st->replies += pt->b.in_count;
+		st->batches += pt->b.st.batches;
+		st->waits += pt->b.st.waits;
+		st->bytes_out += pt->b.st.bytes_out;
+		st->bytes_in += pt->b.st.bytes_in;
+	}
+}
+
+/*
  * A part or a head going: a head's parts say goodbye to their servers, and
  * write what still comes into their own rings; a part that goes ends its
  * program's session, which cannot go on without its devices.
@@ -210,7 +237,7 @@ static void sess_free(struct csess *s)
 	if (s->srv && !s->link && s->b.tcp >= 0 && s->b.hello_done)
 		link_sample_tcp(&s->srv->link, s->b.tcp, &s->tcp, gl_now_ns());
 	if (s->placed && s->local_hello) {
-		bridge_ring_stats(&s->b.ring, &s->b.st);
+		sess_count(s);
 		metrics_session_done(s->srv->name, &s->b.st);
 	}
 	if (s->placed) {
@@ -232,7 +259,7 @@ static void sess_free(struct csess *s)
 	bridge_drop_tcp(&s->b);
 	if (s->b.bell >= 0)
 		close(s->b.bell);
-	bridge_ring_stats(&s->b.ring, &s->b.st);
+	sess_count(s);
 	gl_ring_unmap(&s->b.ring);
 	if (s->feed.base)
 		gl_ring_unmap(&s->feed);
@@ -428,13 +455,14 @@ static const char *sess_state(const struct csess *s, double *away_s)
 }
 
 /* One live session's line of gleamctl status (a part's indented under its head). */
-static void status_text_session(struct gl_buf *b, const struct csess *s)
+static void status_text_session(struct gl_buf *b, struct csess *s)
 {
 	const struct sess_stats *st = &s->b.st;
 	char id[24], state[32];
 	double away;
 	const char *what = sess_state(s, &away);
 
+	sess_count(s);
 	snprintf(id, sizeof(id), "%s%llu", s->head ? "  " : "", (unsigned long long)s->id);
 	if (away > 0)
 		snprintf(state, sizeof(state), "%s %.1f s", what, away);
@@ -478,7 +506,6 @@ static void status_text(const struct client_role *cr, struct gl_buf *b)
 	for (struct csess *s = cr->sessions; s; s = s->next) {
 		if (s->control || !s->local_hello)
 			continue;
-		bridge_ring_stats(&s->b.ring, &s->b.st);
 		status_text_session(b, s);
 	}
 	gl_buf_printf(b, "uploads by content: %llu of %llu MiB named, %llu hits, "
@@ -507,11 +534,12 @@ static void status_json_stats(struct gl_buf *b, const struct sess_stats *st)
 }
 
 /* One live session's object; a head's parts in its "parts". */
-static void status_json_session(struct gl_buf *b, const struct csess *s)
+static void status_json_session(struct gl_buf *b, struct csess *s)
 {
 	double away;
 	const char *state = sess_state(s, &away);
 
+	sess_count(s);
 	gl_buf_printf(b, "{\"id\":%llu,\"program\":\"%s\",\"pid\":%d,\"uid\":%u,"
 		      "\"via\":\"%s\",\"to\":\"%s\",\"gpu\":%d,\"server_session\":%llu,"
 		      "\"state\":\"%s\",\"away_s\":%.3f,",
@@ -555,7 +583,6 @@ static void status_json(const struct client_role *cr, struct gl_buf *b)
 	for (struct csess *s = cr->sessions; s; s = s->next) {
 		if (s->control || !s->local_hello)
 			continue;
-		bridge_ring_stats(&s->b.ring, &s->b.st);
 		gl_buf_printf(b, "%s", first ? "" : ",");
 		status_json_session(b, s);
 		first = false;
@@ -2286,7 +2313,7 @@ static void link_stats(const struct client_role *cr, const struct server *v, str
 	for (struct csess *s = cr->sessions; s; s = s->next) {
 		if (s->control || s->link || !s->local_hello || s->srv != v)
 			continue;
-		bridge_ring_stats(&s->b.ring, &s->b.st);
+		sess_count(s);
 		t->records += s->b.st.records;
 		t->replies += s->b.st.replies;
 		t->batches += s->b.st.batches;
