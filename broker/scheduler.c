@@ -971,7 +971,8 @@ static double gpu_sessions(const struct server *s, int gpu)
  *   T = (up - held + down) * (1 + own) / rate + waits * rtt
  *     + gpu_s * (1 + others * busy) + waits * wait
  */
-double sched_predict(const struct sched_prog *p, const struct server *s, int gpu, uint64_t now)
+double sched_predict(const struct sched_prog *p, const struct server *s, int gpu, uint64_t now,
+		     struct sched_cand *parts)
 {
 	uint64_t age;
 	const char *src;
@@ -1006,7 +1007,15 @@ double sched_predict(const struct sched_prog *p, const struct server *s, int gpu
 	} else {
 		others = s->own;
 	}
+	if (parts) {
+		parts->link_s = t;
+		parts->rate = rate;
+		parts->rtt = rtt;
+		parts->others = others;
+	}
 	t += p->gpu_s * (1.0 + (others - fresh) * busy + fresh) + p->waits * wait;
+	if (parts)
+		parts->gpu_s = t - parts->link_s;
 	return t;
 }
 
@@ -1067,7 +1076,7 @@ static void choose_auto(const struct sched_prog *p, struct server *only, struct 
 				continue;
 			all[n].srv = (int)i;
 			all[n].gpu = gpu;
-			all[n].t = sched_predict(p, s, gpu, now);
+			all[n].t = sched_predict(p, s, gpu, now, &all[n]);
 			n++;
 		}
 	}
@@ -1102,9 +1111,7 @@ static unsigned int pairs(struct sched_cand *out, unsigned int max, uint64_t now
 		if (!sched_usable(s, now))
 			continue;
 		for (int g = 0; g < ngpus(s) && n < max; g++) {
-			out[n].srv = (int)i;
-			out[n].gpu = s->have_info ? g : -1;
-			out[n].t = 0;
+			out[n] = (struct sched_cand){ .srv = (int)i, .gpu = s->have_info ? g : -1 };
 			n++;
 		}
 	}
@@ -1871,8 +1878,12 @@ char *sched_stats(bool json)
 				      l->live ? "true" : "false", (now - MIN(l->at, now)) / 1e9, l->wall_s,
 				      l->learnt ? "true" : "false", l->why);
 			for (unsigned int i = 0; i < l->ntop; i++)
-				gl_buf_printf(&b, "%s{\"server\":\"%s\",\"gpu\":%d,\"predicted_s\":%.4f}",
-					      i ? "," : "", l->top_server[i], l->top[i].gpu, l->top[i].t);
+				gl_buf_printf(&b, "%s{\"server\":\"%s\",\"gpu\":%d,\"predicted_s\":%.4f,"
+					      "\"link_s\":%.4f,\"gpu_s\":%.4f,\"rate_mbit\":%.1f,"
+					      "\"rtt_ms\":%.3f,\"others\":%.1f}",
+					      i ? "," : "", l->top_server[i], l->top[i].gpu, l->top[i].t,
+					      l->top[i].link_s, l->top[i].gpu_s, l->top[i].rate * 8 / 1e6,
+					      l->top[i].rtt * 1e3, l->top[i].others);
 			gl_buf_printf(&b, "]}");
 			continue;
 		}

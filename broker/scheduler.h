@@ -92,6 +92,12 @@ struct sched_cand {
 	int srv;			/* index in the table */
 	int gpu;
 	double t;			/* predicted completion, s */
+	/*
+	 * Its parts: the link's (bytes and round trips), the GPU's; and what
+	 * they came from: the link's rate (bytes/s) and round trip (s), the
+	 * other sessions counted on the GPU.
+	 */
+	double link_s, gpu_s, rate, rtt, others;
 };
 
 /* Where a new session goes, and why. */
@@ -220,6 +226,7 @@ char *sched_servers(bool json);
 
 /* The model alone, for tests: predicted seconds of profile p on s:gpu. */
 struct sched_prog;
-double sched_predict(const struct sched_prog *p, const struct server *s, int gpu, uint64_t now);
+double sched_predict(const struct sched_prog *p, const struct server *s, int gpu, uint64_t now,
+		     struct sched_cand *parts);
 
 #endif /* GLEAM_SCHEDULER_H */

@@ -141,11 +141,13 @@ expect() {
 	shift
 	run "$@" || return 1
 	got=$(where)
-	why=$(q "last['why'] + '; ' + ', '.join('%s %.3f s' % (c['server'], c['predicted_s']) for c in last['candidates'])")
+	why=$(q "last['why'] + '; ' + ', '.join('%s %.3f s (link %.3f at %.0f Mbit/s, %.2f ms; GPU %.3f, %.1f others)' % (c['server'], c['predicted_s'], c['link_s'], c['rate_mbit'], c['rtt_ms'], c['gpu_s'], c['others']) for c in last['candidates'])")
 	if [ "$got" = "$want" ]; then
 		ok "$CASE: $1 went to $got ($why)"
 	else
 		bad "$CASE: $1 went to $got, not $want ($why)"
+		# What the model saw: the program as learnt, each server's GPU.
+		echo "   model: $(q "'; '.join(['%s: %d runs, up %.0f down %.0f, %.0f waits, gpu %.4f s' % (p['program'], p['runs'], p['up'], p['down'], p['waits'], p['gpu_s']) for p in d['programs'] if p['program'] == '$1'] + ['%s: ' % n + ', '.join('GPU %d sessions %.0f own %d util %d%% wait %d us' % (g['index'], g['sessions'], g['own'], g['util_pct'], g['wait_us']) for g in S[n].get('gpus', [])) for n in 'ABC'])")"
 	fi
 	echo "   links: $(q "', '.join('%s %.2f ms (least %.2f), %.0f Mbit/s (%s)' % (n, S[n]['link'].get('rtt_ms', 0), S[n]['link'].get('rtt_min_ms', 0), S[n]['link'].get('rate_mbit', 0), S[n]['link'].get('rate_src', '-')) for n in 'ABC')")"
 }
