@@ -26,16 +26,12 @@ void link_sample_tcp(struct link_est *l, int fd, struct tcp_sample *prev, uint64
 		ewma_add(&l->rtt_tcp, ti.tcpi_rtt / 1e6, 0.25, now);
 	/*
 	 * The kernel's rate is only worth something when the sender was not
-	 * the limit: not a sample the kernel marks application-limited (a
-	 * session's requests and answers, each smaller than what the link
-	 * would carry in a round trip, measure the program, not the link:
-	 * taken, they made a 1 Gbit/s link look like 100 Mbit/s for half a
-	 * minute after its sessions ended), nor one from a connection that
-	 * acknowledged little.
+	 * the limit (tcpi_delivery_rate_app_limited, bit 0 of the byte after
+	 * tcpi_options in newer kernels, is not in every header: a rate from a
+	 * connection that acknowledged little is taken as app-limited).
 	 */
 	if (len >= offsetof(struct tcp_info, tcpi_delivery_rate) + sizeof(ti.tcpi_delivery_rate) &&
-	    ti.tcpi_delivery_rate && !ti.tcpi_delivery_rate_app_limited && prev->at &&
-	    ti.tcpi_bytes_acked - prev->bytes_acked >= (256 << 10))
+	    ti.tcpi_delivery_rate && prev->at && ti.tcpi_bytes_acked - prev->bytes_acked >= (256 << 10))
 		ewma_add(&l->rate_tcp, (double)ti.tcpi_delivery_rate, 0.25, now);
 	if (prev->at) {
 		uint64_t acked = ti.tcpi_bytes_acked - prev->bytes_acked;
