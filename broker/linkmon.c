@@ -84,19 +84,18 @@ double link_rtt(const struct link_est *l, uint64_t now, uint64_t *age, const cha
 }
 
 /*
- * The rate of gleamd's own transfers while busy: bytes the far end
- * acknowledged over the whole path.  Before any, the kernel's delivery
- * rate, fresh and trusted: one connection's, which reads low where the
- * program's requests and answers keep it short of work, and one hop's
- * through a relay (as the lower of the two it made a 1 Gbit/s link look
- * like 100 Mbit/s for half a minute after each session).
+ * The lower of the fresh rates: what gleamd's transfers were acknowledged
+ * at while busy, and the kernel's delivery rate.  Through a relay (linkem)
+ * the kernel sees only the first hop and reports too much; on a real link
+ * the busy rate may miss moments the program gave nothing to send.  Both
+ * err high, so the lower one is nearer.
  */
 double link_rate(const struct link_est *l, uint64_t now, uint64_t *age, const char **src)
 {
+	bool busy = l->rate_busy.n && ewma_age(&l->rate_busy, now) < FRESH_NS;
 	bool tcp = l->rate_tcp.n && ewma_age(&l->rate_tcp, now) < FRESH_NS && link_tcp_trusted(l);
 
-	/* Stale, it still beats the kernel's and a guess. */
-	if (l->rate_busy.n) {
+	if (busy && (!tcp || l->rate_busy.v <= l->rate_tcp.v)) {
 		*age = ewma_age(&l->rate_busy, now);
 		*src = "transfers";
 		return l->rate_busy.v;
@@ -105,6 +104,12 @@ double link_rate(const struct link_est *l, uint64_t now, uint64_t *age, const ch
 		*age = ewma_age(&l->rate_tcp, now);
 		*src = "tcp";
 		return l->rate_tcp.v;
+	}
+	/* Stale measurements still beat a guess. */
+	if (l->rate_busy.n) {
+		*age = ewma_age(&l->rate_busy, now);
+		*src = "transfers";
+		return l->rate_busy.v;
 	}
 	*age = UINT64_MAX;
 	*src = link_assumed_rate == LINK_DEFAULT_RATE ? "default" : "assumed";
