@@ -227,6 +227,8 @@ static void sess_free(struct csess *s)
 			break;
 		}
 	}
+	/* Counted once, while a split session still has its parts and its ring. */
+	sess_count(s);
 	vgpu_unlink(&s->vl);
 	span_unlink(s);
 	if (s->link && s->b.tls_refused)
@@ -236,10 +238,8 @@ static void sess_free(struct csess *s)
 	/* What the last moments of the session moved count too. */
 	if (s->srv && !s->link && s->b.tcp >= 0 && s->b.hello_done)
 		link_sample_tcp(&s->srv->link, s->b.tcp, &s->tcp, gl_now_ns());
-	if (s->placed && s->local_hello) {
-		sess_count(s);
+	if (s->placed && s->local_hello)
 		metrics_session_done(s->srv->name, &s->b.st);
-	}
 	if (s->placed) {
 		struct cache_stats c = s->b.cc ? *ccache_stats(s->b.cc) : (struct cache_stats){ 0 };
 		struct sched_run r = {
@@ -259,7 +259,6 @@ static void sess_free(struct csess *s)
 	bridge_drop_tcp(&s->b);
 	if (s->b.bell >= 0)
 		close(s->b.bell);
-	sess_count(s);
 	gl_ring_unmap(&s->b.ring);
 	if (s->feed.base)
 		gl_ring_unmap(&s->feed);
@@ -444,11 +443,13 @@ static struct cache_stats cache_sum(const struct client_role *cr)
  */
 static const char *sess_state(const struct csess *s, double *away_s)
 {
+	uint64_t now = gl_now_ns();
+
 	*away_s = 0;
 	if (s->nparts)
 		return "split";
 	if (s->b.detached && s->b.detached_at) {
-		*away_s = (double)(gl_now_ns() - MIN(s->b.detached_at, gl_now_ns())) / 1e9;
+		*away_s = (double)(now - MIN(s->b.detached_at, now)) / 1e9;
 		return "away";
 	}
 	return s->b.hello_done && !s->b.detached ? "up" : "reaching";
