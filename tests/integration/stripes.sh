@@ -122,9 +122,25 @@ else
 fi
 
 # A cut in the middle of a striped copy: taken up again, stripes and all.
+# The cut comes once the copy is under way on the session's stripes (a
+# fixed pause can fall before the program has its session on a slow or
+# busy machine, and a new session needs no take-up).
 bigcopy cut "$TMP/cut.sock"
-sleep 0.5
+moving=""
+for _ in $(seq 400); do
+	moving=$(GLEAM_SOCKET=$TMP/cut.sock "$BIN/gleamctl" status --json 2>/dev/null | python3 -c '
+import json, sys
+pid = int(sys.argv[1])
+for s in json.load(sys.stdin)["client"]["sessions"]:
+    if s["pid"] == pid and s["stripes"] >= 4 and s["striped_out"] >= 8:
+        print(s["striped_out"])
+' "$pid")
+	[ -n "$moving" ] && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.05
+done
 "$BIN/linkem" --ctl "$CTL" reset 1s >"$TMP/cut-ctl.out" 2>&1
+[ -n "$moving" ] || echo "(the cut came before the copy was seen on its stripes)" >>"$TMP/cut-ctl.out"
 finish
 if [ "$rc" -eq 0 ] && grep -q "bytes: ok" "$TMP/cut.out"; then
 	ok "a 1 s cut into a 256 MiB striped copy each way: every word back"
@@ -139,6 +155,10 @@ if grep -q "taken up again" "$TMP/cut.log" && [ "$restriped" -eq 4 ]; then
 	ok "the cut session was taken up again, its 4 stripes opened again"
 else
 	bad "the cut session: taken up again ${again:-never}, ${restriped:-0} stripes after: $(cat "$TMP/cut-ctl.out")"
+	echo "the client through the link said:"
+	tail -n 6 "$TMP/cut.log"
+	echo "linkem said:"
+	tail -n 4 "$TMP/linkem.log"
 fi
 # The stripes opened again after the take-up carry the rest.
 bigcopy cut2 "$TMP/cut.sock"
