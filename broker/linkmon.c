@@ -132,8 +132,23 @@ void link_flush(struct link_est *l, uint64_t now)
 		 * relay (linkem) or the far end's socket takes the first
 		 * megabyte or so at once.
 		 */
-		if (busy_us >= 50000 && l->acc_acked >= (1 << 20))
-			ewma_add(&l->rate_busy, (double)l->acc_acked * 1e6 / (double)busy_us, 0.3, now);
+		if (busy_us >= 50000 && l->acc_acked >= (1 << 20)) {
+			unsigned int k = (unsigned int)MIN(l->rate_busy.n + 1, ARRAY_SIZE(l->busy_last));
+
+			/*
+			 * The best of the last four: an eighth of a second
+			 * that a cut, a stall or a program's pause fell into
+			 * reads low, never high; four samples of a link that
+			 * got slower (half a second of transfers) show it.
+			 */
+			l->busy_last[l->rate_busy.n % ARRAY_SIZE(l->busy_last)] =
+				(double)l->acc_acked * 1e6 / (double)busy_us;
+			l->rate_busy.v = 0;
+			for (unsigned int i = 0; i < k; i++)
+				l->rate_busy.v = MAX(l->rate_busy.v, l->busy_last[i]);
+			l->rate_busy.at = now;
+			l->rate_busy.n++;
+		}
 	}
 	l->acc_acked = 0;
 	l->acc_busy_us = 0;

@@ -36,8 +36,14 @@ struct link_est {
 	double rtt_last[4];		/* s: the last PINGs' round trips (half a second's) */
 	unsigned int nrtt;
 	struct ewma rtt_tcp;		/* s: the kernel's smoothed RTT (tcpi_rtt) */
-	struct ewma rate_busy;		/* bytes/s acknowledged while a connection had data to send */
-	struct ewma rate_tcp;		/* bytes/s: the kernel's tcpi_delivery_rate */
+	/*
+	 * bytes/s acknowledged while a connection had data to send: v is the
+	 * best of the last four samples (busy_last), at the last one's time.
+	 */
+	struct ewma rate_busy;
+	double busy_last[4];
+	/* bytes/s: the kernel's tcpi_delivery_rate, samples the sender did not limit */
+	struct ewma rate_tcp;
 	struct ewma loss;		/* retransmitted share of segments sent */
 	/*
 	 * Since the last link_flush(): bytes acknowledged and busy time, summed

@@ -26,12 +26,15 @@ void link_sample_tcp(struct link_est *l, int fd, struct tcp_sample *prev, uint64
 		ewma_add(&l->rtt_tcp, ti.tcpi_rtt / 1e6, 0.25, now);
 	/*
 	 * The kernel's rate is only worth something when the sender was not
-	 * the limit (tcpi_delivery_rate_app_limited, bit 0 of the byte after
-	 * tcpi_options in newer kernels, is not in every header: a rate from a
-	 * connection that acknowledged little is taken as app-limited).
+	 * the limit: not a sample the kernel marks application-limited (a
+	 * session's requests and answers, each less than the link carries in
+	 * a round trip, measure the program, not the link: as the lower rate
+	 * they made a 1 Gbit/s link read 100 Mbit/s for half a minute after
+	 * each session), nor one from a connection that acknowledged little.
 	 */
 	if (len >= offsetof(struct tcp_info, tcpi_delivery_rate) + sizeof(ti.tcpi_delivery_rate) &&
-	    ti.tcpi_delivery_rate && prev->at && ti.tcpi_bytes_acked - prev->bytes_acked >= (256 << 10))
+	    ti.tcpi_delivery_rate && !ti.tcpi_delivery_rate_app_limited && prev->at &&
+	    ti.tcpi_bytes_acked - prev->bytes_acked >= (256 << 10))
 		ewma_add(&l->rate_tcp, (double)ti.tcpi_delivery_rate, 0.25, now);
 	if (prev->at) {
 		uint64_t acked = ti.tcpi_bytes_acked - prev->bytes_acked;
@@ -43,8 +46,12 @@ void link_sample_tcp(struct link_est *l, int fd, struct tcp_sample *prev, uint64
 		 * Bytes acknowledged over the time the connection had data
 		 * waiting: the link's rate, whatever the program did between;
 		 * summed over the server's connections until link_flush().
+		 * Not a reading with nothing acknowledged: the link was down
+		 * or stalled, and an outage is not a rate.  (Time the far
+		 * end's window held the sender back counts: through a relay
+		 * or a proxy, that is how the link's own rate shows.)
 		 */
-		if (ti.tcpi_bytes_acked >= prev->bytes_acked && busy < (1ULL << 40)) {
+		if (ti.tcpi_bytes_acked > prev->bytes_acked && busy < (1ULL << 40)) {
 			l->acc_acked += acked;
 			l->acc_busy_us += busy;
 		}
