@@ -240,7 +240,8 @@ static bool sample_due(const struct packer *p)
 	}
 	/* A link faster than every packer: look again only now and then. */
 	if (p->link_bps >= fastest)
-		return p->chunks % (PACK_SAMPLE_EVERY * 16) == 0;
+		return p->chunks % (PACK_SAMPLE_EVERY * 16) == 0 ||
+		       now_ns() - p->sampled_ns >= PACK_RESAMPLE_NS;
 	return p->chunks % PACK_SAMPLE_EVERY == 0;
 }
 
@@ -254,6 +255,7 @@ static void sample(struct packer *p, const unsigned char *src, size_t n, void *d
 
 		learn(&p->est[m], s, r, now_ns() - t0);
 	}
+	p->sampled_ns = now_ns();
 }
 
 size_t pack_chunk(struct packer *p, const void *src, size_t n, void *dst, size_t cap, int *method)

@@ -20,6 +20,13 @@
 #define PACK_SAMPLE		(256U << 10)
 /* One chunk in PACK_SAMPLE_EVERY is sampled while the link is slow enough to matter. */
 #define PACK_SAMPLE_EVERY	16
+/*
+ * While the link is faster than every method, a sample every
+ * PACK_SAMPLE_EVERY * 16 chunks or after this long, whichever comes first:
+ * one sample slowed by a busy processor must not keep packing off for a
+ * whole session.
+ */
+#define PACK_RESAMPLE_NS	250000000ULL
 /* A method must save at least this share of the raw time to be chosen. */
 #define PACK_GAIN_MIN		0.05
 /* The link's rate is the best of this many recent samples. */
@@ -71,6 +78,7 @@ struct packer {
 	double link_recent[PACK_LINK_SAMPLES];	/* the last samples, each of a MiB or more */
 	uint32_t link_n;
 	uint64_t chunks;		/* chunks considered */
+	uint64_t sampled_ns;		/* when every method was last sampled */
 	uint64_t tx_bytes, tx_ns;	/* sends since the last rate sample */
 	int level;			/* Zstandard level */
 };

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pack.h"
 #include "unit.h"
@@ -144,6 +145,50 @@ START_TEST(test_pack_random_stays_raw)
 }
 END_TEST
 
+/*
+ * One sample slowed by a busy processor makes every method look slower than
+ * the link: the chunks go raw, and the methods are sampled again once
+ * PACK_RESAMPLE_NS has passed, not only every PACK_SAMPLE_EVERY * 16 chunks.
+ */
+START_TEST(test_pack_resample)
+{
+	size_t n = 1 << 20;
+	unsigned char *src = malloc(n), *out = malloc(n);
+	uint32_t seen[GLEAM_PACK_METHODS];
+	struct timespec ts;
+	struct packer p;
+	size_t r = 0;
+	int m = 0;
+
+	ck_assert_ptr_nonnull(src);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(pack_init(&p), 0);
+	bf16_weights(src, n, 3);
+	pack_note_send(&p, 1u << 20, (uint64_t)((1u << 20) / 250e3 * 1e9));
+	pack_chunk(&p, src, n, out, n, &m);
+	for (int k = 1; k < GLEAM_PACK_METHODS; k++) {
+		ck_assert_uint_gt(p.est[k].n, 0);
+		p.est[k].bps = 100e3;
+		seen[k] = p.est[k].n;
+	}
+	/* Sampled just now (a slow processor may have taken long over the first). */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	p.sampled_ns = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	ck_assert_uint_eq(pack_chunk(&p, src, n, out, n, &m), 0);
+	for (int k = 1; k < GLEAM_PACK_METHODS; k++)
+		ck_assert_uint_eq(p.est[k].n, seen[k]);
+	p.sampled_ns -= PACK_RESAMPLE_NS;
+	r = pack_chunk(&p, src, n, out, n, &m);
+	for (int k = 1; k < GLEAM_PACK_METHODS; k++)
+		ck_assert_uint_gt(p.est[k].n, seen[k]);
+	ck_assert_uint_gt(r, 0);
+	ck_assert_uint_le(r, n * 8 / 10);
+	pack_fini(&p);
+	free(src);
+	free(out);
+}
+END_TEST
+
 /* The link's rate for naming: the best of the last samples; forgotten, measured again from nothing. */
 START_TEST(test_link_plain)
 {
@@ -173,4 +218,4 @@ START_TEST(test_link_plain)
 END_TEST
 
 UNIT_SUITE(pack, "pack", test_planes_round_trip, test_pick, test_pack_bf16,
-	   test_pack_random_stays_raw, test_link_plain);
+	   test_pack_random_stays_raw, test_pack_resample, test_link_plain);
