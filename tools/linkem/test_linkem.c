@@ -604,8 +604,11 @@ static void test_jitter(void)
 
 	/*
 	 * The jitter's median is half its amplitude, each way: the median
-	 * round trip is that of a 1 ms delay, give or take a fifth of the 1 ms
-	 * that jitter adds.  The plain delay is measured before and after, and
+	 * round trip is that of a 1 ms delay, give or take two fifths of the
+	 * 1 ms that jitter adds (a busy host's wake-ups moved it by 0.4 ms
+	 * where the plain delay moved less; jitter of twice the amplitude, or
+	 * on one way only, moves it by 1 ms or 0.5 ms).  The plain delay is
+	 * measured before and after, and
 	 * the nearer of the two counts, so that a machine whose load changes
 	 * during the test moves both alike.  A fixed seed leaves the timing,
 	 * not the luck of the draw, to be checked.
@@ -621,9 +624,9 @@ static void test_jitter(void)
 		if (!ret && fabs(med - b2) < fabs(med - base))
 			base = b2;
 	}
-	check(!ret && min >= 1.0 && fabs(med - base) <= 0.2,
+	check(!ret && min >= 1.0 && fabs(med - base) <= 0.4,
 	      "delay 0.5ms jitter 1ms: rtt min %.3f, median %.3f, max %.3f ms; "
-	      "want min >= 1.000, median that of delay 1ms (%.3f) +-0.2 ms",
+	      "want min >= 1.000, median that of delay 1ms (%.3f) +-0.4 ms",
 	      min, med, max, base);
 
 	ret = linkem_start(&l, "--delay 1ms --jitter 1ms --rate 1gbit");
