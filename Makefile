@@ -53,6 +53,7 @@ all-targets: $(ALL_TARGETS)
 
 # The README's test command: every test that can run on this machine.
 check: all $(CHECK_TARGETS)
+	@tests/leftovers.sh $(BUILD)
 	@echo "make check: all suites passed"
 
 # The main job: a CUDA program through the whole path.

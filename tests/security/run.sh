@@ -300,8 +300,10 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	fi
 	# A gleamd of user nobody, whose socket uid 1001's program reaches: not spoken to.
 	mkdir "$SHARED/nobody" && chown 65534:65534 "$SHARED/nobody"
-	as_nobody "$BIN/gleamd" client --server "$S0" --socket "$SHARED/nobody/gleamd.sock" \
-		--state-dir "" >"$TMP/nobody.log" 2>&1 &
+	# setpriv itself in the background, not as_nobody: $! would be the
+	# subshell that runs the function, and gleamd would outlive the test.
+	setpriv --reuid 65534 --regid 65534 --clear-groups "$BIN/gleamd" client --server "$S0" \
+		--socket "$SHARED/nobody/gleamd.sock" --state-dir "" >"$TMP/nobody.log" 2>&1 &
 	PIDS+=($!)
 	poll 100 "" test -S "$SHARED/nobody/gleamd.sock"
 	chmod 666 "$SHARED/nobody/gleamd.sock"
