@@ -608,10 +608,10 @@ static void test_jitter(void)
 	 * 1 ms that jitter adds (a busy host's wake-ups moved it by 0.4 ms
 	 * where the plain delay moved less; jitter of twice the amplitude, or
 	 * on one way only, moves it by 1 ms or 0.5 ms).  The plain delay is
-	 * measured before and after, and
-	 * the nearer of the two counts, so that a machine whose load changes
-	 * during the test moves both alike.  A fixed seed leaves the timing,
-	 * not the luck of the draw, to be checked.
+	 * measured before and after, and the nearer of the two counts, so that
+	 * a machine whose load changes during the test moves both alike.  A
+	 * fixed seed leaves the timing, not the luck of the draw, to be
+	 * checked.
 	 */
 	ret = rtt_through("--delay 1ms", 200, 0, &base, &min, &max);
 	if (!ret)
