@@ -5,8 +5,9 @@
 # that real programs use, unmodified, directly and through Gleam
 # ($BUILD/bin/gleam-run, both gleamd roles on this machine):
 #
-#   * the cuBLAS programs of tests/gpu/cublas/ (sgemm, bf16gemm, and fft,
-#     which calls cuFFT): directly,
+#   * the cuBLAS programs of tests/gpu/cublas/ (sgemm, bf16gemm, fft,
+#     which calls cuFFT, and mathlibs, which calls cuRAND, cuSPARSE and
+#     cuSOLVER): directly,
 #     through Gleam, and through Gleam with GLEAM_ASYNC=0.  Each run must
 #     exit 0; the Gleam runs must print what the direct run printed and
 #     their results must have the same bits (the hash each prints on
@@ -46,7 +47,7 @@ GLEAM_RUN=$BUILD/bin/gleam-run
 CUBLAS_DIR=$BUILD/tests/cublas
 TORCH_DIR=$ROOT/tests/gpu/torch
 
-CUBLAS_PROGS=(sgemm bf16gemm fft)
+CUBLAS_PROGS=(sgemm bf16gemm fft mathlibs)
 TORCH_WORKLOADS=(resnet50 resnet50-b1 bert gpt2 gpt2-generate mlp-train cuda-graph mallocasync)
 
 # shellcheck source=tests/lib/gpu.sh

@@ -1,5 +1,5 @@
 # cuBLAS programs (tests/gpu/cublas/*.c): ordinary CUDA runtime programs
-# that call cuBLAS (fft.c cuFFT), built by the C compiler against the
+# that call cuBLAS (fft.c cuFFT; mathlibs.c cuRAND, cuSPARSE and cuSOLVER), built by the C compiler against the
 # toolkit's headers, the shared cudart and libcublas (and libcufft).  They need a GPU (the sim backend cannot
 # run cuBLAS's own kernels): tests/gpu/torch-check.sh runs them directly
 # and through Gleam.  Built only where the toolkit has libcublas.  Included
@@ -14,6 +14,11 @@ ifeq ($(wildcard $(CUDA)/lib64/libcufft.so),)
 CUBLAS_SRCS  := $(filter-out tests/gpu/cublas/fft.c,$(CUBLAS_SRCS))
 endif
 CUBLAS_LIBS_fft := -lcufft
+# mathlibs.c calls cuRAND, cuSPARSE and cuSOLVER: built only where it has all three.
+ifneq ($(words $(wildcard $(CUDA)/lib64/libcurand.so $(CUDA)/lib64/libcusparse.so $(CUDA)/lib64/libcusolver.so)),3)
+CUBLAS_SRCS  := $(filter-out tests/gpu/cublas/mathlibs.c,$(CUBLAS_SRCS))
+endif
+CUBLAS_LIBS_mathlibs := -lcurand -lcusparse -lcusolver
 CUBLAS_PROGS := $(patsubst tests/gpu/cublas/%.c,$(CUBLAS_DIR)/%,$(CUBLAS_SRCS))
 
 # RUNPATH (not RPATH) to the toolkit's libraries, so that LD_LIBRARY_PATH,
