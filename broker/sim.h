@@ -98,9 +98,13 @@ struct sim_module {
 	size_t plain_size;
 	bool unpacked;
 	struct sim_global *globals;
-	/* Its cubin's kernels (common/cubin.c), read at the first lookup: their attributes. */
+	/*
+	 * The kernels of the code a 9.0 device loads (common/cubin.c), read
+	 * at the first lookup: a cubin's attributes, or a PTX's layouts.
+	 */
 	struct gl_module_index *idx;
 	bool indexed;
+	bool idx_cubin;
 };
 
 /* A module's variable in device memory: made on first lookup, freed at unload. */
@@ -116,6 +120,7 @@ struct sim_func {
 	const struct sim_kernel *k;	/* NULL: named by the image, not runnable here */
 	char name[96];
 	struct gleam_param p[16];
+	uint32_t nparams;
 	uint32_t params_size;
 	const struct gl_kernel *gk;	/* what its cubin says, for a cubin's kernel */
 };

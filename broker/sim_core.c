@@ -477,7 +477,7 @@ static CUresult sim_func_info(CUfunction h, struct gleam_funcinfo *fi, struct gl
 		gl_func_attrs(dev, &f->gk->res, fi->attr);
 		return CUDA_SUCCESS;
 	}
-	fi->nparams = f->k ? MIN(f->k->nparams, max) : 0;
+	fi->nparams = MIN(f->nparams, max);
 	fi->params_size = f->params_size;
 	memcpy(p, f->p, fi->nparams * sizeof(*p));
 	fi->attr[CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK] = 1024;

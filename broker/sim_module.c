@@ -149,10 +149,11 @@ static bool defines(struct sim_module *m, const char *name)
 }
 
 /*
- * A cubin's kernels as a GPU of compute capability 9.0 reads them: their
- * parameters and the attributes their resources imply, as on the H200.
+ * A kernel of the code a GPU of compute capability 9.0 loads from the
+ * image: from a cubin, its parameters and the attributes its resources
+ * imply, as on the H200; from PTX, its parameters alone (*cubin false).
  */
-static const struct gl_kernel *cubin_kernel(struct sim_module *m, const char *name)
+static const struct gl_kernel *image_kernel(struct sim_module *m, const char *name, bool *cubin)
 {
 	if (!m->indexed) {
 		struct gl_code code;
@@ -160,21 +161,26 @@ static const struct gl_kernel *cubin_kernel(struct sim_module *m, const char *na
 		size_t len;
 
 		m->indexed = true;
-		if (!gl_code_pick(m->image, m->size, 9, 0, &code) && code.kind == GL_CODE_CUBIN &&
+		if (!gl_code_pick(m->image, m->size, 9, 0, &code) &&
+		    (code.kind == GL_CODE_CUBIN || code.kind == GL_CODE_PTX) &&
 		    !gl_code_unpack(&code, &raw, &len)) {
 			if (gl_module_index(code.kind, raw, len, &m->idx))
 				m->idx = NULL;
+			m->idx_cubin = code.kind == GL_CODE_CUBIN;
 			free(raw);
 		}
 	}
+	*cubin = m->idx_cubin;
 	return m->idx ? gl_module_kernel(m->idx, name) : NULL;
 }
 
 static CUresult get_func(void *parent, const char *name, struct sim_func **out, bool need_ctx)
 {
 	const struct sim_kernel *k;
+	const struct gl_kernel *gk;
 	struct sim_func *f;
 	uint32_t off = 0;
+	bool cubin;
 
 	if (need_ctx || sim.cur)
 		CTX_OK();
@@ -192,7 +198,8 @@ static CUresult get_func(void *parent, const char *name, struct sim_func **out, 
 	if (!f)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	f->k = k;
-	f->gk = cubin_kernel(parent, name);
+	gk = image_kernel(parent, name, &cubin);
+	f->gk = cubin ? gk : NULL;
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	for (unsigned int i = 0; k && i < k->nparams && i < 16; i++) {
 		uint32_t sz = k->param_size[i], al = sz >= 8 ? 8 : sz;
@@ -202,7 +209,18 @@ static CUresult get_func(void *parent, const char *name, struct sim_func **out, 
 		f->p[i].size = sz;
 		off += sz;
 	}
+	f->nparams = k ? MIN(k->nparams, 16u) : 0;
 	f->params_size = off;
+	/*
+	 * One the sim cannot run, from PTX: the layout the PTX declares, as
+	 * the shim reads it and a GPU's compiler would, so that only its
+	 * launch fails.
+	 */
+	if (!k && gk && !cubin && gk->nparams <= 16) {
+		memcpy(f->p, gk->params, gk->nparams * sizeof(f->p[0]));
+		f->nparams = gk->nparams;
+		f->params_size = gk->params_size;
+	}
 	*out = f;
 	return CUDA_SUCCESS;
 }
