@@ -104,7 +104,6 @@ struct sim_module {
 	 */
 	struct gl_module_index *idx;
 	bool indexed;
-	bool idx_cubin;
 };
 
 /* A module's variable in device memory: made on first lookup, freed at unload. */

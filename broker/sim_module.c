@@ -151,9 +151,9 @@ static bool defines(struct sim_module *m, const char *name)
 /*
  * A kernel of the code a GPU of compute capability 9.0 loads from the
  * image: from a cubin, its parameters and the attributes its resources
- * imply, as on the H200; from PTX, its parameters alone (*cubin false).
+ * imply, as on the H200; from PTX (the index's kind), its parameters alone.
  */
-static const struct gl_kernel *image_kernel(struct sim_module *m, const char *name, bool *cubin)
+static const struct gl_kernel *image_kernel(struct sim_module *m, const char *name)
 {
 	if (!m->indexed) {
 		struct gl_code code;
@@ -166,11 +166,9 @@ static const struct gl_kernel *image_kernel(struct sim_module *m, const char *na
 		    !gl_code_unpack(&code, &raw, &len)) {
 			if (gl_module_index(code.kind, raw, len, &m->idx))
 				m->idx = NULL;
-			m->idx_cubin = code.kind == GL_CODE_CUBIN;
 			free(raw);
 		}
 	}
-	*cubin = m->idx_cubin;
 	return m->idx ? gl_module_kernel(m->idx, name) : NULL;
 }
 
@@ -178,9 +176,9 @@ static CUresult get_func(void *parent, const char *name, struct sim_func **out, 
 {
 	const struct sim_kernel *k;
 	const struct gl_kernel *gk;
+	struct sim_module *m = parent;
 	struct sim_func *f;
 	uint32_t off = 0;
-	bool cubin;
 
 	if (need_ctx || sim.cur)
 		CTX_OK();
@@ -198,8 +196,8 @@ static CUresult get_func(void *parent, const char *name, struct sim_func **out, 
 	if (!f)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	f->k = k;
-	gk = image_kernel(parent, name, &cubin);
-	f->gk = cubin ? gk : NULL;
+	gk = image_kernel(m, name);
+	f->gk = gk && m->idx->kind == GL_CODE_CUBIN ? gk : NULL;
 	snprintf(f->name, sizeof(f->name), "%s", name);
 	for (unsigned int i = 0; k && i < k->nparams && i < 16; i++) {
 		uint32_t sz = k->param_size[i], al = sz >= 8 ? 8 : sz;
@@ -216,7 +214,7 @@ static CUresult get_func(void *parent, const char *name, struct sim_func **out, 
 	 * the shim reads it and a GPU's compiler would, so that only its
 	 * launch fails.
 	 */
-	if (!k && gk && !cubin && gk->nparams <= 16) {
+	if (!k && gk && !f->gk && gk->nparams <= 16) {
 		memcpy(f->p, gk->params, gk->nparams * sizeof(f->p[0]));
 		f->nparams = gk->nparams;
 		f->params_size = gk->params_size;

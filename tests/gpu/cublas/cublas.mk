@@ -1,6 +1,7 @@
 # cuBLAS programs (tests/gpu/cublas/*.c): ordinary CUDA runtime programs
-# that call cuBLAS (fft.c cuFFT; mathlibs.c cuRAND, cuSPARSE and cuSOLVER), built by the C compiler against the
-# toolkit's headers, the shared cudart and libcublas (and libcufft).  They need a GPU (the sim backend cannot
+# that call cuBLAS (fft.c cuFFT; mathlibs.c cuRAND, cuSPARSE and cuSOLVER),
+# built by the C compiler against the toolkit's headers, the shared cudart
+# and libcublas (and the libraries each names).  They need a GPU (the sim backend cannot
 # run cuBLAS's own kernels): tests/gpu/torch-check.sh runs them directly
 # and through Gleam.  Built only where the toolkit has libcublas.  Included
 # by the top-level Makefile, which sets BUILD, CUDA, CC, OPT and WARN.
