@@ -269,11 +269,11 @@ static void post_tcp_recv(struct bridge *b)
 	sqe = loop_sqe();
 	if (!sqe)
 		return;
-	if (b->direct)
+	if (b->tls)
+		prep_tls_recv(b, sqe);
+	else if (b->direct)
 		io_uring_prep_recv(sqe, b->tcp, b->direct + b->direct_have,
 				   b->direct_len - b->direct_have, 0);
-	else if (b->tls)
-		prep_tls_recv(b, sqe);
 	else
 		io_uring_prep_recv(sqe, b->tcp, b->ibuf + b->ilen,
 				   b->in_direct_seen ? MIN(b->icap - b->ilen, (size_t)DIRECT_MIN) :
@@ -289,11 +289,39 @@ static void post_tcp_recv(struct bridge *b)
  */
 #define TLS_SEAL_MAX	(512U << 10)
 
+static void iov_add(struct bridge *b, size_t *skip, const void *p, size_t n);
+
+/*
+ * The frame's plaintext from osent on, at most TLS_SEAL_MAX bytes of it,
+ * as pieces in oiov: the frame's own bytes, and the bodies it takes from
+ * the ring where they lie.
+ */
+static unsigned int tls_plain_pieces(struct bridge *b)
+{
+	size_t skip = b->osent, at = 0, left = TLS_SEAL_MAX;
+	unsigned int n;
+
+	memset(&b->omsg, 0, sizeof(b->omsg));
+	b->omsg.msg_iov = b->oiov;
+	for (uint32_t i = 0; i < b->nins; i++) {
+		iov_add(b, &skip, b->obuf + at, b->oins[i].at - at);
+		iov_add(b, &skip, b->oins[i].p, b->oins[i].n);
+		at = b->oins[i].at;
+	}
+	iov_add(b, &skip, b->obuf + at, b->olen - at);
+	for (n = 0; n < b->omsg.msg_iovlen && left; n++) {
+		b->oiov[n].iov_len = MIN(b->oiov[n].iov_len, left);
+		left -= b->oiov[n].iov_len;
+	}
+	return n;
+}
+
 /*
  * What goes next on a TLS connection: ciphertext still waiting (the
  * handshake's, or a record not yet sent whole), else the next piece of
- * the plaintext, sealed now; false when there is nothing to send yet (the
- * handshake is not over).  A seal that fails makes the connection fail.
+ * the plaintext, sealed now from where it lies; false when there is
+ * nothing to send yet (the handshake is not over).  A seal that fails
+ * makes the connection fail.
  */
 static bool tls_next_send(struct bridge *b, const void **p, size_t *n)
 {
@@ -302,7 +330,7 @@ static bool tls_next_send(struct bridge *b, const void **p, size_t *n)
 	if (t->out_len == t->out_sent) {
 		if (!t->done || !*n)
 			return false;
-		if (gl_tls_seal(t, *p, MIN(*n, (size_t)TLS_SEAL_MAX))) {
+		if (gl_tls_sealv(t, b->oiov, tls_plain_pieces(b))) {
 			gl_err("session: TLS: %s", t->why);
 			shutdown(b->tcp, SHUT_RDWR);
 			return false;
@@ -348,7 +376,7 @@ static void prep_send_pieces(struct bridge *b, struct io_uring_sqe *sqe)
 static void post_send(struct bridge *b)
 {
 	const void *p = b->obuf + b->osent;
-	size_t n = b->olen - b->osent;
+	size_t n = b->olen + b->ins_bytes - b->osent;
 	struct io_uring_sqe *sqe;
 
 	if (b->tls && !tls_next_send(b, &p, &n))
@@ -359,7 +387,7 @@ static void post_send(struct bridge *b)
 			b->tls->out_busy = false;
 		return;
 	}
-	if (b->nins)
+	if (b->nins && !b->tls)
 		prep_send_pieces(b, sqe);
 	else
 		io_uring_prep_send(sqe, b->tcp, p, n, MSG_NOSIGNAL);
@@ -482,7 +510,29 @@ static int tls_received(struct bridge *b, int res)
 		if (!b->sending)
 			post_send(b);
 	}
-	while (b->ilen + total < b->icap) {
+	/*
+	 * A large message being read into the ring is opened there, record by
+	 * record; the records around it go into ibuf, as much as a plain
+	 * connection reads there at a time while such messages come.
+	 */
+	if (b->direct) {
+		while (b->direct_have + total < b->direct_len) {
+			ssize_t n = gl_tls_open(t, b->direct + b->direct_have + total,
+						b->direct_len - b->direct_have - total);
+
+			if (n <= 0) {
+				if (n == 0 || total)
+					break;
+				if (n == -EPIPE)
+					return 0;
+				gl_err("session: TLS: %s", t->why);
+				return -EPROTO;
+			}
+			total += (size_t)n;
+		}
+		return total ? (int)total : TLS_MORE;
+	}
+	while (b->ilen + total < b->icap && (!b->in_direct_seen || total < DIRECT_MIN)) {
 		ssize_t n = gl_tls_open(t, b->ibuf + b->ilen + total, b->icap - b->ilen - total);
 
 		if (n > 0) {
@@ -968,11 +1018,11 @@ bool bridge_unpack_rec(struct bridge *b, const void *rec, uint32_t len, void *ds
 }
 
 /*
- * Messages at least this long go, on a plain TCP connection of a
- * resumable session, from the ring itself: their head (the header and the
- * arguments) is copied into the frame and checked there, their body is
- * sent from where the producer wrote it, and the ring keeps that room
- * until the peer acknowledges the message.
+ * Messages at least this long go, in a resumable session, from the ring
+ * itself: their head (the header and the arguments) is copied into the
+ * frame and checked there, their body is sent (or, with TLS, sealed) from
+ * where the producer wrote it, and the ring keeps that room until the peer
+ * acknowledges the message.
  */
 #define OUT_REF_MIN	(64U << 10)
 
@@ -987,7 +1037,7 @@ static uint32_t out_head_len(struct bridge *b, const void *p, uint32_t len, bool
 	uint32_t hlen = sizeof(struct gleam_reply);
 	uint16_t fn;
 
-	if (b->tls || !b->resumable || len < OUT_REF_MIN || b->nins == BRIDGE_INS_MAX)
+	if (!b->resumable || len < OUT_REF_MIN || b->nins == BRIDGE_INS_MAX)
 		return len;
 	if (records) {
 		memcpy(&fn, &h->fn, sizeof(fn));
@@ -1362,7 +1412,7 @@ static bool direct_fits(struct bridge *b, size_t off, uint32_t len, bool records
 {
 	struct gleam_rec h;
 
-	if (b->tls || b->in_shared || len < DIRECT_MIN ||
+	if (b->in_shared || len < DIRECT_MIN ||
 	    b->ilen - off < (records ? sizeof(struct gleam_rec) : sizeof(struct gleam_reply)))
 		return false;
 	if (!records)
@@ -1689,7 +1739,7 @@ static int tls_sent(struct bridge *b, int res)
 		return 0;
 	}
 	t->out_plain = 0;
-	if (!plain && b->olen > b->osent)
+	if (!plain && b->olen + b->ins_bytes > b->osent)
 		post_send(b);
 	return (int)plain;
 }

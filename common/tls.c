@@ -257,7 +257,7 @@ static int rec_fail(struct gl_tls *t, const char *why)
 static int rec_seal(struct gl_tls *t, const unsigned char *p, size_t n, size_t rec)
 {
 	struct rec_dir *d = &t->rec->tx;
-	size_t need = n + (n + rec - 1) / rec * REC_OVERHEAD;
+	size_t need = t->out_len + n + (n + rec - 1) / rec * REC_OVERHEAD;
 	unsigned char iv[12], type = 23;
 
 	if (need > t->out_cap) {
@@ -647,31 +647,53 @@ int gl_tls_handshake(struct gl_tls *t)
 
 int gl_tls_seal(struct gl_tls *t, const void *p, size_t n)
 {
-	const unsigned char *c = p;
+	struct iovec v = { .iov_base = (void *)p, .iov_len = n };
+
+	return gl_tls_sealv(t, &v, 1);
+}
+
+int gl_tls_sealv(struct gl_tls *t, const struct iovec *v, unsigned int nv)
+{
+	size_t total = 0, rec;
 
 	if (t->out_sent != t->out_len || t->out_busy)
 		return -EBUSY;
 	t->out_sent = t->out_len = 0;
 	t->out_plain = 0;
 	ERR_clear_error();
+	for (unsigned int i = 0; i < nv; i++)
+		total += v[i].iov_len;
 	/*
 	 * A record is opened only once it is whole: small sends (a batch of
 	 * launches, a reply) go in small records, which the peer can act on as
 	 * they arrive, as it could on plain TCP's segments; bulk in full ones.
+	 * Each piece is sealed where it lies, in records of its own.
 	 */
-	if (t->rec && t->rec->on)
-		return rec_seal(t, c, n, n < TLS_BULK ? TLS_SMALL_RECORD : REC_MAX_PLAIN);
-	SSL_set_max_send_fragment(t->ssl, n < TLS_BULK ? TLS_SMALL_RECORD : 16384);
-	while (n) {
-		size_t w = 0;
+	rec = total < TLS_BULK ? TLS_SMALL_RECORD : REC_MAX_PLAIN;
+	if (!(t->rec && t->rec->on))
+		SSL_set_max_send_fragment(t->ssl, total < TLS_BULK ? TLS_SMALL_RECORD : 16384);
+	for (unsigned int i = 0; i < nv; i++) {
+		const unsigned char *c = v[i].iov_base;
+		size_t n = v[i].iov_len;
 
-		if (SSL_write_ex(t->ssl, c, n, &w) != 1) {
-			failed(t, "write");
-			return -EPROTO;
+		if (t->rec && t->rec->on) {
+			int e = n ? rec_seal(t, c, n, rec) : 0;
+
+			if (e)
+				return e;
+			continue;
 		}
-		c += w;
-		n -= w;
-		t->out_plain += w;
+		while (n) {
+			size_t w = 0;
+
+			if (SSL_write_ex(t->ssl, c, n, &w) != 1) {
+				failed(t, "write");
+				return -EPROTO;
+			}
+			c += w;
+			n -= w;
+			t->out_plain += w;
+		}
 	}
 	return 0;
 }

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 
 struct ssl_ctx_st;
 struct ssl_st;
@@ -91,6 +92,8 @@ void gl_tls_received(struct gl_tls *t, size_t n);
 int gl_tls_handshake(struct gl_tls *t);
 /* Seal n plaintext bytes into out, which must be empty; 0 or -errno. */
 int gl_tls_seal(struct gl_tls *t, const void *p, size_t n);
+/* The same for the pieces of v, in order, each sealed where it lies. */
+int gl_tls_sealv(struct gl_tls *t, const struct iovec *v, unsigned int nv);
 /* Sent bytes of out: whether out is now empty (then out_plain were sent). */
 bool gl_tls_sent(struct gl_tls *t, size_t n);
 /*

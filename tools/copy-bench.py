@@ -16,7 +16,9 @@ GLEAM_COPY_CLIENT_ARGS (options for the client gleamd only, such as
 GLEAM_COPY_ENV (VAR=VALUE pairs for the program), GLEAM_COPY_KINDS and
 GLEAM_COPY_WAYS (default "pinned,pageable" and "htod,dtoh"),
 GLEAM_BENCH_COPIES (copies timed back to back in each measurement, default
-1: a first copy's rate; the stream then moves as many bytes).
+1: a first copy's rate; the stream then moves as many bytes), GLEAM_COPY_TLS=1
+(the two gleamd speak mutual TLS, with credentials made for the run, as
+gleam-run's do; the stream beside stays plain TCP: the link).
 """
 import json
 import os
@@ -52,15 +54,25 @@ def main():
     port = 23000 + os.getpid() % 20000
     sock = os.path.join(tmp, "gleamd.sock")
     rows = []
+    tls = os.environ.get("GLEAM_COPY_TLS") == "1"
+    server_tls = client_tls = []
+    if tls:
+        ca = os.path.join(tmp, "ca")
+        subprocess.run([os.path.join(BIN, "gleamctl"), "tls", "init", ca, "127.0.0.1",
+                        "client"], check=True, capture_output=True)
+        server_tls = ["--tls-cert", os.path.join(ca, "127.0.0.1.pem")]
+        client_tls = ["--tls-cert", os.path.join(ca, "client.pem")]
     try:
         procs.spawn([os.path.join(BIN, "gleamd"), "server", "--listen", "127.0.0.1:%d" % port,
                      "--backend", backend] + GLEAMD_ARGS +
-                    os.environ.get("GLEAM_COPY_SERVER_ARGS", "").split(), "server.log", env)
+                    server_tls + os.environ.get("GLEAM_COPY_SERVER_ARGS", "").split(),
+                    "server.log", env)
         wait(lambda: b"unreachable" not in subprocess.run(
-            [os.path.join(BIN, "gleamctl"), "server-info", "127.0.0.1:%d" % port],
-            capture_output=True).stdout, "server did not start")
+            [os.path.join(BIN, "gleamctl")] + client_tls +
+            ["server-info", "127.0.0.1:%d" % port], capture_output=True).stdout,
+             "server did not start")
         procs.spawn([os.path.join(BIN, "gleamd"), "client", "--server", "127.0.0.1:%d" % port,
-                     "--socket", sock] + GLEAMD_ARGS +
+                     "--socket", sock] + GLEAMD_ARGS + client_tls +
                     os.environ.get("GLEAM_COPY_CLIENT_ARGS", "").split(), "client.log", env)
         cenv = dict(env, GLEAM_SOCKET=sock)
         wait(lambda: subprocess.run([os.path.join(BIN, "gleamctl"), "status"], env=cenv,

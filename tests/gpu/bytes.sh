@@ -15,7 +15,9 @@
 # (default "defaults|||"), for instance
 #   "no-dma|||GLEAM_WORKER_DMA=0 no-stripes||GLEAM_STRIPES=0|
 #    one-copy-thread|GLEAM_COPY_THREADS=1||"
-# to tell which part is at fault.  Logs go to $OUT (default build/gpu/bytes).
+# to tell which part is at fault.  A variant whose name begins with "tls"
+# runs the two gleamd over mutual TLS, as gleam-run's do (credentials made
+# for it).  Logs go to $OUT (default build/gpu/bytes).
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$ROOT"
@@ -36,10 +38,16 @@ for v in ${GLEAM_BYTES_VARIANTS:-"defaults|||"}; do
 	IFS='|' read -r name penv cenv senv <<<"$v"
 	tmp=$(mktemp -d)
 	port=$((port + 1))
-	env $senv "$BIN/gleamd" server --listen 127.0.0.1:$port --backend "$BACKEND" \
+	stls=() ctls=()
+	if [ "${name#tls}" != "$name" ]; then
+		"$BIN/gleamctl" tls init "$tmp/ca" 127.0.0.1 client >/dev/null ||
+			{ echo "FAIL: $name: no credentials"; exit 1; }
+		stls=(--tls-cert "$tmp/ca/127.0.0.1.pem") ctls=(--tls-cert "$tmp/ca/client.pem")
+	fi
+	env $senv "$BIN/gleamd" server --listen 127.0.0.1:$port --backend "$BACKEND" "${stls[@]}" \
 		>"$OUT/$name.server.log" 2>&1 &
 	spid=$!
-	env $cenv "$BIN/gleamd" client --server 127.0.0.1:$port --socket "$tmp/g.sock" \
+	env $cenv "$BIN/gleamd" client --server 127.0.0.1:$port --socket "$tmp/g.sock" "${ctls[@]}" \
 		>"$OUT/$name.client.log" 2>&1 &
 	cpid=$!
 	for _ in $(seq 50); do

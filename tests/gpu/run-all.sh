@@ -51,9 +51,11 @@ if part gpu-check; then
 fi
 
 # Large copies through plain TCP, stripes, copy threads and DMA from the
-# record ring, run after run: every byte checked (tests/gpu/bytes.sh).
+# record ring, and over TLS, run after run: every byte checked
+# (tests/gpu/bytes.sh).
 if part bytes; then
-	OUT=$OUT/bytes tests/gpu/bytes.sh >"$OUT/bytes.log" 2>&1
+	OUT=$OUT/bytes GLEAM_BYTES_VARIANTS=${GLEAM_BYTES_VARIANTS:-"defaults||| tls|||"} \
+		tests/gpu/bytes.sh >"$OUT/bytes.log" 2>&1
 	bytes_rc=$?
 fi
 
@@ -277,6 +279,10 @@ if part bench; then
 	GLEAM_BACKEND=cuda GLEAM_COPY_RUNS=2 GLEAM_COPY_CLIENT_ARGS="--cache off" \
 		timeout 300 python3 tools/copy-bench.py >"$OUT/copy-bench.log" 2>&1 || bench_rc=1
 	cp "$BUILD/bench/copy.json" "$OUT/" 2>/dev/null
+	# The same over mutual TLS (gleam-run's way), against the same plain stream.
+	echo "## over TLS (GLEAM_COPY_TLS=1)" >>"$OUT/copy-bench.log"
+	GLEAM_BACKEND=cuda GLEAM_COPY_RUNS=2 GLEAM_COPY_TLS=1 GLEAM_COPY_CLIENT_ARGS="--cache off" \
+		timeout 300 python3 tools/copy-bench.py >>"$OUT/copy-bench.log" 2>&1 || bench_rc=1
 fi
 sleep 2
 mem_after=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -n 1)
