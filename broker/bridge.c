@@ -283,23 +283,25 @@ static void post_tcp_recv(struct bridge *b)
 	b->inflight++;
 }
 
-/*
- * Plaintext sealed at a time: the next piece is sealed while the last
- * leaves, instead of a whole frame (8 MiB) first and then sent.
- */
-#define TLS_SEAL_MAX	(512U << 10)
-
-static void iov_add(struct bridge *b, size_t *skip, const void *p, size_t n);
-
-/*
- * The frame's plaintext from osent on, at most TLS_SEAL_MAX bytes of it,
- * as pieces in oiov: the frame's own bytes, and the bodies it takes from
- * the ring where they lie.
- */
-static unsigned int tls_plain_pieces(struct bridge *b)
+/* Room for a piece of the frame, skipping what was sent already. */
+static void iov_add(struct bridge *b, size_t *skip, const void *p, size_t n)
 {
-	size_t skip = b->osent, at = 0, left = TLS_SEAL_MAX;
-	unsigned int n;
+	struct msghdr *m = &b->omsg;
+
+	if (*skip >= n) {
+		*skip -= n;
+		return;
+	}
+	b->oiov[m->msg_iovlen].iov_base = (void *)((const unsigned char *)p + *skip);
+	b->oiov[m->msg_iovlen].iov_len = n - *skip;
+	m->msg_iovlen++;
+	*skip = 0;
+}
+
+/* What is left of the frame from osent on, as pieces in omsg. */
+static void frame_pieces(struct bridge *b)
+{
+	size_t skip = b->osent, at = 0;
 
 	memset(&b->omsg, 0, sizeof(b->omsg));
 	b->omsg.msg_iov = b->oiov;
@@ -309,6 +311,32 @@ static unsigned int tls_plain_pieces(struct bridge *b)
 		at = b->oins[i].at;
 	}
 	iov_add(b, &skip, b->obuf + at, b->olen - at);
+}
+
+/* A frame with bodies in the ring goes as one sendmsg of its pieces. */
+static void prep_send_pieces(struct bridge *b, struct io_uring_sqe *sqe)
+{
+	frame_pieces(b);
+	io_uring_prep_sendmsg(sqe, b->tcp, &b->omsg, MSG_NOSIGNAL);
+}
+
+/*
+ * Plaintext sealed at a time: the next piece is sealed while the last
+ * leaves, instead of a whole frame (8 MiB) first and then sent.
+ */
+#define TLS_SEAL_MAX	(512U << 10)
+
+/*
+ * The frame's plaintext from osent on, at most TLS_SEAL_MAX bytes of it,
+ * as pieces in oiov: the frame's own bytes, and the bodies it takes from
+ * the ring where they lie.
+ */
+static unsigned int tls_plain_pieces(struct bridge *b)
+{
+	size_t left = TLS_SEAL_MAX;
+	unsigned int n;
+
+	frame_pieces(b);
 	for (n = 0; n < b->omsg.msg_iovlen && left; n++) {
 		b->oiov[n].iov_len = MIN(b->oiov[n].iov_len, left);
 		left -= b->oiov[n].iov_len;
@@ -340,37 +368,6 @@ static bool tls_next_send(struct bridge *b, const void **p, size_t *n)
 	*n = t->out_len - t->out_sent;
 	t->out_busy = true;
 	return true;
-}
-
-/* Room for a piece of the frame, skipping what was sent already. */
-static void iov_add(struct bridge *b, size_t *skip, const void *p, size_t n)
-{
-	struct msghdr *m = &b->omsg;
-
-	if (*skip >= n) {
-		*skip -= n;
-		return;
-	}
-	b->oiov[m->msg_iovlen].iov_base = (void *)((const unsigned char *)p + *skip);
-	b->oiov[m->msg_iovlen].iov_len = n - *skip;
-	m->msg_iovlen++;
-	*skip = 0;
-}
-
-/* A frame with bodies in the ring goes as one sendmsg of its pieces. */
-static void prep_send_pieces(struct bridge *b, struct io_uring_sqe *sqe)
-{
-	size_t skip = b->osent, at = 0;
-
-	memset(&b->omsg, 0, sizeof(b->omsg));
-	b->omsg.msg_iov = b->oiov;
-	for (uint32_t i = 0; i < b->nins; i++) {
-		iov_add(b, &skip, b->obuf + at, b->oins[i].at - at);
-		iov_add(b, &skip, b->oins[i].p, b->oins[i].n);
-		at = b->oins[i].at;
-	}
-	iov_add(b, &skip, b->obuf + at, b->olen - at);
-	io_uring_prep_sendmsg(sqe, b->tcp, &b->omsg, MSG_NOSIGNAL);
 }
 
 static void post_send(struct bridge *b)

@@ -1530,6 +1530,7 @@ static bool client_on_frame(struct bridge *b, uint16_t type, const void *p, uint
 		b->hello_done = true;
 		/* Large messages go on further connections too, once the server takes them. */
 		if ((ack.features & GLEAM_WIRE_F_STRIPE) && b->resumable && !b->in_shared &&
+		    (!b->tls || (ack.features & GLEAM_WIRE_F_STRIPE_TLS)) &&
 		    !stripes_init(b, stripes_wanted()))
 			open_stripes(s);
 		return true;
@@ -1605,8 +1606,12 @@ static void open_stripes(struct csess *s)
 {
 	const struct sockaddr_storage *to = s->srv ? &s->srv->addr : &s->cr->server;
 	socklen_t tolen = s->srv ? s->srv->addrlen : s->cr->server_len;
+	char host[256] = "";
 
-	stripes_open(&s->b, (const struct sockaddr *)to, tolen);
+	/* Over TLS each stripe checks the server's certificate as the session's connection did. */
+	if (s->b.tls && gl_host_of(srv_name(s), host, sizeof(host)))
+		return;
+	stripes_open(&s->b, (const struct sockaddr *)to, tolen, s->b.tls ? s->cr->tls : NULL, host);
 }
 
 /* The server's answer to a RESUME: it has the session, and took so many records. */
@@ -1698,9 +1703,9 @@ static void on_connect(struct csess *s, int res)
 		h.features &= ~GLEAM_WIRE_F_RESUME;
 	if (!pack_wanted())
 		h.features &= ~GLEAM_WIRE_F_PACK;
-	/* Stripes: on plain TCP, in resumable sessions (what was sent is kept until taken). */
-	if (!stripes_wanted() || s->cr->tls || !s->cr->cfg->resume_s || s->b.in_shared)
-		h.features &= ~GLEAM_WIRE_F_STRIPE;
+	/* Stripes: in resumable sessions (what was sent is kept until taken). */
+	if (!stripes_wanted() || !s->cr->cfg->resume_s || s->b.in_shared)
+		h.features &= ~(GLEAM_WIRE_F_STRIPE | GLEAM_WIRE_F_STRIPE_TLS);
 	if (res < 0) {
 		if (!s->b.token && !s->b.restartable) {
 			char why[200];

@@ -447,10 +447,18 @@ struct sockaddr;
 unsigned int stripes_wanted(void);
 /* The session's stripe state, made once the feature is agreed; 0 or -ENOMEM. */
 int stripes_init(struct bridge *b, unsigned int n);
-/* Client: open the stripes not open, to addr. */
-void stripes_open(struct bridge *b, const struct sockaddr *addr, unsigned int addrlen);
-/* Server: fd is stripe i of the session: 0, or -errno (the session cannot take it). */
-int stripes_attach(struct bridge *b, unsigned int i, int fd);
+/*
+ * Client: open the stripes not open, to addr; in a session over TLS (tls
+ * not NULL), each with a handshake of its own, the server's certificate
+ * naming host.
+ */
+void stripes_open(struct bridge *b, const struct sockaddr *addr, unsigned int addrlen,
+		  struct ssl_ctx_st *tls, const char *host);
+/*
+ * Server: fd is stripe i of the session (tls: its TLS, handshake over,
+ * taken over by the stripe): 0, or -errno (the session cannot take it).
+ */
+int stripes_attach(struct bridge *b, unsigned int i, int fd, struct gl_tls *tls);
 /* Client: the server took stripe i (STRIPE_UP); false: no such stripe waits. */
 bool stripes_up(struct bridge *b, const void *p, uint32_t len);
 /* The stripe to carry a message now (the fewest bytes waiting), or -1. */

@@ -426,10 +426,11 @@ static bool stripe_hello(struct ssess *n, const struct gleam_hello *h)
 			 n->client, n->tenant->name);
 		return refuse(n, &ack, ENOENT);
 	}
-	err = stripes_attach(&s->b, (unsigned int)h->resume_count, n->b.tcp);
+	err = stripes_attach(&s->b, (unsigned int)h->resume_count, n->b.tcp, n->b.tls);
 	if (err)
 		return refuse(n, &ack, -err);
 	n->b.tcp = -1;
+	n->b.tls = NULL;
 	gl_dbg("session %llu: stripe %u from %s", (unsigned long long)s->id,
 	       (unsigned int)h->resume_count, n->peer);
 	bridge_kick(&s->b);
@@ -763,9 +764,15 @@ static bool on_hello(struct ssess *s, const void *p, uint32_t len)
 		return resume(s, &h);
 	if (h.kind == GLEAM_HELLO_STRIPE)
 		return stripe_hello(s, &h);
-	/* Stripes: on plain TCP, in resumable sessions. */
-	if (sr->tls || !sr->cfg->resume_s || h.kind != GLEAM_HELLO_SESSION)
-		ack.features &= ~GLEAM_WIRE_F_STRIPE;
+	/*
+	 * Stripes: in resumable sessions; over TLS only with a client whose
+	 * stripes are TLS connections too.
+	 */
+	if (!sr->tls)
+		ack.features &= ~GLEAM_WIRE_F_STRIPE_TLS;
+	if ((sr->tls && !(ack.features & GLEAM_WIRE_F_STRIPE_TLS)) || !sr->cfg->resume_s ||
+	    h.kind != GLEAM_HELLO_SESSION)
+		ack.features &= ~(GLEAM_WIRE_F_STRIPE | GLEAM_WIRE_F_STRIPE_TLS);
 	if (!sr->cfg->resume_s)
 		ack.features &= ~GLEAM_WIRE_F_RESUME;
 	if (h.kind == GLEAM_HELLO_CONTROL)

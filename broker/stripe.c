@@ -19,6 +19,13 @@
  * the session is taken up again on a new one, which sends again whole
  * what the peer had not taken.  What was read of messages not yet
  * published goes back to the ring.
+ *
+ * In a session over TLS each stripe is a TLS connection of its own
+ * (GLEAM_WIRE_F_STRIPE_TLS): the client's handshake proves both identities
+ * afresh, as the session's did, and its hello goes sealed.  The loop seals
+ * a message where it lies in the out ring, 512 KiB at a time, and opens
+ * the records that come straight into the message's room in the in ring;
+ * the kernel's copies still run on io_uring's workers.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -30,6 +37,7 @@
 
 #include "cache.h"
 #include "gleamd.h"
+#include "tls.h"
 #include "util.h"
 
 /* Messages queued on one stripe, and striped messages being read, at most. */
@@ -38,6 +46,9 @@
 
 /* A stripe's socket buffers: several messages each way. */
 #define STRIPE_SOCKBUF	(4 << 20)
+
+/* TLS: plaintext sealed at a time, so that the next piece is sealed while the last leaves. */
+#define STRIPE_SEAL_MAX	(512U << 10)
 
 struct stripe_msg {
 	const unsigned char *p;
@@ -58,6 +69,14 @@ struct stripe {
 	/* In: the sequence number of the slot being read, or the next to look from. */
 	uint32_t scan;
 	unsigned char hello[sizeof(struct gleam_frame) + sizeof(struct gleam_hello)];
+	/*
+	 * TLS: the connection's own (NULL on plain TCP); whether what is in
+	 * its out buffer is of the queue's first message (else the handshake's
+	 * or the hello's).
+	 */
+	struct gl_tls *tls;
+	bool sealed_msg;
+	bool opening;			/* client, TLS: from the connect until the hello is sealed */
 };
 
 /* A striped message being read into the in ring. */
@@ -75,6 +94,9 @@ struct stripes {
 	/* Slots, by sequence number: [first, next) are still coming or not yet published. */
 	struct stripe_slot slot[STRIPE_SLOTS];
 	uint32_t first, next;
+	/* Client, in a session over TLS: the credentials, and the name the server's certificate must carry. */
+	struct ssl_ctx_st *tls_ctx;
+	char tls_host[256];
 };
 
 unsigned int stripes_wanted(void)
@@ -135,11 +157,23 @@ static bool busy(const struct stripe *s)
 	return s->connecting || s->sending || s->recving;
 }
 
+/* Its socket closes, and its TLS goes: nothing of it is in flight. */
+static void stripe_release(struct stripe *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	gl_tls_free(s->tls);
+	s->tls = NULL;
+	s->sealed_msg = false;
+}
+
 /* A stripe no longer used: its socket closes once nothing of it is in flight. */
 static void stripe_down(struct stripe *s)
 {
 	s->up = false;
 	s->hello_sent = false;
+	s->opening = false;
 	s->qhead = s->qlen = s->osent = 0;
 	s->queued = 0;
 	if (s->fd < 0)
@@ -148,16 +182,18 @@ static void stripe_down(struct stripe *s)
 		shutdown(s->fd, SHUT_RDWR);
 		return;
 	}
-	close(s->fd);
-	s->fd = -1;
+	stripe_release(s);
 }
 
-void stripes_open(struct bridge *b, const struct sockaddr *addr, unsigned int addrlen)
+void stripes_open(struct bridge *b, const struct sockaddr *addr, unsigned int addrlen,
+		  struct ssl_ctx_st *tls, const char *host)
 {
 	struct stripes *sp = b->sp;
 
 	if (!sp || b->closing || b->detached)
 		return;
+	sp->tls_ctx = tls;
+	snprintf(sp->tls_host, sizeof(sp->tls_host), "%s", host ? host : "");
 	for (unsigned int i = 0; i < sp->n; i++) {
 		struct stripe *s = &sp->s[i];
 		struct io_uring_sqe *sqe;
@@ -180,14 +216,54 @@ void stripes_open(struct bridge *b, const struct sockaddr *addr, unsigned int ad
 	}
 }
 
-/* Client: connected; the hello goes at once (a socket just made has room for it). */
-static void stripe_connected(struct bridge *b, struct stripe *s, int res)
+static void post_send(struct bridge *b, struct stripe *s);
+static void post_recv(struct bridge *b, struct stripe *s);
+
+/* The stripe's hello, in s->hello. */
+static void make_hello(struct bridge *b, struct stripe *s)
 {
 	struct gleam_frame f = { .magic = GLEAM_WIRE_MAGIC, .type = GLEAM_FRAME_HELLO,
 				 .len = sizeof(struct gleam_hello) };
 	struct gleam_hello h = { .version = GLEAM_WIRE_VERSION, .min_version = GLEAM_WIRE_VERSION,
 				 .features = GLEAM_WIRE_F_STRIPE, .kind = GLEAM_HELLO_STRIPE,
 				 .resume_token = b->token, .resume_count = s->index };
+
+	memcpy(s->hello, &f, sizeof(f));
+	memcpy(s->hello + sizeof(f), &h, sizeof(h));
+}
+
+/*
+ * Client, TLS: the handshake moved on (res: 1 over, 0 more to come, < 0
+ * failed).  Once over, the hello goes sealed; the stripe is used once the
+ * server's STRIPE_UP comes on the session's connection.
+ */
+static void tls_handshake_step(struct bridge *b, struct stripe *s, int res)
+{
+	if (res < 0) {
+		gl_dbg("session: stripe %u: TLS: %s", s->index, s->tls->why);
+		stripe_down(s);
+		return;
+	}
+	if (res && !s->hello_sent) {
+		make_hello(b, s);
+		if (s->tls->out_len > s->tls->out_sent || s->tls->out_busy) {
+			/* The handshake's last bytes go first; the hello after them. */
+		} else if (gl_tls_seal(s->tls, s->hello, sizeof(s->hello))) {
+			stripe_down(s);
+			return;
+		} else {
+			s->hello_sent = true;
+			s->opening = false;
+		}
+	}
+	post_send(b, s);
+	if (!res)
+		post_recv(b, s);
+}
+
+/* Client: connected; the hello goes at once (a socket just made has room for it). */
+static void stripe_connected(struct bridge *b, struct stripe *s, int res)
+{
 	ssize_t n;
 
 	if (res < 0 || b->detached || b->closing || !b->token) {
@@ -196,8 +272,16 @@ static void stripe_connected(struct bridge *b, struct stripe *s, int res)
 		stripe_down(s);
 		return;
 	}
-	memcpy(s->hello, &f, sizeof(f));
-	memcpy(s->hello + sizeof(f), &h, sizeof(h));
+	if (b->sp->tls_ctx) {
+		if (gl_tls_new(&s->tls, b->sp->tls_ctx, false, b->sp->tls_host)) {
+			stripe_down(s);
+			return;
+		}
+		s->opening = true;
+		tls_handshake_step(b, s, gl_tls_handshake(s->tls));
+		return;
+	}
+	make_hello(b, s);
 	n = send(s->fd, s->hello, sizeof(s->hello), MSG_NOSIGNAL | MSG_DONTWAIT);
 	if (n != (ssize_t)sizeof(s->hello)) {
 		stripe_down(s);
@@ -206,7 +290,7 @@ static void stripe_connected(struct bridge *b, struct stripe *s, int res)
 	s->hello_sent = true;
 }
 
-int stripes_attach(struct bridge *b, unsigned int i, int fd)
+int stripes_attach(struct bridge *b, unsigned int i, int fd, struct gl_tls *tls)
 {
 	struct stripes *sp = b->sp;
 	struct gleam_stripe_up up = { .stripe = i };
@@ -219,6 +303,7 @@ int stripes_attach(struct bridge *b, unsigned int i, int fd)
 		return -EBUSY;
 	sock_opts(fd);
 	s->fd = fd;
+	s->tls = tls;
 	s->up = true;
 	b->st.stripes = MAX(b->st.stripes, (uint64_t)stripes_open_count(b));
 	/* The client uses it once this comes, after what the connection carries now. */
@@ -274,18 +359,51 @@ int stripes_pick(struct bridge *b)
 	return best;
 }
 
+/*
+ * TLS: what goes next, in the connection's out buffer: what is still
+ * there (the handshake's, the hello, a piece not yet sent whole), else the
+ * next piece of the queue's first message, sealed now from the ring.
+ * false: nothing to send, or the seal failed (the stripe is down).
+ */
+static bool tls_next(struct bridge *b, struct stripe *s)
+{
+	struct gl_tls *t = s->tls;
+	const struct stripe_msg *m = &s->q[s->qhead];
+
+	if (t->out_len > t->out_sent)
+		return true;
+	if (!t->done || !s->up || !s->qlen)
+		return false;
+	if (gl_tls_seal(t, m->p + s->osent, MIN(m->len - s->osent, STRIPE_SEAL_MAX))) {
+		gl_err("session: stripe %u: TLS: %s", s->index, t->why);
+		stripe_down(s);
+		(void)b;
+		return false;
+	}
+	s->sealed_msg = true;
+	return true;
+}
+
 static void post_send(struct bridge *b, struct stripe *s)
 {
 	const struct stripe_msg *m = &s->q[s->qhead];
 	struct io_uring_sqe *sqe;
 
-	if (s->sending || !s->qlen || !s->up)
+	if (s->sending || s->fd < 0)
+		return;
+	if (s->tls ? !tls_next(b, s) : !s->qlen || !s->up)
 		return;
 	/* No room to ask now: the next completion or kick of the stripe asks again. */
 	sqe = loop_sqe();
 	if (!sqe)
 		return;
-	io_uring_prep_send(sqe, s->fd, m->p + s->osent, m->len - s->osent, MSG_NOSIGNAL);
+	if (s->tls) {
+		io_uring_prep_send(sqe, s->fd, s->tls->out + s->tls->out_sent,
+				   s->tls->out_len - s->tls->out_sent, MSG_NOSIGNAL);
+		s->tls->out_busy = true;
+	} else {
+		io_uring_prep_send(sqe, s->fd, m->p + s->osent, m->len - s->osent, MSG_NOSIGNAL);
+	}
 	/* Sent by one of io_uring's workers: the copy runs beside the loop's. */
 	sqe->flags |= IOSQE_ASYNC;
 	io_uring_sqe_set_data(sqe, &s->op_send);
@@ -335,6 +453,17 @@ static void post_recv(struct bridge *b, struct stripe *s)
 	struct stripe_slot *sl;
 	struct io_uring_sqe *sqe;
 
+	if (s->tls && !s->tls->done && !s->recving && s->fd >= 0 && !b->detached && !b->closing) {
+		/* The client's handshake: the server's next flight. */
+		sqe = loop_sqe();
+		if (!sqe)
+			return;
+		io_uring_prep_recv(sqe, s->fd, s->tls->in + s->tls->in_len, gl_tls_in_room(s->tls), 0);
+		io_uring_sqe_set_data(sqe, &s->op_recv);
+		s->recving = true;
+		b->inflight++;
+		return;
+	}
 	if (s->recving || !s->up || b->detached || b->closing)
 		return;
 	/* Slots before the first are published: never look there. */
@@ -346,8 +475,17 @@ static void post_recv(struct bridge *b, struct stripe *s)
 	sqe = loop_sqe();
 	if (!sqe)
 		return;
-	io_uring_prep_recv(sqe, s->fd, sl->dst + sl->have, sl->len - sl->have, MSG_WAITALL);
-	sqe->flags |= IOSQE_ASYNC;
+	if (s->tls && gl_tls_pending(s->tls)) {
+		/* Records already here are opened where completions are handled. */
+		io_uring_prep_nop(sqe);
+		s->tls->replay = true;
+	} else if (s->tls) {
+		io_uring_prep_recv(sqe, s->fd, s->tls->in + s->tls->in_len, gl_tls_in_room(s->tls), 0);
+		sqe->flags |= IOSQE_ASYNC;
+	} else {
+		io_uring_prep_recv(sqe, s->fd, sl->dst + sl->have, sl->len - sl->have, MSG_WAITALL);
+		sqe->flags |= IOSQE_ASYNC;
+	}
 	io_uring_sqe_set_data(sqe, &s->op_recv);
 	s->recving = true;
 	b->inflight++;
@@ -473,10 +611,103 @@ void stripes_free(struct bridge *b)
 	if (!b->sp)
 		return;
 	for (unsigned int i = 0; i < GLEAM_STRIPES_MAX; i++)
-		if (b->sp->s[i].fd >= 0)
-			close(b->sp->s[i].fd);
+		stripe_release(&b->sp->s[i]);
 	free(b->sp);
 	b->sp = NULL;
+}
+
+/* A stripe in use failed: it goes down, and the session's connection with it. */
+static bool stripe_failed(struct bridge *b, struct stripe *s, const char *why)
+{
+	bool was_up = s->up;
+
+	stripe_down(s);
+	return was_up ? bridge_lost(b, why) : true;
+}
+
+/* TLS: res bytes of the connection's out buffer went.  false: the session must end. */
+static bool tls_send_done(struct bridge *b, struct stripe *s, int res)
+{
+	struct gl_tls *t = s->tls;
+	size_t plain = t->out_plain;
+	bool msg = s->sealed_msg;
+
+	t->out_busy = false;
+	if (res <= 0)
+		return stripe_failed(b, s, "a stripe failed");
+	/* Down meanwhile: it closes once idle. */
+	if (!s->up && !s->opening && !s->hello_sent)
+		return true;
+	if (!gl_tls_sent(t, (size_t)res)) {
+		post_send(b, s);
+		return true;
+	}
+	s->sealed_msg = false;
+	if (msg) {
+		s->osent += (uint32_t)plain;
+		s->queued -= plain;
+		b->st.bytes_out += plain;
+		if (s->osent == s->q[s->qhead].len) {
+			s->qhead = (s->qhead + 1) % STRIPE_QUEUE;
+			s->qlen--;
+			s->osent = 0;
+		}
+	} else if (s->opening && t->done) {
+		/* The handshake's last flight went: the hello now. */
+		tls_handshake_step(b, s, 1);
+		return true;
+	}
+	post_send(b, s);
+	return true;
+}
+
+/*
+ * TLS: res bytes came (0 on a nop that asked for what is buffered): the
+ * client's handshake moves on, or records are opened straight into the
+ * rooms of the stripe's messages, in order.  false: the session must end.
+ */
+static bool tls_recv_done(struct bridge *b, struct stripe *s, int res)
+{
+	struct gl_tls *t = s->tls;
+
+	if (t->replay)
+		t->replay = false;
+	else if (res <= 0)
+		return stripe_failed(b, s, res ? strerror(-res) : "a stripe closed");
+	else
+		gl_tls_received(t, (size_t)res);
+	if (b->detached || (!s->up && !s->opening))
+		return true;
+	if (!t->done) {
+		tls_handshake_step(b, s, gl_tls_handshake(t));
+		return true;
+	}
+	if (!s->up)
+		return true;
+	for (;;) {
+		struct stripe_slot *sl;
+		ssize_t n;
+
+		if ((int32_t)(s->scan - b->sp->first) < 0)
+			s->scan = b->sp->first;
+		sl = next_slot(b->sp, s);
+		if (!sl)
+			break;
+		n = gl_tls_open(t, sl->dst + sl->have, sl->len - sl->have);
+		if (!n)
+			break;
+		if (n < 0) {
+			if (n != -EPIPE)
+				gl_err("session: stripe %u: TLS: %s", s->index, t->why);
+			return stripe_failed(b, s, n == -EPIPE ? "a stripe closed" :
+					     "a stripe's record did not open");
+		}
+		sl->have += (uint32_t)n;
+		if (sl->have == sl->len && !slots_done(b))
+			return false;
+	}
+	post_recv(b, s);
+	return true;
 }
 
 /* An operation of a stripe ended: false when the session must end. */
@@ -494,6 +725,11 @@ bool stripes_complete(struct bridge *b, struct op *op, int res)
 	case OP_STRIPE_SEND:
 		s = stripe_of(op, offsetof(struct stripe, op_send));
 		s->sending = false;
+		if (s->tls) {
+			if (!tls_send_done(b, s, res))
+				return false;
+			break;
+		}
 		if (!s->up)
 			break;
 		if (res <= 0) {
@@ -515,6 +751,11 @@ bool stripes_complete(struct bridge *b, struct op *op, int res)
 
 		s = stripe_of(op, offsetof(struct stripe, op_recv));
 		s->recving = false;
+		if (s->tls) {
+			if (!tls_recv_done(b, s, res))
+				return false;
+			break;
+		}
 		if (!s->up || b->detached)
 			break;
 		if (res <= 0) {
@@ -532,9 +773,7 @@ bool stripes_complete(struct bridge *b, struct op *op, int res)
 		return true;
 	}
 	/* A stripe down and idle closes now. */
-	if (!s->up && !busy(s) && s->fd >= 0 && !s->hello_sent) {
-		close(s->fd);
-		s->fd = -1;
-	}
+	if (!s->up && !busy(s) && s->fd >= 0 && !s->hello_sent && !s->opening)
+		stripe_release(s);
 	return true;
 }

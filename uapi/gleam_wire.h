@@ -70,12 +70,18 @@ struct gleam_wire_ack {
  */
 /*
  * A session may carry large messages on further connections, its stripes
- * (Documentation/protocol.md, "Stripes"): resumable sessions on plain TCP
- * only.
+ * (Documentation/protocol.md, "Stripes"): resumable sessions only.
  */
 #define GLEAM_WIRE_F_STRIPE	(1ULL << 11)
+/*
+ * With GLEAM_WIRE_F_STRIPE, in a session over TLS: each stripe is a TLS
+ * connection of its own, with its own handshake.  A session over TLS has
+ * stripes only where both sides announce it.
+ */
+#define GLEAM_WIRE_F_STRIPE_TLS	(1ULL << 12)
 #define GLEAM_WIRE_F_KNOWN	(GLEAM_WIRE_F_ASYNC | (1ULL << 1) | GLEAM_WIRE_F_RESUME | \
-				 (1ULL << 5) | GLEAM_WIRE_F_HOST | (1ULL << 8) | GLEAM_WIRE_F_STRIPE)
+				 (1ULL << 5) | GLEAM_WIRE_F_HOST | (1ULL << 8) | GLEAM_WIRE_F_STRIPE | \
+				 GLEAM_WIRE_F_STRIPE_TLS)
 /*
  * A request, not a capability, and so not in GLEAM_WIRE_F_KNOWN: a SESSION
  * hello that has it names the one GPU the session runs on (gleam_hello.gpu);

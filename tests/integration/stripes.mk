@@ -2,5 +2,6 @@
 .PHONY: check-stripes
 check-stripes: all
 	BUILD=$(BUILD) tests/integration/stripes.sh
+	BUILD=$(BUILD) GLEAM_TEST_TLS=1 tests/integration/stripes.sh
 
 CHECK_TARGETS += check-stripes

@@ -9,7 +9,10 @@
 # stripes; a link cut in the middle of a striped copy is taken up again
 # (stripes and all) and the copy still comes back whole; GLEAM_STRIPES=0
 # opens none; a stripe hello no session is waiting for is refused.
-# BACKEND=cuda runs the copies on the GPU.
+# BACKEND=cuda runs the copies on the GPU.  GLEAM_TEST_TLS=1 runs it all
+# over mutual TLS: each stripe is a TLS connection with its own handshake
+# (GLEAM_WIRE_F_STRIPE_TLS), and a stripe that does not complete one is
+# refused.
 # Ends with "N passed, N failed".
 set -u
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -21,12 +24,22 @@ EXPECTED=$ROOT/tests/programs/expected
 PROGS=$BUILD/tests/programs
 export LD_LIBRARY_PATH=$BUILD/lib GLEAM_TEST_KERNELS=$BUILD/tests/kernels
 
+SEC_SERVER=()
+SEC_CLIENT=()
+if [ "${GLEAM_TEST_TLS:-0}" = 1 ]; then
+	"$BIN/gleamctl" tls init "$TMP/ca" 127.0.0.1 client >/dev/null || bad "credentials"
+	SEC_SERVER=(--tls-cert "$TMP/ca/127.0.0.1.pem")
+	SEC_CLIENT=(--tls-cert "$TMP/ca/client.pem")
+	# gleamctl status asks the servers too: with credentials, not in plain.
+	export GLEAM_TLS_CERT=$TMP/ca/client.pem
+fi
+
 # A client gleamd of its own: name, server address, stripes, more options.
 client() {
 	local name=$1 server=$2 stripes=$3
 	shift 3
 	GLEAM_STRIPES=$stripes "$BIN/gleamd" client --server "$server" \
-		--socket "$TMP/$name.sock" --state-dir "$TMP" --cache off "$@" \
+		--socket "$TMP/$name.sock" --state-dir "$TMP" --cache off "${SEC_CLIENT[@]}" "$@" \
 		>>"$TMP/$name.log" 2>&1 &
 	echo $!
 }
@@ -66,9 +79,9 @@ finish() {
 }
 
 "$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend "${BACKEND:-sim}" --keepalive 2 \
-	--resume 8 --log-level 2 >>"$TMP/server.log" 2>&1 &
+	--resume 8 --log-level 2 "${SEC_SERVER[@]}" >>"$TMP/server.log" 2>&1 &
 SPID=$!
-poll 100 "" "$BIN/gleamctl" server-info "127.0.0.1:$PORT"
+poll 100 "" "$BIN/gleamctl" "${SEC_CLIENT[@]}" server-info "127.0.0.1:$PORT"
 CPID=$(client striped "127.0.0.1:$PORT" 4)
 "$BIN/linkem" --listen "127.0.0.1:$LPORT" --connect "127.0.0.1:$PORT" --rate 1gbit \
 	--control "$CTL" >>"$TMP/linkem.log" 2>&1 &
@@ -181,10 +194,14 @@ else
 fi
 
 # A stripe hello with a token no session has: refused, and said in the
-# server's log.
-python3 - "$PORT" <<'EOF'
-import socket, struct, sys
+# server's log (over TLS, from a peer with the client's credentials).
+python3 - "$PORT" "${GLEAM_TEST_TLS:-0}" "$TMP/ca" <<'EOF'
+import socket, ssl, struct, sys
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+if sys.argv[2] == "1":
+    ctx = ssl.create_default_context(cafile=sys.argv[3] + "/ca.pem")
+    ctx.load_cert_chain(sys.argv[3] + "/client.pem", sys.argv[3] + "/client.key")
+    s = ctx.wrap_socket(s, server_hostname="127.0.0.1")
 hello = struct.pack("<IIQIIII", 1, 1, 1 << 11, 4, 0, 0, 0) + bytes(128) + struct.pack("<QQ", 12345, 2) + bytes(16)
 frame = struct.pack("<IHHII", 0x4d41454c, 1, 0, len(hello), 0)
 s.sendall(frame + hello)
@@ -198,6 +215,32 @@ if grep -q "offered a stripe of a session that is not here" "$TMP/server.log"; t
 	ok "a stripe hello with a token no session has is refused and said"
 else
 	bad "a stripe hello with a wrong token: nothing in the server's log"
+fi
+
+# Over TLS, a stripe hello in plain (no handshake) gets no Gleam frame back.
+if [ "${GLEAM_TEST_TLS:-0}" = 1 ]; then
+	if python3 - "$PORT" <<'EOF'
+import socket, struct, sys
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+hello = struct.pack("<IIQIIII", 1, 1, 1 << 11, 4, 0, 0, 0) + bytes(128) + struct.pack("<QQ", 12345, 2) + bytes(16)
+s.sendall(struct.pack("<IHHII", 0x4d41454c, 1, 0, len(hello), 0) + hello)
+s.settimeout(3)
+got = b""
+try:
+    while len(got) < 4:
+        b = s.recv(4096)
+        if not b:
+            break
+        got += b
+except OSError:
+    pass
+sys.exit(1 if got.startswith(struct.pack("<I", 0x4d41454c)) else 0)
+EOF
+	then
+		ok "over TLS, a stripe hello in plain gets no answer of the protocol"
+	else
+		bad "over TLS, a stripe hello in plain was answered"
+	fi
 fi
 
 kill -0 "$C2PID" "$C3PID" 2>/dev/null && survived || bad "a client gleamd died"
