@@ -705,6 +705,9 @@ static bool tls_recv_done(struct bridge *b, struct stripe *s, int res)
 		sl->have += (uint32_t)n;
 		if (sl->have == sl->len && !slots_done(b))
 			return false;
+		/* What was published may have taken the stripe down (its TLS gone with it). */
+		if (t != s->tls || !s->up)
+			return true;
 	}
 	post_recv(b, s);
 	return true;
