@@ -22,13 +22,6 @@ CTL=$TMP/linkem.ctl
 EXPECTED=$ROOT/tests/programs/expected
 PROGS=$BUILD/tests/programs
 
-SEC_SERVER=()
-SEC_CLIENT=()
-if [ "${GLEAM_TEST_TLS:-0}" = 1 ]; then
-	"$BIN/gleamctl" tls init "$TMP/ca" 127.0.0.1 client >/dev/null || bad "credentials"
-	SEC_SERVER=(--tls-cert "$TMP/ca/127.0.0.1.pem")
-	SEC_CLIENT=(--tls-cert "$TMP/ca/client.pem")
-fi
 "$BIN/gleamd" server --listen "127.0.0.1:$PORT" --backend "${BACKEND:-sim}" --keepalive 2 \
 	--resume 8 "${SEC_SERVER[@]}" \
 	>>"$TMP/server.log" 2>&1 &

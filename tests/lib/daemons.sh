@@ -37,6 +37,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# GLEAM_TEST_TLS=1: credentials for a server at 127.0.0.1 and a client,
+# as options in SEC_SERVER and SEC_CLIENT (empty otherwise).
+SEC_SERVER=()
+SEC_CLIENT=()
+if [ "${GLEAM_TEST_TLS:-0}" = 1 ]; then
+	"$BIN/gleamctl" tls init "$TMP/ca" 127.0.0.1 client >/dev/null || bad "credentials"
+	SEC_SERVER=(--tls-cert "$TMP/ca/127.0.0.1.pem")
+	SEC_CLIENT=(--tls-cert "$TMP/ca/client.pem")
+fi
+
 # Both daemons, each waited for until it answers; 1 when one does not.
 start() {
 	# shellcheck disable=SC2086 # SERVER_ARGS: extra options, split on purpose
