@@ -512,26 +512,14 @@ static int tls_received(struct bridge *b, int res)
 	 * record; the records around it go into ibuf, as much as a plain
 	 * connection reads there at a time while such messages come.
 	 */
-	if (b->direct) {
-		while (b->direct_have + total < b->direct_len) {
-			ssize_t n = gl_tls_open(t, b->direct + b->direct_have + total,
-						b->direct_len - b->direct_have - total);
+	for (;;) {
+		unsigned char *dst = b->direct ? b->direct + b->direct_have : b->ibuf + b->ilen;
+		size_t room = b->direct ? b->direct_len - b->direct_have : b->icap - b->ilen;
+		ssize_t n;
 
-			if (n <= 0) {
-				if (n == 0 || total)
-					break;
-				if (n == -EPIPE)
-					return 0;
-				gl_err("session: TLS: %s", t->why);
-				return -EPROTO;
-			}
-			total += (size_t)n;
-		}
-		return total ? (int)total : TLS_MORE;
-	}
-	while (b->ilen + total < b->icap && (!b->in_direct_seen || total < DIRECT_MIN)) {
-		ssize_t n = gl_tls_open(t, b->ibuf + b->ilen + total, b->icap - b->ilen - total);
-
+		if (total >= room || (!b->direct && b->in_direct_seen && total >= DIRECT_MIN))
+			break;
+		n = gl_tls_open(t, dst + total, room - total);
 		if (n > 0) {
 			total += (size_t)n;
 			continue;

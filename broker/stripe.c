@@ -244,17 +244,15 @@ static void tls_handshake_step(struct bridge *b, struct stripe *s, int res)
 		stripe_down(s);
 		return;
 	}
-	if (res && !s->hello_sent) {
+	/* The handshake's last bytes go first (tls_send_done comes back here); the hello after them. */
+	if (res && !s->hello_sent && s->tls->out_len == s->tls->out_sent && !s->tls->out_busy) {
 		make_hello(b, s);
-		if (s->tls->out_len > s->tls->out_sent || s->tls->out_busy) {
-			/* The handshake's last bytes go first; the hello after them. */
-		} else if (gl_tls_seal(s->tls, s->hello, sizeof(s->hello))) {
+		if (gl_tls_seal(s->tls, s->hello, sizeof(s->hello))) {
 			stripe_down(s);
 			return;
-		} else {
-			s->hello_sent = true;
-			s->opening = false;
 		}
+		s->hello_sent = true;
+		s->opening = false;
 	}
 	post_send(b, s);
 	if (!res)
@@ -365,7 +363,7 @@ int stripes_pick(struct bridge *b)
  * next piece of the queue's first message, sealed now from the ring.
  * false: nothing to send, or the seal failed (the stripe is down).
  */
-static bool tls_next(struct bridge *b, struct stripe *s)
+static bool tls_next(struct stripe *s)
 {
 	struct gl_tls *t = s->tls;
 	const struct stripe_msg *m = &s->q[s->qhead];
@@ -377,7 +375,6 @@ static bool tls_next(struct bridge *b, struct stripe *s)
 	if (gl_tls_seal(t, m->p + s->osent, MIN(m->len - s->osent, STRIPE_SEAL_MAX))) {
 		gl_err("session: stripe %u: TLS: %s", s->index, t->why);
 		stripe_down(s);
-		(void)b;
 		return false;
 	}
 	s->sealed_msg = true;
@@ -391,7 +388,7 @@ static void post_send(struct bridge *b, struct stripe *s)
 
 	if (s->sending || s->fd < 0)
 		return;
-	if (s->tls ? !tls_next(b, s) : !s->qlen || !s->up)
+	if (s->tls ? !tls_next(s) : !s->qlen || !s->up)
 		return;
 	/* No room to ask now: the next completion or kick of the stripe asks again. */
 	sqe = loop_sqe();
@@ -450,32 +447,26 @@ static struct stripe_slot *next_slot(struct stripes *sp, struct stripe *s)
 
 static void post_recv(struct bridge *b, struct stripe *s)
 {
-	struct stripe_slot *sl;
+	struct stripe_slot *sl = NULL;
 	struct io_uring_sqe *sqe;
 
-	if (s->tls && !s->tls->done && !s->recving && s->fd >= 0 && !b->detached && !b->closing) {
-		/* The client's handshake: the server's next flight. */
-		sqe = loop_sqe();
-		if (!sqe)
+	if (s->recving || s->fd < 0 || b->detached || b->closing)
+		return;
+	/* The client's TLS handshake reads the server's next flight; messages wait for their slots. */
+	if (!s->tls || s->tls->done) {
+		if (!s->up)
 			return;
-		io_uring_prep_recv(sqe, s->fd, s->tls->in + s->tls->in_len, gl_tls_in_room(s->tls), 0);
-		io_uring_sqe_set_data(sqe, &s->op_recv);
-		s->recving = true;
-		b->inflight++;
-		return;
+		/* Slots before the first are published: never look there. */
+		if ((int32_t)(s->scan - b->sp->first) < 0)
+			s->scan = b->sp->first;
+		sl = next_slot(b->sp, s);
+		if (!sl)
+			return;
 	}
-	if (s->recving || !s->up || b->detached || b->closing)
-		return;
-	/* Slots before the first are published: never look there. */
-	if ((int32_t)(s->scan - b->sp->first) < 0)
-		s->scan = b->sp->first;
-	sl = next_slot(b->sp, s);
-	if (!sl)
-		return;
 	sqe = loop_sqe();
 	if (!sqe)
 		return;
-	if (s->tls && gl_tls_pending(s->tls)) {
+	if (s->tls && s->tls->done && gl_tls_pending(s->tls)) {
 		/* Records already here are opened where completions are handled. */
 		io_uring_prep_nop(sqe);
 		s->tls->replay = true;
